@@ -1,0 +1,51 @@
+// Two projects: unit tests beside the code (no servers), integration tests in test/ against the real
+// local servers, which the global setup finds or starts (docs/adr/0002-test-harness.md).
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic' } },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+const common = {
+  transform,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json'],
+  modulePathIgnorePatterns: ['<rootDir>/.data/', '<rootDir>/web/dist/'],
+};
+
+module.exports = {
+  maxWorkers: 2,
+  reporters: [['default', { summaryThreshold: 0 }]],
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      roots: ['<rootDir>/contracts', '<rootDir>/domain', '<rootDir>/commands', '<rootDir>/projections',
+        '<rootDir>/workflows', '<rootDir>/gateway', '<rootDir>/deploy', '<rootDir>/cli', '<rootDir>/bench'],
+      testMatch: ['**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'web',
+      roots: ['<rootDir>/web'],
+      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      testEnvironment: 'jsdom',
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.test.ts'],
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};
