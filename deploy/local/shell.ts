@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -53,15 +53,13 @@ export const runStep = (command: string, args: string[], options: RunOptions): P
   });
 
 /** Fails with an install hint when a toolchain is missing. */
-export const requireTool = async (tool: string, hint: string): Promise<void> => {
+export const requireTool = (tool: 'go' | 'java' | 'mvn', hint: string): Promise<void> => {
+  const versionArgs = { go: ['version'], java: ['-version'], mvn: ['-v'] }[tool];
   try {
-    await runStep(tool, ['version'].concat(tool === 'java' || tool === 'mvn' ? [] : []), { label: `${tool} check` });
+    execFileSync(tool, versionArgs, { stdio: 'ignore' });
+    return Promise.resolve();
   } catch {
-    try {
-      await runStep(tool, ['--version'], { label: `${tool} check` });
-    } catch {
-      throw new InfraError(`${tool} is needed to provision the local servers but was not found. ${hint}`);
-    }
+    return Promise.reject(new InfraError(`${tool} is needed to provision the local servers but was not found. ${hint}`));
   }
 };
 
