@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../contracts/config';
-import type { RoleStarter, RunningRole } from './role';
+import type { RunningProcess } from '../contracts/health';
+import type { RoleStarter } from './role';
 
 const roles: Record<string, () => Promise<RoleStarter>> = {
   gateway: async () => (await import('../gateway/gateway-role')).startGatewayRole,
@@ -29,7 +30,7 @@ const usage = `Usage: ledgerwise <command>
 `;
 
 /** A small HTTP server answering GET /health for roles that have no HTTP server of their own. */
-const serveHealth = (role: RunningRole, port: number, host: string): Promise<Server> =>
+const serveHealth = (role: RunningProcess, port: number, host: string): Promise<Server> =>
   new Promise((resolve, reject) => {
     const server = createServer((request, response) => {
       if (request.url !== '/health') {
@@ -52,7 +53,7 @@ const serveHealth = (role: RunningRole, port: number, host: string): Promise<Ser
   });
 
 const runRoles = async (names: string[], config: Config, logger: Logger): Promise<void> => {
-  const running: { role: RunningRole; server?: Server }[] = [];
+  const running: { role: RunningProcess; server?: Server }[] = [];
   let stopping = false;
 
   const stopAll = async (signal: string) => {
@@ -71,8 +72,9 @@ const runRoles = async (names: string[], config: Config, logger: Logger): Promis
     }
     process.exit(0);
   };
-  process.once('SIGINT', () => void stopAll('SIGINT'));
-  process.once('SIGTERM', () => void stopAll('SIGTERM'));
+  // `on`, not `once`: Ctrl-C reaches both tsx and this process, so a second SIGINT arrives while stopping.
+  process.on('SIGINT', () => void stopAll('SIGINT'));
+  process.on('SIGTERM', () => void stopAll('SIGTERM'));
 
   for (const name of names) {
     const loadRole = roles[name];

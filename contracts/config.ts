@@ -49,6 +49,10 @@ export const ConfigEnv = z
       .default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_UI_URL: url(['http', 'https']).default('http://127.0.0.1:8233'),
+    /** Task queues are `<prefix>-<concern>` (sync, metrics, reports, datasets, system); tests use their own prefix. */
+    TEMPORAL_TASK_QUEUE_PREFIX: z.string().regex(/^[\w.-]+$/, 'letters, digits, dot, dash or underscore').default('ledgerwise'),
+    /** Kafka topics and consumer groups are prefixed too, so test runs never share them. */
+    KAFKA_TOPIC_PREFIX: z.string().regex(/^[\w.-]+$/, 'letters, digits, dot, dash or underscore').default('ledgerwise'),
     SMTP_URL: url(['smtp', 'smtps']).default('smtp://127.0.0.1:1025'),
     MAIL_FROM: z.string().min(3).default('Ledgerwise <reports@ledgerwise.local>'),
     MAILDEV_URL: url(['http', 'https']).default('http://127.0.0.1:1080'),

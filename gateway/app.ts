@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../contracts/config';
+import type { HealthReport } from '../contracts/health';
+
+export type HealthProbe = () => Promise<HealthReport>;
+
+export type AppOptions = {
+  config: Config;
+  logger: Logger;
+  health: HealthProbe;
+  /** The built web app (web/dist); served with a single-page-app fallback when present. */
+  webRoot?: string;
+};
+
+/** Builds the gateway's Fastify instance without listening, so tests drive it with `inject`. */
+export const buildApp = async ({ config, logger, health, webRoot }: AppOptions): Promise<FastifyInstance> => {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.NODE_ENV === 'production',
+  });
+
+  app.get('/api/health', async (_request, reply) => {
+    const report = await health();
+    return reply.code(report.ok ? 200 : 503).send(report);
+  });
+
+  const root = webRoot ?? join(__dirname, '..', 'web', 'dist');
+  if (existsSync(join(root, 'index.html'))) {
+    await app.register(fastifyStatic, { root, wildcard: false });
+    // Client-side routes (/overview, /platforms...) get the app; unknown API paths stay 404s.
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
+      return reply.code(404).send({ message: 'Not Found', code: 'not_found' });
+    });
+  }
+  return app;
+};

@@ -1,0 +1,10 @@
+import type { Config } from '../contracts/config';
+
+/** One task queue per concern, so a flood of syncs never starves report sends (architecture.md, workflows). */
+export const taskQueues = (config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>) => ({
+  system: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-system`,
+  sync: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-sync`,
+  metrics: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-metrics`,
+  reports: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-reports`,
+  datasets: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-datasets`,
+});
