@@ -45,6 +45,8 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/harness/quiet-temporal.ts'],
       testTimeout: 60_000,
     },
   ],
