@@ -17,6 +17,8 @@ const transform = {
 const common = {
   transform,
   testEnvironment: 'node',
+  // Temporal's SDK touches jest globals after a file ends; the soft-delete warning is noise.
+  testEnvironmentOptions: { globalsCleanup: 'off' },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json'],
   modulePathIgnorePatterns: ['<rootDir>/.data/', '<rootDir>/web/dist/'],
 };
@@ -47,7 +49,7 @@ module.exports = {
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
       setupFiles: ['<rootDir>/test/harness/quiet-temporal.ts'],
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/test/harness/integration-timeout.ts'],
     },
   ],
 };
