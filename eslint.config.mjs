@@ -76,7 +76,10 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Import activities as types only, through proxyActivities.',
             },
-            { ...importOf(['gateway', 'cli', 'deploy', 'web']), message: 'Workflows import no outer layers.' },
+            {
+              ...importOf(['gateway', 'cli', 'deploy', 'web']),
+              message: 'Workflows import no outer layers.',
+            },
           ],
         },
       ],

@@ -30,8 +30,17 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      roots: ['<rootDir>/contracts', '<rootDir>/domain', '<rootDir>/commands', '<rootDir>/projections',
-        '<rootDir>/workflows', '<rootDir>/gateway', '<rootDir>/deploy', '<rootDir>/cli', '<rootDir>/bench'],
+      roots: [
+        '<rootDir>/contracts',
+        '<rootDir>/domain',
+        '<rootDir>/commands',
+        '<rootDir>/projections',
+        '<rootDir>/workflows',
+        '<rootDir>/gateway',
+        '<rootDir>/deploy',
+        '<rootDir>/cli',
+        '<rootDir>/bench',
+      ],
       testMatch: ['**/*.test.ts'],
     },
     {

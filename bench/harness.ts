@@ -56,13 +56,17 @@ export const meetsTarget = (figure: Figure): boolean | null => {
 };
 
 /** Parses `--size=1000 --batches=3` over the suite's defaults; unknown or non-numeric params are errors. */
-export const parseParams = (defaults: Record<string, number>, args: readonly string[]): Record<string, number> => {
+export const parseParams = (
+  defaults: Record<string, number>,
+  args: readonly string[],
+): Record<string, number> => {
   const params = { ...defaults };
   for (const arg of args) {
     const match = /^--([\w-]+)=(.+)$/.exec(arg);
     if (!match) throw new Error(`Unrecognised argument ${arg}; use --name=value`);
     const [, name = '', raw = ''] = match;
-    if (!(name in defaults)) throw new Error(`Unknown parameter ${name}; known: ${Object.keys(defaults).join(', ')}`);
+    if (!(name in defaults))
+      throw new Error(`Unknown parameter ${name}; known: ${Object.keys(defaults).join(', ')}`);
     const value = Number(raw);
     if (!Number.isFinite(value)) throw new Error(`Parameter ${name} must be a number, got ${raw}`);
     params[name] = value;

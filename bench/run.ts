@@ -18,13 +18,17 @@ const availableSuites = () =>
 const main = async () => {
   const [suiteName, ...args] = process.argv.slice(2);
   if (!suiteName || !availableSuites().includes(suiteName)) {
-    process.stderr.write(`Usage: npm run bench -- <suite> [--param=value ...]\nSuites: ${availableSuites().join(', ')}\n`);
+    process.stderr.write(
+      `Usage: npm run bench -- <suite> [--param=value ...]\nSuites: ${availableSuites().join(', ')}\n`,
+    );
     process.exitCode = 2;
     return;
   }
   const { suite } = (await import(join(suitesDir, suiteName))) as { suite: BenchSuite };
   const params = parseParams(suite.params, args);
-  process.stdout.write(`Benchmark ${suite.name}: ${suite.description}\nParameters: ${JSON.stringify(params)}\n`);
+  process.stdout.write(
+    `Benchmark ${suite.name}: ${suite.description}\nParameters: ${JSON.stringify(params)}\n`,
+  );
   const started = Date.now();
   const figures = await suite.run(params, { log: (message) => process.stdout.write(`  ${message}\n`) });
   const result: SuiteResult = {
@@ -39,7 +43,11 @@ const main = async () => {
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
     },
-    figures: figures.map((figure) => ({ ...figure, ratio: ratioOf(figure), meetsTarget: meetsTarget(figure) })),
+    figures: figures.map((figure) => ({
+      ...figure,
+      ratio: ratioOf(figure),
+      meetsTarget: meetsTarget(figure),
+    })),
   };
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${suite.name}.json`);

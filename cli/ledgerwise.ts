@@ -84,7 +84,10 @@ const runRoles = async (names: string[], config: Config, logger: Logger): Promis
     const port = healthPorts(config)[name];
     const server = port === undefined ? undefined : await serveHealth(role, port, config.GATEWAY_HOST);
     running.push({ role, server });
-    logger.info({ process: name, health: port ? `http://${config.GATEWAY_HOST}:${port}/health` : undefined }, 'started');
+    logger.info(
+      { process: name, health: port ? `http://${config.GATEWAY_HOST}:${port}/health` : undefined },
+      'started',
+    );
   }
 };
 
@@ -127,7 +130,9 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`ledgerwise: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `ledgerwise: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

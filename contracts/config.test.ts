@@ -18,7 +18,8 @@ describe('loadConfig', () => {
   });
 
   it('names every bad variable in its message', () => {
-    const attempt = () => loadConfig({ GATEWAY_PORT: 'eighty', MONGO_URL: 'postgres://x', SEED_DEMO: 'maybe' });
+    const attempt = () =>
+      loadConfig({ GATEWAY_PORT: 'eighty', MONGO_URL: 'postgres://x', SEED_DEMO: 'maybe' });
     expect(attempt).toThrow(ConfigError);
     try {
       attempt();
@@ -31,7 +32,9 @@ describe('loadConfig', () => {
 
   it('refuses the development session secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: must be set/);
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) }).NODE_ENV).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) }).NODE_ENV).toBe(
+      'production',
+    );
   });
 
   it('treats empty strings as unset', () => {

@@ -50,9 +50,15 @@ export const ConfigEnv = z
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_UI_URL: url(['http', 'https']).default('http://127.0.0.1:8233'),
     /** Task queues are `<prefix>-<concern>` (sync, metrics, reports, datasets, system); tests use their own prefix. */
-    TEMPORAL_TASK_QUEUE_PREFIX: z.string().regex(/^[\w.-]+$/, 'letters, digits, dot, dash or underscore').default('ledgerwise'),
+    TEMPORAL_TASK_QUEUE_PREFIX: z
+      .string()
+      .regex(/^[\w.-]+$/, 'letters, digits, dot, dash or underscore')
+      .default('ledgerwise'),
     /** Kafka topics and consumer groups are prefixed too, so test runs never share them. */
-    KAFKA_TOPIC_PREFIX: z.string().regex(/^[\w.-]+$/, 'letters, digits, dot, dash or underscore').default('ledgerwise'),
+    KAFKA_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[\w.-]+$/, 'letters, digits, dot, dash or underscore')
+      .default('ledgerwise'),
     SMTP_URL: url(['smtp', 'smtps']).default('smtp://127.0.0.1:1025'),
     MAIL_FROM: z.string().min(3).default('Ledgerwise <reports@ledgerwise.local>'),
     MAILDEV_URL: url(['http', 'https']).default('http://127.0.0.1:1080'),
@@ -87,7 +93,9 @@ export class ConfigError extends Error {
 
 export const loadConfig = (env: Record<string, string | undefined>): Config => {
   // Empty strings count as unset, as shells and .env files often leave them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const result = ConfigEnv.safeParse(present);
   if (result.success) return result.data;
   throw new ConfigError(

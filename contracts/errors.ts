@@ -50,7 +50,11 @@ export class AppError extends Error {
   readonly userMessage: string;
   readonly properties: FieldErrors | undefined;
 
-  constructor(code: ErrorCode, userMessage: string, options?: { message?: string; properties?: FieldErrors }) {
+  constructor(
+    code: ErrorCode,
+    userMessage: string,
+    options?: { message?: string; properties?: FieldErrors },
+  ) {
     super(options?.message ?? userMessage);
     this.name = 'AppError';
     this.code = code;

@@ -16,7 +16,11 @@ export type RunningProcess = {
 };
 
 /** Runs one dependency check with a time limit, so one hung dependency cannot hang the health endpoint. */
-export const check = async (name: string, probe: () => Promise<unknown>, timeoutMs = 2000): Promise<HealthCheck> => {
+export const check = async (
+  name: string,
+  probe: () => Promise<unknown>,
+  timeoutMs = 2000,
+): Promise<HealthCheck> => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     await Promise.race([

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
@@ -18,8 +19,9 @@ export type AppOptions = {
 
 /** Builds the gateway's Fastify instance without listening, so tests drive it with `inject`. */
 export const buildApp = async ({ config, logger, health, webRoot }: AppOptions): Promise<FastifyInstance> => {
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+  // Typed with the base logger so the instance is the plain FastifyInstance that plugins expect.
+  const app = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
+    loggerInstance: logger,
     bodyLimit: 1024 * 1024,
     trustProxy: config.NODE_ENV === 'production',
   });

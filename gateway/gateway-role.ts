@@ -6,7 +6,9 @@ import { buildApp } from './app';
 
 /** The gateway process: the HTTP API, websockets and the built web app. */
 export const startGatewayRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
-  const mongo = await mongoose.createConnection(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 }).asPromise();
+  const mongo = await mongoose
+    .createConnection(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 })
+    .asPromise();
   const health = async () => healthReport('gateway', [await check('mongo', () => mongo.db!.admin().ping())]);
   const app = await buildApp({ config, logger, health });
   await app.listen({ host: config.GATEWAY_HOST, port: config.GATEWAY_PORT });

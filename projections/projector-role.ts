@@ -5,7 +5,9 @@ import { check, healthReport, type RunningProcess } from '../contracts/health';
 
 /** The projector process: runs the projection processors that build the Mongo read models. */
 export const startProjectorRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
-  const mongo = await mongoose.createConnection(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 }).asPromise();
+  const mongo = await mongoose
+    .createConnection(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 })
+    .asPromise();
   logger.debug({ database: mongo.name }, 'connected to the read-model database');
   return {
     name: 'projector',

@@ -11,6 +11,7 @@ const installTemporalRuntime = (config: Config) => {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'DEBUG' : 'WARN';
+  // shutdownSignals: the CLI owns SIGINT/SIGTERM and stops every role in order.
   Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [] });
 };
 
@@ -27,11 +28,11 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     // Sized for a 2-core machine: a few concurrent tasks, not the SDK's defaults for big hosts.
     maxConcurrentActivityTaskExecutions: 8,
     maxConcurrentWorkflowTaskExecutions: 8,
-    // The CLI owns the signals and stops every role in order.
-    shutdownSignals: [],
   });
   const running = worker.run();
-  running.catch((error: unknown) => logger.error({ err: error }, 'the Temporal worker stopped with an error'));
+  running.catch((error: unknown) =>
+    logger.error({ err: error }, 'the Temporal worker stopped with an error'),
+  );
   return {
     name: 'worker',
     health: async () =>

@@ -34,15 +34,24 @@ const waitUntilReady = async (server: ServerDefinition, pid: number | undefined)
   while (Date.now() < deadline) {
     if (await server.isReady()) return;
     if (pid !== undefined && !isAlive(pid)) {
-      throw new InfraError(`${server.name} exited during start-up. Its log (${logFile(server)}) ends with:\n${tailOf(logFile(server), 20)}`);
+      throw new InfraError(
+        `${server.name} exited during start-up. Its log (${logFile(server)}) ends with:\n${tailOf(logFile(server), 20)}`,
+      );
     }
     await sleep(500);
   }
-  throw new InfraError(`${server.name} did not become ready within ${server.startTimeoutMs / 1000}s. See ${logFile(server)}.`);
+  throw new InfraError(
+    `${server.name} did not become ready within ${server.startTimeoutMs / 1000}s. See ${logFile(server)}.`,
+  );
 };
 
 const tailOf = (file: string, lines: number): string =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines - 1).join('\n') : '(no log)';
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .slice(-lines - 1)
+        .join('\n')
+    : '(no log)';
 
 const ensureProvisioned = async (server: ServerDefinition): Promise<void> => {
   if (server.isProvisioned()) return;
@@ -51,8 +60,11 @@ const ensureProvisioned = async (server: ServerDefinition): Promise<void> => {
     if (server.isProvisioned()) return; // another process built it while we waited
     const started = Date.now();
     await server.provision();
-    if (!server.isProvisioned()) throw new InfraError(`${server.name}: provisioning finished but the server is still missing`);
-    process.stdout.write(`  ${server.name} ${server.version} ready in the cache after ${Math.round((Date.now() - started) / 1000)}s\n`);
+    if (!server.isProvisioned())
+      throw new InfraError(`${server.name}: provisioning finished but the server is still missing`);
+    process.stdout.write(
+      `  ${server.name} ${server.version} ready in the cache after ${Math.round((Date.now() - started) / 1000)}s\n`,
+    );
   });
 };
 
@@ -116,9 +128,13 @@ export const infraUp = async (names: string[] = []): Promise<void> => {
   results.forEach((result, index) => {
     const server = chosen[index]!;
     if (result.status === 'fulfilled') {
-      process.stdout.write(`  ${server.name.padEnd(12)} ${result.value.padEnd(8)} ${server.endpoints.join(', ')}\n`);
+      process.stdout.write(
+        `  ${server.name.padEnd(12)} ${result.value.padEnd(8)} ${server.endpoints.join(', ')}\n`,
+      );
     } else {
-      failures.push(`${server.name}: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`);
+      failures.push(
+        `${server.name}: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`,
+      );
     }
   });
   if (failures.length > 0) throw new InfraError(failures.join('\n'));
@@ -143,7 +159,11 @@ export const runInfraCommand = async (args: string[]): Promise<number> => {
           const pid = readPid(server);
           const ready = await server.isReady();
           allHealthy &&= ready;
-          const state = ready ? 'healthy' : pid !== undefined && isAlive(pid) ? 'starting or unhealthy' : 'stopped';
+          const state = ready
+            ? 'healthy'
+            : pid !== undefined && isAlive(pid)
+              ? 'starting or unhealthy'
+              : 'stopped';
           const cached = server.isProvisioned() ? 'cached' : 'not built';
           process.stdout.write(
             `  ${server.name.padEnd(12)} ${server.version.padEnd(8)} ${state.padEnd(22)} ${cached.padEnd(10)} ${server.endpoints.join(', ')}\n`,

@@ -68,7 +68,9 @@ const temporal: ServerDefinition = {
   isProvisioned: () => existsSync(temporalBinary()),
   provision: async () => {
     await requireTool('go', goHint);
-    process.stdout.write(`Building the Temporal CLI v${TEMPORAL_VERSION} with its Web UI (first time only: several minutes)...\n`);
+    process.stdout.write(
+      `Building the Temporal CLI v${TEMPORAL_VERSION} with its Web UI (first time only: several minutes)...\n`,
+    );
     await runStep('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_VERSION}`], {
       label: 'temporal build',
       env: { GOBIN: join(serverCache('temporal', TEMPORAL_VERSION), 'bin'), GOFLAGS: '-mod=mod' },
@@ -77,13 +79,25 @@ const temporal: ServerDefinition = {
   command: () => ({
     command: temporalBinary(),
     args: [
-      'server', 'start-dev',
-      '--ip', '127.0.0.1', '--port', '7233', '--ui-port', '8233',
-      '--db-filename', join(serverData('temporal'), 'temporal.db'),
-      '--namespace', 'default',
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      '7233',
+      '--ui-port',
+      '8233',
+      '--db-filename',
+      join(serverData('temporal'), 'temporal.db'),
+      '--namespace',
+      'default',
       // Operators find a tenant's or a seller's workflows in the Temporal UI by these.
-      '--search-attribute', 'TenantId=Int', '--search-attribute', 'SellerId=Int',
-      '--log-level', 'warn',
+      '--search-attribute',
+      'TenantId=Int',
+      '--search-attribute',
+      'SellerId=Int',
+      '--log-level',
+      'warn',
     ],
   }),
   prepareData: () => {
@@ -130,10 +144,16 @@ const ferretdb: ServerDefinition = {
       '//go:build tools\n\npackage tools\n\nimport _ "github.com/FerretDB/FerretDB/cmd/ferretdb"\n',
     );
     if (!existsSync(join(build, 'go.mod'))) {
-      await runStep('go', ['mod', 'init', 'ledgerwise.local/ferretdb-build'], { cwd: build, label: 'ferretdb build' });
+      await runStep('go', ['mod', 'init', 'ledgerwise.local/ferretdb-build'], {
+        cwd: build,
+        label: 'ferretdb build',
+      });
     }
     const module = `github.com/FerretDB/FerretDB`;
-    await runStep('go', ['get', `${module}/cmd/ferretdb@v${FERRETDB_VERSION}`], { cwd: build, label: 'ferretdb build' });
+    await runStep('go', ['get', `${module}/cmd/ferretdb@v${FERRETDB_VERSION}`], {
+      cwd: build,
+      label: 'ferretdb build',
+    });
     // The published module lacks build/version/version.txt, which the binary embeds and checks at
     // start-up; build from a writable copy of the module with that file written.
     const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({
@@ -204,8 +224,15 @@ const kafka: ServerDefinition = {
     process.stdout.write(`Fetching Kafka ${KAFKA_VERSION} from Maven Central (first time only)...\n`);
     await runStep(
       'mvn',
-      ['-q', '-B', '-f', join(repoRoot, 'deploy/local/kafka/pom.xml'), 'dependency:copy-dependencies',
-        `-DoutputDirectory=${kafkaLib()}`, '-DincludeScope=runtime'],
+      [
+        '-q',
+        '-B',
+        '-f',
+        join(repoRoot, 'deploy/local/kafka/pom.xml'),
+        'dependency:copy-dependencies',
+        `-DoutputDirectory=${kafkaLib()}`,
+        '-DincludeScope=runtime',
+      ],
       { label: 'kafka fetch' },
     );
   },
@@ -236,23 +263,41 @@ const kafka: ServerDefinition = {
     const clusterId = 'bGVkZ2Vyd2lzZS1sb2NhbA'; // fixed: the data folder belongs to this one local node
     await runStep(
       'java',
-      ['-cp', `${kafkaLib()}/*`, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', kafkaConfig(), '--ignore-formatted'],
+      [
+        '-cp',
+        `${kafkaLib()}/*`,
+        'kafka.tools.StorageTool',
+        'format',
+        '-t',
+        clusterId,
+        '-c',
+        kafkaConfig(),
+        '--ignore-formatted',
+      ],
       { label: 'kafka format', env: { KAFKA_LOG4J_OPTS: '' } },
     );
   },
   command: () => ({
     command: 'java',
     args: [
-      '-Xmx512m', '-Xms256m', '-XX:+UseG1GC',
+      '-Xmx512m',
+      '-Xms256m',
+      '-XX:+UseG1GC',
       `-Dlog4j.configuration=file:${join(repoRoot, 'deploy/local/kafka/log4j.properties')}`,
-      '-cp', `${kafkaLib()}/*`,
-      'kafka.Kafka', kafkaConfig(),
+      '-cp',
+      `${kafkaLib()}/*`,
+      'kafka.Kafka',
+      kafkaConfig(),
     ],
   }),
   isReady: async () => {
     if (!(await portOpen(9092))) return false;
     const { Kafka, logLevel } = await import('kafkajs');
-    const admin = new Kafka({ brokers: ['127.0.0.1:9092'], logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+    const admin = new Kafka({
+      brokers: ['127.0.0.1:9092'],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+    }).admin();
     try {
       await admin.connect();
       await admin.listTopics();
@@ -314,7 +359,18 @@ const maildev: ServerDefinition = {
   },
   command: () => ({
     command: process.execPath,
-    args: [maildevBin(), '--ip', '127.0.0.1', '--smtp', '1025', '--web', '1080', '--web-ip', '127.0.0.1', '--silent'],
+    args: [
+      maildevBin(),
+      '--ip',
+      '127.0.0.1',
+      '--smtp',
+      '1025',
+      '--web',
+      '1080',
+      '--web-ip',
+      '127.0.0.1',
+      '--silent',
+    ],
   }),
   isReady: async () => (await portOpen(1025)) && (await httpOk('http://127.0.0.1:1080/email')),
 };
@@ -323,6 +379,7 @@ export const servers: readonly ServerDefinition[] = [temporal, ferretdb, kafka, 
 
 export const serverNamed = (name: string): ServerDefinition => {
   const server = servers.find((s) => s.name === name);
-  if (!server) throw new InfraError(`Unknown server ${name}. Known: ${servers.map((s) => s.name).join(', ')}`);
+  if (!server)
+    throw new InfraError(`Unknown server ${name}. Known: ${servers.map((s) => s.name).join(', ')}`);
   return server;
 };

@@ -32,12 +32,16 @@ export const runStep = (command: string, args: string[], options: RunOptions): P
         if (tail.length > 30) tail.shift();
         if (Date.now() - lastEcho > 5000) {
           lastEcho = Date.now();
-          process.stdout.write(`  [${options.label} ${Math.round((Date.now() - started) / 1000)}s] ${line.slice(0, 120)}\n`);
+          process.stdout.write(
+            `  [${options.label} ${Math.round((Date.now() - started) / 1000)}s] ${line.slice(0, 120)}\n`,
+          );
         }
       }
     };
     const ticker = setInterval(() => {
-      process.stdout.write(`  [${options.label} ${Math.round((Date.now() - started) / 1000)}s] still working...\n`);
+      process.stdout.write(
+        `  [${options.label} ${Math.round((Date.now() - started) / 1000)}s] still working...\n`,
+      );
     }, 30_000);
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -59,7 +63,9 @@ export const requireTool = (tool: 'go' | 'java' | 'mvn', hint: string): Promise<
     execFileSync(tool, versionArgs, { stdio: 'ignore' });
     return Promise.resolve();
   } catch {
-    return Promise.reject(new InfraError(`${tool} is needed to provision the local servers but was not found. ${hint}`));
+    return Promise.reject(
+      new InfraError(`${tool} is needed to provision the local servers but was not found. ${hint}`),
+    );
   }
 };
 

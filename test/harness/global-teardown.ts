@@ -2,6 +2,7 @@ import type { StartedTestContainer } from 'testcontainers';
 
 /** Stops the containers the global setup started; local servers stay up for the next run (they are reused). */
 export default async function globalTeardown(): Promise<void> {
-  const containers = (globalThis as { __ledgerwiseContainers?: StartedTestContainer[] }).__ledgerwiseContainers ?? [];
+  const containers =
+    (globalThis as { __ledgerwiseContainers?: StartedTestContainer[] }).__ledgerwiseContainers ?? [];
   await Promise.all(containers.map((container) => container.stop()));
 }

@@ -19,11 +19,23 @@ export const variableOf: Record<string, string> = {
  * The same servers as deploy/compose.yaml, on the same host ports, so the configuration defaults hold
  * whichever source is used.
  */
-const containerImages: Record<string, { image: string; ports: number[]; command?: string[]; env?: Record<string, string> }> = {
+const containerImages: Record<
+  string,
+  { image: string; ports: number[]; command?: string[]; env?: Record<string, string> }
+> = {
   temporal: {
     image: 'temporalio/temporal:1.5.1',
     ports: [7233, 8233],
-    command: ['server', 'start-dev', '--ip', '0.0.0.0', '--search-attribute', 'TenantId=Int', '--search-attribute', 'SellerId=Int'],
+    command: [
+      'server',
+      'start-dev',
+      '--ip',
+      '0.0.0.0',
+      '--search-attribute',
+      'TenantId=Int',
+      '--search-attribute',
+      'SellerId=Int',
+    ],
   },
   ferretdb: { image: 'mongo:7.0', ports: [27017] },
   kafka: {
@@ -52,7 +64,9 @@ export const dockerAnswers = async (): Promise<boolean> => {
   if (process.env.LEDGERWISE_TEST_NO_DOCKER === '1') return false;
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000).unref());
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('timeout')), 5000).unref(),
+    );
     await Promise.race([getContainerRuntimeClient(), timeout]);
     return true;
   } catch {

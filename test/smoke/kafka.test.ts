@@ -15,7 +15,10 @@ describe('kafkajs against the real broker', () => {
 
     const producer = kafka.producer();
     await producer.connect();
-    const sent = Array.from({ length: 20 }, (_, i) => ({ key: `seller-${i % 4}`, value: JSON.stringify({ n: i }) }));
+    const sent = Array.from({ length: 20 }, (_, i) => ({
+      key: `seller-${i % 4}`,
+      value: JSON.stringify({ n: i }),
+    }));
     await producer.send({ topic, messages: sent });
     await producer.disconnect();
 

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import * as activities from '../../workflows/system/activities';
+import type { pingWorkflow } from '../../workflows/system/workflows';
 import { taskQueues } from '../../workflows/task-queues';
 import { isolatedNames, testConfig } from '../harness/isolation';
 
@@ -24,7 +25,11 @@ describe('Temporal dev server', () => {
 
     try {
       const result = await worker.runUntil(
-        client.workflow.execute('pingWorkflow', { taskQueue, workflowId, args: ['hello'] }),
+        client.workflow.execute<typeof pingWorkflow>('pingWorkflow', {
+          taskQueue,
+          workflowId,
+          args: ['hello'],
+        }),
       );
       expect(result).toMatch(/^pong: hello \(from .+:\d+\)$/);
 

@@ -1,0 +1,3 @@
+module.exports = {
+  plugins: { tailwindcss: { config: `${__dirname}/tailwind.config.cjs` }, autoprefixer: {} },
+};
