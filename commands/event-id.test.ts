@@ -24,7 +24,12 @@ describe('eventIdFor', () => {
   });
 
   it('gives different ids for different indexes and different commands', () => {
-    const ids = new Set([eventIdFor('cmd-1', 0), eventIdFor('cmd-1', 1), eventIdFor('cmd-2', 0), eventIdFor('cmd-2', 1)]);
+    const ids = new Set([
+      eventIdFor('cmd-1', 0),
+      eventIdFor('cmd-1', 1),
+      eventIdFor('cmd-2', 0),
+      eventIdFor('cmd-2', 1),
+    ]);
     expect(ids.size).toBe(4);
   });
 

@@ -29,7 +29,8 @@ export const uuidV5 = (name: string, namespace: string): string => {
 /** The id of the event at `index` (0-based) among the events produced by the command `commandId`. */
 export const eventIdFor = (commandId: string, index: number): string => {
   if (commandId.length === 0) throw new Error('A command id is required to derive event ids');
-  if (!Number.isInteger(index) || index < 0) throw new Error(`Event index must be a non-negative integer, got ${index}`);
+  if (!Number.isInteger(index) || index < 0)
+    throw new Error(`Event index must be a non-negative integer, got ${index}`);
   // The separator keeps ("a1", 2) and ("a", 12) apart.
   return uuidV5(`${commandId}#${index}`, EVENT_ID_NAMESPACE);
 };

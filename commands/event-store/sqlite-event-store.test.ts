@@ -1,0 +1,234 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { RecordedEvent } from '../../contracts/events/envelope';
+import {
+  anEvent,
+  describeEventStoreContract,
+  eventually,
+  events,
+  uniqueCategory,
+} from './event-store.contract';
+import { SqliteEventStore, openSqliteEventStore } from './sqlite-event-store';
+
+const repoRoot = join(__dirname, '..', '..');
+const processScript = join(__dirname, 'sqlite-store-process.ts');
+
+let dir: string;
+let files = 0;
+const freshFile = () => join(dir, `events-${(files += 1)}.db`);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledgerwise-events-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describeEventStoreContract('SQLite', () => openSqliteEventStore({ path: freshFile() }));
+
+type Child = { ready: Promise<void>; result: Promise<unknown> };
+
+/** Runs sqlite-store-process.ts in a child process; `result` is the JSON line it prints at the end. */
+const runProcess = (args: readonly string[]): Child => {
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', processScript, ...args], { cwd: repoRoot });
+  let stdout = '';
+  let stderr = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (stdout.includes('ready\n')) markReady();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const result = new Promise<unknown>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const last = stdout.trim().split('\n').pop() ?? '';
+      if (code === 0) resolve(JSON.parse(last));
+      else reject(new Error(`child exited with ${String(code)}: ${stderr}`));
+    });
+  });
+  return { ready, result };
+};
+
+describe('SQLite event store: file and schema', () => {
+  it('an empty store has head position -1', async () => {
+    const store = await openSqliteEventStore({ path: freshFile() });
+    await expect(store.headPosition()).resolves.toBe(-1);
+    await expect(store.readAll()).resolves.toEqual([]);
+    await store.close();
+  });
+
+  it('keeps events across reopening, in WAL mode, with its schema version recorded', async () => {
+    const file = freshFile();
+    const first = await openSqliteEventStore({ path: file });
+    const appended = events(3);
+    await first.append('seller-1', appended, { kind: 'no_stream' });
+    await first.close();
+
+    const again = await openSqliteEventStore({ path: file });
+    expect((await again.readStream('seller-1')).map((e) => e.id)).toEqual(appended.map((e) => e.id));
+    await again.close();
+
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    raw.close();
+  });
+
+  it('refuses a file written by a newer schema instead of corrupting it', async () => {
+    const file = freshFile();
+    await (await openSqliteEventStore({ path: file })).close();
+    const raw = new Database(file);
+    raw.pragma('user_version = 99');
+    raw.close();
+    await expect(openSqliteEventStore({ path: file })).rejects.toThrow('schema version 99 is newer');
+  });
+
+  it('delete really removes the rows (tenant purge), and positions are never reused', async () => {
+    const file = freshFile();
+    const store = await openSqliteEventStore({ path: file });
+    await store.append('tenant-1', events(2), { kind: 'no_stream' });
+    const purged = await store.append('user-9', [anEvent('UserRegistered', { email: 'ann@example.com' })], {
+      kind: 'no_stream',
+    });
+    await store.deleteStream('user-9');
+
+    expect((await store.readAll()).map((e) => e.streamId)).toEqual(['tenant-1', 'tenant-1']);
+    const raw = new Database(file, { readonly: true });
+    expect(raw.prepare("SELECT COUNT(*) FROM events WHERE stream_id = 'user-9'").pluck().get()).toBe(0);
+    raw.close();
+
+    const next = await store.append('tenant-1', events(1), { kind: 'exact', revision: 1 });
+    expect(next.position).toBeGreaterThan(purged.position);
+    await store.close();
+  });
+
+  it('truncation removes the hidden events from reads of all events as well', async () => {
+    const store = await openSqliteEventStore({ path: freshFile() });
+    await store.append('job-1', events(4), { kind: 'no_stream' });
+    await store.truncateStream('job-1', 2);
+    expect((await store.readAll()).map((e) => e.revision)).toEqual([2, 3]);
+    await store.close();
+  });
+
+  it('a retried append is recognised even when another process wrote in between', async () => {
+    const file = freshFile();
+    const a = await openSqliteEventStore({ path: file });
+    const b = await openSqliteEventStore({ path: file });
+    const batch = events(2);
+    const first = await a.append('seller-5', batch, { kind: 'no_stream' });
+    await b.append('seller-5', events(1), { kind: 'exact', revision: 1 });
+    await expect(b.append('seller-5', batch, { kind: 'no_stream' })).resolves.toEqual(first);
+    await a.close();
+    await b.close();
+  });
+
+  it('a subscriber sees appends made through another connection to the same file', async () => {
+    const file = freshFile();
+    const writer = await openSqliteEventStore({ path: file });
+    const reader = await openSqliteEventStore({ path: file });
+    const received: RecordedEvent[] = [];
+    const subscription = reader.subscribe((event) => {
+      received.push(event);
+      return Promise.resolve();
+    });
+    const appended = events(3);
+    for (const [n, event] of appended.entries()) {
+      await writer.append(
+        'seller-1',
+        [event],
+        n === 0 ? { kind: 'no_stream' } : { kind: 'exact', revision: n - 1 },
+      );
+    }
+    await eventually(() => expect(received).toHaveLength(3));
+    await subscription.stop();
+    expect(received.map((e) => e.id)).toEqual(appended.map((e) => e.id));
+    await writer.close();
+    await reader.close();
+  });
+
+  it('close() stops live subscriptions', async () => {
+    const store = new SqliteEventStore({ path: freshFile() });
+    const subscription = store.subscribe(() => Promise.resolve());
+    await store.close();
+    await expect(subscription.done).resolves.toBeUndefined();
+  });
+});
+
+describe('SQLite event store: several processes on one file', () => {
+  jest.setTimeout(60_000);
+
+  it('a subscriber here receives, in order and exactly once, what another process appends', async () => {
+    const file = freshFile();
+    const store = await openSqliteEventStore({ path: file });
+    const category = uniqueCategory();
+    const received: RecordedEvent[] = [];
+    const subscription = store.subscribe(
+      (event) => {
+        received.push(event);
+        return Promise.resolve();
+      },
+      { filter: { categories: [category] } },
+    );
+
+    const child = runProcess(['append', file, `${category}-1`, '200', 'child']);
+    const result = (await child.result) as { revisions: number[]; conflicts: number };
+    expect(result.revisions).toHaveLength(200);
+    await eventually(() => expect(received).toHaveLength(200));
+    await subscription.stop();
+
+    expect(received.map((e) => e.revision)).toEqual(Array.from({ length: 200 }, (_, n) => n));
+    expect(received.map((e) => (e.data as { n: number }).n)).toEqual(
+      Array.from({ length: 200 }, (_, n) => n),
+    );
+    await store.close();
+  });
+
+  it('a subscriber in another process receives what this process appends', async () => {
+    const file = freshFile();
+    const store = await openSqliteEventStore({ path: file });
+    const category = uniqueCategory();
+    const child = runProcess(['subscribe', file, category, '50']);
+    await child.ready;
+    const appended = events(50);
+    for (const [n, event] of appended.entries()) {
+      await store.append(
+        `${category}-1`,
+        [event],
+        n === 0 ? { kind: 'no_stream' } : { kind: 'exact', revision: n - 1 },
+      );
+    }
+    const result = (await child.result) as { received: { id: string }[] };
+    expect(result.received.map((e) => e.id)).toEqual(appended.map((e) => e.id));
+    await store.close();
+  });
+
+  it('two processes appending to the same stream with exact revisions lose and duplicate nothing', async () => {
+    const file = freshFile();
+    await (await openSqliteEventStore({ path: file })).close(); // create the schema before the race
+    const stream = `${uniqueCategory()}-1`;
+    const [a, b] = [
+      runProcess(['append', file, stream, '150', 'a']),
+      runProcess(['append', file, stream, '150', 'b']),
+    ];
+    const results = (await Promise.all([a.result, b.result])) as { revisions: number[]; conflicts: number }[];
+
+    const store = await openSqliteEventStore({ path: file });
+    const read = await store.readStream(stream);
+    expect(read).toHaveLength(300);
+    expect(read.map((e) => e.revision)).toEqual(Array.from({ length: 300 }, (_, n) => n));
+    expect(new Set(read.map((e) => e.id)).size).toBe(300);
+    // Each process's own events are all there, in the order it appended them, at the revisions it was told.
+    for (const [i, prefix] of ['a', 'b'].entries()) {
+      const own = read.filter((e) => (e.data as { prefix: string }).prefix === prefix);
+      expect(own.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 150 }, (_, n) => n));
+      expect(own.map((e) => e.revision)).toEqual(results[i]?.revisions);
+    }
+    await store.close();
+  });
+});

@@ -1,0 +1,459 @@
+import Database from 'better-sqlite3';
+import type { EventMetadata, RecordedEvent } from '../../contracts/events/envelope';
+import {
+  categoryOf,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ReadAllFilter,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-store';
+
+/**
+ * The embedded event store (docs/adr/0004-sqlite-event-store.md): one SQLite file in WAL mode that
+ * several processes (gateway, projector, worker) open at once. Writers serialise on SQLite's write
+ * lock (BEGIN IMMEDIATE plus a busy timeout); subscribers in other processes notice commits by
+ * polling `PRAGMA data_version`, which changes whenever another connection commits.
+ */
+
+export type SqliteEventStoreOptions = {
+  /** The database file. Every process that shares the store opens the same path. */
+  path: string;
+  /** How long a writer waits for another process's write lock before failing. */
+  busyTimeoutMs?: number;
+  /** How often live subscribers check for commits by other processes. */
+  pollIntervalMs?: number;
+  /**
+   * `full` syncs the WAL on every commit, so an acknowledged append survives a power cut; `normal`
+   * syncs only at checkpoints (still never corrupts, but may lose the last commits on power loss).
+   */
+  synchronous?: 'full' | 'normal';
+};
+
+const DEFAULTS = { busyTimeoutMs: 10_000, pollIntervalMs: 2, synchronous: 'full' } as const;
+
+/** Rows read from the store per query while a subscription catches up. */
+const CATCH_UP_BATCH = 500;
+
+/** The store's own schema, one entry per `PRAGMA user_version`; append, never edit. */
+const MIGRATIONS: readonly string[] = [
+  `
+  -- AUTOINCREMENT so a position is never reused after deleteStream removes the newest rows.
+  CREATE TABLE events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    event_id TEXT NOT NULL,
+    category TEXT NOT NULL,
+    type TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    recorded_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX events_by_stream ON events (stream_id, revision);
+  -- Finds a retried append with expected revision any/stream_exists, whose position is not known.
+  CREATE INDEX events_by_id ON events (event_id);
+  -- Only truncated streams have a row: reads of the stream skip revisions below truncate_before.
+  CREATE TABLE truncated_streams (
+    stream_id TEXT PRIMARY KEY,
+    truncate_before INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];
+
+type EventRow = {
+  position: number;
+  stream_id: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  schema_version: number;
+  data: string;
+  metadata: string;
+  recorded_at: number;
+};
+
+type AppendRequest = { streamId: string; events: readonly EventToAppend[]; expected: ExpectedRevision };
+
+type StoredRef = { revision: number; event_id: string; position: number };
+
+const EVENT_COLUMNS =
+  'position, stream_id, revision, event_id, type, schema_version, data, metadata, recorded_at';
+
+const toRecordedEvent = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  streamId: row.stream_id,
+  revision: row.revision,
+  position: row.position,
+  type: row.type,
+  schemaVersion: row.schema_version,
+  data: JSON.parse(row.data) as unknown,
+  metadata: JSON.parse(row.metadata) as EventMetadata,
+  recordedAt: new Date(row.recorded_at).toISOString(),
+});
+
+const migrate = (db: Database.Database): void => {
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length) {
+      throw new Error(
+        `Event store schema version ${version} is newer than this program knows (${MIGRATIONS.length}); upgrade the program`,
+      );
+    }
+    for (const sql of MIGRATIONS.slice(version)) db.exec(sql);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+};
+
+const assertValidExpected = (expected: ExpectedRevision): void => {
+  if (expected.kind === 'exact' && (!Number.isInteger(expected.revision) || expected.revision < 0)) {
+    throw new Error(`Expected revision must be a non-negative integer, got ${expected.revision}`);
+  }
+};
+
+const matchesExpected = (expected: ExpectedRevision, last: number | null): boolean => {
+  switch (expected.kind) {
+    case 'no_stream':
+      return last === null;
+    case 'stream_exists':
+      return last !== null;
+    case 'any':
+      return true;
+    case 'exact':
+      return last === expected.revision;
+  }
+};
+
+/** The SQL condition and parameters of a category / event-type filter. */
+const filterClause = (filter: ReadAllFilter | undefined): { sql: string; params: string[] } => {
+  const parts: string[] = [];
+  const params: string[] = [];
+  if (filter?.categories) {
+    parts.push('category IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(filter.categories));
+  }
+  if (filter?.eventTypes) {
+    parts.push('type IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(filter.eventTypes));
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+};
+
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly pollIntervalMs: number;
+  private readonly statements;
+  private readonly readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+  private readonly waiters = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+  private lastDataVersion: number;
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: SqliteEventStoreOptions) {
+    const settings = { ...DEFAULTS, ...options };
+    this.pollIntervalMs = settings.pollIntervalMs;
+    this.db = new Database(settings.path, { timeout: settings.busyTimeoutMs });
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${settings.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      migrate(this.db);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    const db = this.db;
+    this.statements = {
+      lastRevision: db
+        .prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?')
+        .pluck(),
+      refsFrom: db.prepare<[string, number, number], StoredRef>(
+        'SELECT revision, event_id, position FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+      ),
+      refsById: db.prepare<[string, string], StoredRef>(
+        'SELECT revision, event_id, position FROM events WHERE event_id IN (SELECT value FROM json_each(?)) AND stream_id = ? ORDER BY revision',
+      ),
+      insert: db.prepare(
+        `INSERT INTO events (stream_id, revision, event_id, category, type, schema_version, data, metadata, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      truncateBefore: db
+        .prepare<[string], number>('SELECT truncate_before FROM truncated_streams WHERE stream_id = ?')
+        .pluck(),
+      readForwards: db.prepare<[string, number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      ),
+      readBackwards: db.prepare<[string, number, number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? AND revision >= ? ORDER BY revision DESC LIMIT ?`,
+      ),
+      head: db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck(),
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
+      deleteEvents: db.prepare('DELETE FROM events WHERE stream_id = ?'),
+      deleteTruncation: db.prepare('DELETE FROM truncated_streams WHERE stream_id = ?'),
+      deleteEventsBefore: db.prepare('DELETE FROM events WHERE stream_id = ? AND revision < ?'),
+      setTruncation: db.prepare(
+        `INSERT INTO truncated_streams (stream_id, truncate_before) VALUES (?, ?)
+         ON CONFLICT (stream_id) DO UPDATE SET truncate_before = MAX(truncate_before, excluded.truncate_before)`,
+      ),
+    };
+    this.lastDataVersion = this.statements.dataVersion.get() ?? 0;
+  }
+
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    try {
+      const result = this.appendNow(streamId, events, expected);
+      this.wakeSubscribers();
+      return Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Synchronous core of append, exposed for callers that batch work inside one tick (benchmarks). */
+  appendNow(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): AppendResult {
+    if (events.length === 0) throw new Error(`Append to ${streamId}: at least one event is required`);
+    assertValidExpected(expected);
+    const { statements } = this;
+    return this.db
+      .transaction((): AppendResult => {
+        const last = statements.lastRevision.get(streamId) ?? null;
+        const duplicate = this.findRetriedAppend({ streamId, events, expected }, last);
+        if (duplicate) return duplicate;
+        if (!matchesExpected(expected, last))
+          throw new WrongExpectedRevisionError(streamId, expected, last ?? 'no_stream');
+        const category = categoryOf(streamId);
+        const recordedAt = Date.now();
+        let revision = last ?? -1;
+        let position = 0;
+        for (const event of events) {
+          revision += 1;
+          const info = statements.insert.run(
+            streamId,
+            revision,
+            event.id,
+            category,
+            event.type,
+            event.schemaVersion,
+            JSON.stringify(event.data) ?? 'null',
+            JSON.stringify(event.metadata),
+            recordedAt,
+          );
+          position = Number(info.lastInsertRowid);
+        }
+        return { nextRevision: revision, position };
+      })
+      .immediate();
+  }
+
+  /**
+   * A retried append (same event ids at the same revisions) returns the original result instead of
+   * appending again; an append that repeats only some of them is a conflict.
+   */
+  private findRetriedAppend(append: AppendRequest, last: number | null): AppendResult | null {
+    const { streamId, events, expected } = append;
+    if (last === null) return null;
+    let start: number;
+    switch (expected.kind) {
+      case 'exact':
+        start = expected.revision + 1;
+        break;
+      case 'no_stream':
+        start = 0;
+        break;
+      case 'any':
+      case 'stream_exists': {
+        const found = this.statements.refsById.all(JSON.stringify(events.map((e) => e.id)), streamId);
+        const first = found.find((ref) => ref.event_id === events[0]?.id);
+        if (!first) {
+          if (found.length > 0) throw new WrongExpectedRevisionError(streamId, expected, last);
+          return null;
+        }
+        start = first.revision;
+        break;
+      }
+    }
+    if (start > last) return null;
+    const stored = this.statements.refsFrom.all(streamId, start, events.length);
+    const matching = events.filter((event, i) => stored[i]?.event_id === event.id).length;
+    if (matching === events.length) {
+      const lastStored = stored[events.length - 1];
+      if (lastStored) return { nextRevision: lastStored.revision, position: lastStored.position };
+    }
+    if (matching > 0) throw new WrongExpectedRevisionError(streamId, expected, last);
+    return null;
+  }
+
+  readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    return this.run(() => {
+      const limit = options.maxCount ?? -1;
+      if (limit === 0) return [];
+      const truncateBefore = this.statements.truncateBefore.get(streamId) ?? 0;
+      const rows =
+        options.direction === 'backwards'
+          ? this.statements.readBackwards.all(
+              streamId,
+              options.fromRevision ?? Number.MAX_SAFE_INTEGER,
+              truncateBefore,
+              limit,
+            )
+          : this.statements.readForwards.all(
+              streamId,
+              Math.max(options.fromRevision ?? 0, truncateBefore),
+              limit,
+            );
+      return rows.map(toRecordedEvent);
+    });
+  }
+
+  readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.run(() => this.readAllNow(options.after ?? -1, Number.MAX_SAFE_INTEGER, options));
+  }
+
+  private readAllNow(after: number, upTo: number, options: ReadAllOptions): RecordedEvent[] {
+    const limit = options.maxCount ?? -1;
+    if (limit === 0) return [];
+    const filter = filterClause(options.filter);
+    let statement = this.readAllStatements.get(filter.sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ?${filter.sql} ORDER BY position LIMIT ?`,
+      );
+      this.readAllStatements.set(filter.sql, statement);
+    }
+    return statement.all(after, upTo, ...filter.params, limit).map(toRecordedEvent);
+  }
+
+  headPosition(): Promise<number> {
+    return this.run(() => this.statements.head.get() ?? -1);
+  }
+
+  subscribe(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): Subscription {
+    let stopped = false;
+    let wake: (() => void) | undefined;
+    const loop = async (): Promise<void> => {
+      let checkpoint = options.after ?? -1;
+      while (!stopped) {
+        // Read up to a head fixed first: writers commit positions in order, so nothing at or below
+        // the head can appear later, and the checkpoint may skip filtered-out events up to it.
+        const head = this.statements.head.get() ?? -1;
+        const batch = this.readAllNow(checkpoint, head, { maxCount: CATCH_UP_BATCH, filter: options.filter });
+        for (const event of batch) {
+          if (stopped) return;
+          await handler(event);
+          checkpoint = event.position;
+        }
+        if (batch.length === CATCH_UP_BATCH) continue;
+        checkpoint = Math.max(checkpoint, head);
+        if (stopped) return;
+        // Appends made while the handler ran woke nobody: look again before sleeping.
+        if ((this.statements.head.get() ?? -1) > head) continue;
+        // Registered in the same tick as the read above, so no commit can slip in between unnoticed.
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          this.waitForChange(resolve);
+        });
+        wake = undefined;
+      }
+    };
+    const done = loop();
+    done.catch(() => undefined); // the caller observes failures through `done`; never an unhandled rejection
+    const subscription: Subscription = {
+      done,
+      stop: async () => {
+        stopped = true;
+        if (wake) {
+          this.waiters.delete(wake);
+          wake();
+        }
+        this.subscriptions.delete(subscription);
+        await done.catch(() => undefined);
+      },
+    };
+    this.subscriptions.add(subscription);
+    void done.finally(() => this.subscriptions.delete(subscription)).catch(() => undefined);
+    return subscription;
+  }
+
+  deleteStream(streamId: string): Promise<void> {
+    return this.run(() => {
+      this.db
+        .transaction(() => {
+          this.statements.deleteEvents.run(streamId);
+          this.statements.deleteTruncation.run(streamId);
+        })
+        .immediate();
+    });
+  }
+
+  truncateStream(streamId: string, beforeRevision: number): Promise<void> {
+    return this.run(() => {
+      this.db
+        .transaction(() => {
+          const last = this.statements.lastRevision.get(streamId) ?? null;
+          if (last === null) return;
+          // The newest event stays on disk (hidden from reads) because it carries the stream's revision.
+          this.statements.deleteEventsBefore.run(streamId, Math.min(beforeRevision, last));
+          this.statements.setTruncation.run(streamId, beforeRevision);
+        })
+        .immediate();
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.stopPolling();
+    this.db.close();
+  }
+
+  private run<T>(work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private waitForChange(resolve: () => void): void {
+    this.waiters.add(resolve);
+    // The baseline is not refreshed here: a commit made since the last poll must still wake us.
+    this.pollTimer ??= setInterval(() => this.poll(), this.pollIntervalMs);
+  }
+
+  private poll(): void {
+    const version = this.statements.dataVersion.get() ?? 0;
+    if (version !== this.lastDataVersion) {
+      this.lastDataVersion = version;
+      this.wakeSubscribers();
+    }
+  }
+
+  private wakeSubscribers(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    this.stopPolling();
+    for (const resolve of waiters) resolve();
+  }
+
+  private stopPolling(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+}
+
+/** Opens (and if needed creates or migrates) the store at `options.path`. */
+export const openSqliteEventStore = (options: SqliteEventStoreOptions): Promise<EventStore> => {
+  try {
+    return Promise.resolve(new SqliteEventStore(options));
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+};
