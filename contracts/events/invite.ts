@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { MembershipClassification, TenantRole } from './user';
+
+// Ids are allocated by the command layer; times come from the command's `now`.
+const Id = z.number().int().positive();
+const IsoTime = z.iso.datetime();
+
+/** ADVISOR is offered by businesses (not firms) and becomes an ADMIN membership classified advisor. */
+export const InviteRole = z.enum(['ADMIN', 'USER', 'ADVISOR']);
+export type InviteRole = z.infer<typeof InviteRole>;
+
+/** ACCOUNTING_ADMIN: an invitation with connection instructions for the company's accountant. */
+export const InviteWorkflow = z.enum(['STANDARD', 'ACCOUNTING_ADMIN']);
+export type InviteWorkflow = z.infer<typeof InviteWorkflow>;
+
+export const InviteCreated = z.object({
+  type: z.literal('InviteCreated'),
+  data: z.object({
+    /** The Uuid in the invitation link and in DELETE /api/auth/invite/{id}. */
+    InviteId: z.uuid(),
+    TenantId: Id,
+    /** Normalised: trimmed and lower-case. */
+    Email: z.email(),
+    Name: z.string().min(1),
+    Role: InviteRole,
+    JobTitle: z.string().nullable(),
+    SubscribeToReports: z.boolean(),
+    ClassifyAsAdvisor: z.boolean(),
+    Workflow: InviteWorkflow,
+    CreatedAt: IsoTime,
+  }),
+});
+
+/** The invitation email went out; sending again (a reminder) records another. */
+export const InviteSent = z.object({
+  type: z.literal('InviteSent'),
+  data: z.object({ InviteId: z.uuid(), SentAt: IsoTime }),
+});
+
+export const InviteCancelled = z.object({
+  type: z.literal('InviteCancelled'),
+  data: z.object({ InviteId: z.uuid(), CancelledAt: IsoTime }),
+});
+
+/** Carries the membership the user gets, so the command layer copies it into JoinTenant as it is. */
+export const InviteJoined = z.object({
+  type: z.literal('InviteJoined'),
+  data: z.object({
+    InviteId: z.uuid(),
+    UserId: Id,
+    TenantId: Id,
+    MembershipRole: TenantRole,
+    MembershipClassification,
+    JobTitle: z.string().nullable(),
+    SendWeekly: z.boolean(),
+    SendMonthly: z.boolean(),
+    JoinedAt: IsoTime,
+  }),
+});
+
+export const InviteEvent = z.discriminatedUnion('type', [
+  InviteCreated,
+  InviteSent,
+  InviteCancelled,
+  InviteJoined,
+]);
+export type InviteEvent = z.infer<typeof InviteEvent>;
+
+export const inviteEventVersions = {
+  InviteCreated: 1,
+  InviteSent: 1,
+  InviteCancelled: 1,
+  InviteJoined: 1,
+} as const satisfies Record<InviteEvent['type'], number>;
+
+export const invitePersonalDataFields = {
+  InviteCreated: ['Email', 'Name', 'JobTitle'],
+  InviteSent: [],
+  InviteCancelled: [],
+  InviteJoined: ['JobTitle'],
+} as const satisfies {
+  [K in InviteEvent['type']]: readonly (keyof Extract<InviteEvent, { type: K }>['data'])[];
+};
