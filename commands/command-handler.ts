@@ -1,0 +1,117 @@
+import type { RecordedEvent } from '../contracts/events/envelope';
+import { AppError } from '../contracts/errors';
+import { foldEvents, type Decider, type DomainEvent } from '../domain/decider';
+import { decodeEvents, encodeEvents, toDomainEvent, type EventCodec } from './event-codec';
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type ExpectedRevision,
+} from './event-store/event-store';
+
+/**
+ * Command handling for any decider (architecture.md, write side): load the stream, fold it, decide,
+ * append with the expected revision. A failed command appends nothing; a repeated command id is
+ * answered from the events it appended the first time.
+ */
+
+export type CommandRequest<Command> = {
+  streamId: string;
+  /** Unique per command and stream; a retry carries the same id and appends nothing new. */
+  commandId: string;
+  command: Command;
+  /**
+   * The stream revision the browser saw (If-Match). When set, a changed stream is refused with
+   * 'stale' (412) instead of being decided again; when absent the command is background work and a
+   * conflict is retried.
+   */
+  ifMatch?: number;
+};
+
+export type CommandHandlerDeps = EventCodec & {
+  store: EventStore;
+  /** How often a background command reloads and decides again after a conflict; default 5. */
+  maxRetries?: number;
+};
+
+export type CommandResult<Event> = {
+  /** The events the command appended (none when it changed nothing). */
+  events: Event[];
+  /** The stream's revision after the command: the new ETag. -1 when the stream does not exist. */
+  nextRevision: number;
+  /** Global position of the command's last event, for read-your-writes; of the stream's last event if it appended none. */
+  position: number;
+};
+
+const DEFAULT_MAX_RETRIES = 5;
+
+const staleError = (streamId: string, ifMatch: number, actual: number) =>
+  new AppError('stale', 'Someone else changed this since you opened it. Reload to see the latest version.', {
+    message: `Stream ${streamId}: If-Match revision ${ifMatch}, current revision ${actual}`,
+  });
+
+const conflictError = (streamId: string, attempts: number) =>
+  new AppError('conflict', 'Someone else changed this at the same moment. Please try again.', {
+    message: `Stream ${streamId}: still conflicting after ${attempts} attempt(s)`,
+  });
+
+const expectedRevisionOf = (revision: number): ExpectedRevision =>
+  revision < 0 ? { kind: 'no_stream' } : { kind: 'exact', revision };
+
+const lastOf = (events: readonly RecordedEvent[]) => events[events.length - 1];
+
+/** The events an earlier delivery of this command appended: appends are atomic, so all or none. */
+const ownEvents = (events: readonly RecordedEvent[], commandId: string) =>
+  events.filter((event) => event.metadata.causationId === commandId);
+
+const answerFrom = async <Event>(
+  codec: EventCodec,
+  recorded: readonly RecordedEvent[],
+): Promise<CommandResult<Event>> => {
+  const last = lastOf(recorded);
+  if (!last) throw new Error('answerFrom needs at least one event');
+  const decoded = await decodeEvents(codec, recorded);
+  return {
+    events: decoded.map(toDomainEvent) as Event[],
+    nextRevision: last.revision,
+    position: last.position,
+  };
+};
+
+export const handleCommand = async <State, Command extends { now: Date }, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  request: CommandRequest<Command>,
+  deps: CommandHandlerDeps,
+): Promise<CommandResult<Event>> => {
+  const { streamId, commandId, command, ifMatch } = request;
+  const { store } = deps;
+  const maxRetries = ifMatch === undefined ? (deps.maxRetries ?? DEFAULT_MAX_RETRIES) : 0;
+  let history = await store.readStream(streamId);
+
+  for (let attempt = 1; ; attempt += 1) {
+    const own = ownEvents(history, commandId);
+    if (own.length > 0) return answerFrom<Event>(deps, own);
+
+    const last = lastOf(history);
+    const revision = last?.revision ?? -1;
+    if (ifMatch !== undefined && ifMatch !== revision) throw staleError(streamId, ifMatch, revision);
+
+    const decoded = await decodeEvents(deps, history);
+    const state = foldEvents(decider, decoded.map(toDomainEvent) as Event[]);
+    const decided = decider.decide(command, state);
+    if (decided.length === 0) return { events: [], nextRevision: revision, position: last?.position ?? -1 };
+
+    const batch = await encodeEvents(deps, { streamId, commandId, now: command.now, events: decided });
+    try {
+      const appended = await store.append(streamId, batch.toAppend, expectedRevisionOf(revision));
+      return { events: batch.events as Event[], ...appended };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      history = await store.readStream(streamId);
+      // A concurrent delivery of this same command may be what beat us: answer from its events.
+      const ownAfterConflict = ownEvents(history, commandId);
+      if (ownAfterConflict.length > 0) return answerFrom<Event>(deps, ownAfterConflict);
+      if (ifMatch !== undefined) throw staleError(streamId, ifMatch, lastOf(history)?.revision ?? -1);
+      if (attempt > maxRetries) throw conflictError(streamId, attempt);
+    }
+  }
+};
