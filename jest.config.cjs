@@ -14,8 +14,13 @@ const transform = {
   ],
 };
 
+// ESM-only packages in node_modules: Node 20.19 can require() them at run time, jest cannot, so swc
+// compiles them to CommonJS for tests.
+const esmOnlyPackages = ['content-disposition', 'cookie'];
+
 const common = {
   transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages.join('|')})/)`],
   testEnvironment: 'node',
   // Temporal's SDK touches jest globals after a file ends; the soft-delete warning is noise.
   testEnvironmentOptions: { globalsCleanup: 'off' },

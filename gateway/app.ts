@@ -3,9 +3,13 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import type { HealthReport } from '../contracts/health';
+import { catalogue, registerErrorHandler } from './plugins/error-handler';
+import { registerOpenApi } from './plugins/openapi';
+import { industryRoutes } from './routes/industries';
 
 export type HealthProbe = () => Promise<HealthReport>;
 
@@ -26,19 +30,26 @@ export const buildApp = async ({ config, logger, health, webRoot }: AppOptions):
     trustProxy: config.NODE_ENV === 'production',
   });
 
+  // Every request and response is checked against its zod schema from contracts/.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  await registerOpenApi(app);
+  await app.register(industryRoutes);
+
   app.get('/api/health', async (_request, reply) => {
     const report = await health();
     return reply.code(report.ok ? 200 : 503).send(report);
   });
 
   const root = webRoot ?? join(__dirname, '..', 'web', 'dist');
-  if (existsSync(join(root, 'index.html'))) {
-    await app.register(fastifyStatic, { root, wildcard: false });
-    // Client-side routes (/overview, /platforms...) get the app; unknown API paths stay 404s.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
-      return reply.code(404).send({ message: 'Not Found', code: 'not_found' });
-    });
-  }
+  const hasWebApp = existsSync(join(root, 'index.html'));
+  if (hasWebApp) await app.register(fastifyStatic, { root, wildcard: false });
+  // Client-side routes (/overview, /platforms...) get the app; unknown API paths are JSON 404s.
+  app.setNotFoundHandler((request, reply) => {
+    if (hasWebApp && request.method === 'GET' && !request.url.startsWith('/api/'))
+      return reply.sendFile('index.html');
+    return reply.code(404).send({ message: catalogue.notFound, code: 'not_found' });
+  });
   return app;
 };

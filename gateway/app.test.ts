@@ -1,0 +1,83 @@
+import pino from 'pino';
+import { z } from 'zod';
+import { loadConfig } from '../contracts/config';
+import { AppError, ErrorResponse } from '../contracts/errors';
+import { Industry } from '../contracts/industries';
+import { buildApp } from './app';
+
+const build = () =>
+  buildApp({
+    config: loadConfig({ NODE_ENV: 'test' }),
+    logger: pino({ level: 'silent' }),
+    health: () => Promise.resolve({ process: 'gateway', ok: true, checks: [] }),
+    webRoot: '/nonexistent',
+  });
+
+describe('gateway app', () => {
+  it('answers GET /api/industries with NAICS 2017 by default, cacheable for an hour', async () => {
+    const app = await build();
+    const response = await app.inject({ method: 'GET', url: '/api/industries' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=3600');
+    const industries = z.array(Industry).parse(response.json());
+    expect(industries.find((i) => i.Code === '511210')?.Title).toBe('Software Publishers');
+    const sic = z
+      .array(Industry)
+      .parse((await app.inject({ method: 'GET', url: '/api/industries?source=SIC' })).json());
+    expect(sic.find((i) => i.Code === '7372')?.Title).toBe('Prepackaged Software');
+  });
+
+  it('answers bad input with 422 and field errors, including unknown fields', async () => {
+    const app = await build();
+    const badSource = await app.inject({ method: 'GET', url: '/api/industries?source=ISIC' });
+    expect(badSource.statusCode).toBe(422);
+    const body = ErrorResponse.parse(badSource.json());
+    expect(body.code).toBe('validation');
+    expect(Object.keys(body.properties ?? {})).toEqual(['source']);
+
+    const unknown = ErrorResponse.parse(
+      (await app.inject({ method: 'GET', url: '/api/industries?limit=5' })).json(),
+    );
+    expect(unknown.properties).toEqual({ limit: 'unknown field' });
+  });
+
+  it('maps AppErrors to their status with the user text, and hides internal details', async () => {
+    const app = await build();
+    app.get('/api/test/conflict', () => {
+      throw new AppError('conflict', 'A previous request to send the report is still processing.');
+    });
+    app.get('/api/test/crash', () => {
+      throw new Error('connection string mongodb://secret@host leaked?');
+    });
+    const conflict = await app.inject({ method: 'GET', url: '/api/test/conflict' });
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json()).toEqual({
+      message: 'A previous request to send the report is still processing.',
+      code: 'conflict',
+    });
+
+    const crash = await app.inject({ method: 'GET', url: '/api/test/crash' });
+    expect(crash.statusCode).toBe(500);
+    expect(crash.body).not.toContain('secret');
+    expect(crash.json()).toEqual({
+      message: "The operation failed. It's our fault, not yours. We're actively looking into the problem.",
+      code: 'internal',
+    });
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const app = await build();
+    const response = await app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Not Found', code: 'not_found' });
+  });
+
+  it('publishes an OpenAPI document generated from the zod schemas', async () => {
+    const app = await build();
+    const response = await app.inject({ method: 'GET', url: '/api/docs/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toContain('/api/industries');
+  });
+});

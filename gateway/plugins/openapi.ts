@@ -1,0 +1,19 @@
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+
+/** The OpenAPI document, generated from the same zod schemas that validate requests: /api/docs/openapi.json. */
+export const registerOpenApi = async (app: FastifyInstance): Promise<void> => {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Ledgerwise API',
+        version: '0.1.0',
+        description: 'Portal and admin API (portal.md and admin.md, section 7).',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.get('/api/docs/openapi.json', { schema: { hide: true } }, () => app.swagger());
+};
