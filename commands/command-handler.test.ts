@@ -1,0 +1,297 @@
+import { AppError } from '../contracts/errors';
+import { handleCommand, type CommandHandlerDeps, type CommandRequest } from './command-handler';
+import type { EventStore } from './event-store/event-store';
+import { allocateId } from './id-allocator';
+import { createPersonalDataProtector } from './personal-data';
+import { InMemoryPersonalDataKeyStore } from './personal-data-key-store';
+import { runWithRequestContext } from './request-context';
+import { accountDecider, accountRegistry, type AccountCommand } from './testing/account-decider';
+import { useTempSqliteFiles } from './testing/temp-sqlite-files';
+
+const files = useTempSqliteFiles();
+const now = new Date('2025-05-01T09:00:00.000Z');
+
+const depsFor = (store: EventStore, overrides: Partial<CommandHandlerDeps> = {}): CommandHandlerDeps => ({
+  store,
+  registry: accountRegistry,
+  personalData: createPersonalDataProtector({
+    keys: new InMemoryPersonalDataKeyStore(),
+    registry: accountRegistry,
+  }),
+  ...overrides,
+});
+
+const open = (accountId: number, owner = 'Ada Lovelace'): AccountCommand => ({
+  type: 'OpenAccount',
+  data: { accountId, tenantId: 42, owner },
+  now,
+});
+const deposit = (...amounts: number[]): AccountCommand => ({ type: 'Deposit', data: { amounts }, now });
+const withdraw = (amount: number): AccountCommand => ({ type: 'Withdraw', data: { amount }, now });
+
+const request = (
+  commandId: string,
+  command: AccountCommand,
+  extra: Partial<CommandRequest<AccountCommand>> = {},
+): CommandRequest<AccountCommand> => ({ streamId: 'account-1', commandId, command, ...extra });
+
+/** The AppError a promise rejects with (fails the test if it resolves or throws something else). */
+const appErrorOf = async (promise: Promise<unknown>): Promise<AppError> => {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+};
+
+/** A store with account-1 opened (revision 0). */
+const openedAccount = async () => {
+  const store = files.openStore();
+  const deps = depsFor(store);
+  await handleCommand(accountDecider, request('open', open(1)), deps);
+  return { store, deps };
+};
+
+describe('handleCommand', () => {
+  it('appends the decided events and answers with the revision and global position of the last one', async () => {
+    const { store, deps } = await openedAccount();
+
+    const result = await handleCommand(accountDecider, request('d1', deposit(5, 7)), deps);
+
+    const stream = await store.readStream('account-1');
+    expect(result.events).toEqual([
+      { type: 'Deposited', data: { amount: 5 } },
+      { type: 'Deposited', data: { amount: 7 } },
+    ]);
+    expect(result.nextRevision).toBe(2);
+    expect(result.position).toBe(stream[2]?.position);
+    expect(stream.map((e) => e.metadata.causationId)).toEqual(['open', 'd1', 'd1']);
+  });
+
+  it('folds the history, so the decider sees earlier events', async () => {
+    const { deps } = await openedAccount();
+    await handleCommand(accountDecider, request('d1', deposit(10)), deps);
+
+    await expect(handleCommand(accountDecider, request('w1', withdraw(10)), deps)).resolves.toMatchObject({
+      nextRevision: 2,
+    });
+    const refused = await appErrorOf(handleCommand(accountDecider, request('w2', withdraw(1)), deps));
+    expect(refused.userMessage).toBe('Insufficient funds.');
+  });
+
+  it('appends nothing when the decider refuses', async () => {
+    const { store, deps } = await openedAccount();
+    const head = await store.headPosition();
+
+    const error = await appErrorOf(handleCommand(accountDecider, request('w1', withdraw(1)), deps));
+
+    expect(error.code).toBe('conflict');
+    expect(await store.readStream('account-1')).toHaveLength(1);
+    expect(await store.headPosition()).toBe(head);
+  });
+
+  it('appends nothing when one payload fails its schema, even if others in the batch are valid', async () => {
+    const { store, deps } = await openedAccount();
+    const head = await store.headPosition();
+
+    const error = await appErrorOf(handleCommand(accountDecider, request('d1', deposit(5, 1.5)), deps));
+
+    expect(error.code).toBe('validation');
+    expect(error.properties).toHaveProperty('amount');
+    expect(await store.readStream('account-1')).toHaveLength(1);
+    expect(await store.headPosition()).toBe(head);
+  });
+
+  it('answers a command that changes nothing with the current revision and appends nothing', async () => {
+    const { store, deps } = await openedAccount();
+
+    const result = await handleCommand(accountDecider, request('d0', deposit()), deps);
+
+    const [opened] = await store.readStream('account-1');
+    expect(result).toEqual({ events: [], nextRevision: 0, position: opened?.position });
+  });
+});
+
+describe('handleCommand: idempotency', () => {
+  it('answers a repeated command id as before and appends nothing, even after later commands', async () => {
+    const { store, deps } = await openedAccount();
+    const first = await handleCommand(accountDecider, request('d1', deposit(5)), deps);
+    await handleCommand(accountDecider, request('d2', deposit(6)), deps);
+    const head = await store.headPosition();
+
+    const again = await handleCommand(accountDecider, request('d1', deposit(5)), deps);
+
+    expect(again).toEqual(first);
+    expect(await store.headPosition()).toBe(head);
+    expect(await store.readStream('account-1')).toHaveLength(3);
+  });
+
+  it('answers a repeated browser command as before instead of calling its old If-Match stale', async () => {
+    const { deps } = await openedAccount();
+    const first = await handleCommand(accountDecider, request('d1', deposit(5), { ifMatch: 0 }), deps);
+
+    await expect(
+      handleCommand(accountDecider, request('d1', deposit(5), { ifMatch: 0 }), deps),
+    ).resolves.toEqual(first);
+  });
+
+  it('appends once when the same command is delivered twice at the same time', async () => {
+    const { store, deps } = await openedAccount();
+
+    const [a, b] = await Promise.all([
+      handleCommand(accountDecider, request('d1', deposit(5)), deps),
+      handleCommand(accountDecider, request('d1', deposit(5)), deps),
+    ]);
+
+    expect(a).toEqual(b);
+    expect(await store.readStream('account-1')).toHaveLength(2);
+  });
+
+  it('recognises a retried command that creates a stream under a freshly allocated id', async () => {
+    const store = files.openStore();
+    const deps = depsFor(store);
+    const create = async () => {
+      const accountId = await allocateId(store, { category: 'tenant', commandId: 'create-1', now });
+      return handleCommand(
+        accountDecider,
+        { streamId: `account-${accountId}`, commandId: 'create-1', command: open(accountId) },
+        deps,
+      );
+    };
+
+    const first = await create();
+    const head = await store.headPosition();
+    const retried = await create();
+
+    expect(retried).toEqual(first);
+    expect(await store.headPosition()).toBe(head);
+  });
+});
+
+describe('handleCommand: If-Match', () => {
+  it('refuses a stale revision with a 412 AppError and appends nothing', async () => {
+    const { store, deps } = await openedAccount();
+    await handleCommand(accountDecider, request('d1', deposit(5)), deps);
+
+    const error = await appErrorOf(
+      handleCommand(accountDecider, request('d2', deposit(6), { ifMatch: 0 }), deps),
+    );
+
+    expect(error.code).toBe('stale');
+    expect(await store.readStream('account-1')).toHaveLength(2);
+  });
+
+  it('accepts the current revision and answers with the next one (the new ETag)', async () => {
+    const { deps } = await openedAccount();
+
+    const result = await handleCommand(accountDecider, request('d1', deposit(5), { ifMatch: 0 }), deps);
+
+    expect(result.nextRevision).toBe(1);
+  });
+
+  it('refuses, never retries, when another write lands between its read and its append', async () => {
+    const { store, deps } = await openedAccount();
+
+    // Two browser edits made from the same page: both saw revision 0, only one may win.
+    const outcomes = await Promise.allSettled([
+      handleCommand(accountDecider, request('d1', deposit(5), { ifMatch: 0 }), deps),
+      handleCommand(accountDecider, request('d2', deposit(6), { ifMatch: 0 }), deps),
+    ]);
+
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const [refused] = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('stale');
+    expect(await store.readStream('account-1')).toHaveLength(2);
+  });
+});
+
+describe('handleCommand: 50 concurrent commands on one stream', () => {
+  const concurrentDeposits = async (maxRetries: number) => {
+    const { store, deps } = await openedAccount();
+    // Four connections to one file, as four processes would have.
+    const stores = [store, ...[1, 2, 3].map(() => files.openStore(store.path))];
+    const ids = Array.from({ length: 50 }, (_, n) => `deposit-${n + 1}`);
+    const outcomes = await Promise.allSettled(
+      ids.map((id, n) =>
+        handleCommand(accountDecider, request(id, deposit(n + 1)), {
+          ...deps,
+          store: stores[n % stores.length] as EventStore,
+          maxRetries,
+        }),
+      ),
+    );
+    const stream = await store.readStream('account-1');
+    const accepted = ids.filter((_, n) => outcomes[n]?.status === 'fulfilled');
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    return { stream, accepted, refused, outcomes };
+  };
+
+  it('without retries: every accepted command appears exactly once and every other one reports a conflict', async () => {
+    const { stream, accepted, refused } = await concurrentDeposits(0);
+
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.length + refused.length).toBe(50);
+    for (const error of refused) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('conflict');
+    }
+    const recorded = stream.slice(1).map((e) => e.metadata.causationId);
+    expect(recorded.sort()).toEqual([...accepted].sort());
+  });
+
+  it('with retries: all 50 are accepted, each once, and no deposit is lost', async () => {
+    const { stream, accepted, outcomes } = await concurrentDeposits(60);
+
+    expect(accepted).toHaveLength(50);
+    const recorded = stream.slice(1).map((e) => e.metadata.causationId);
+    expect(new Set(recorded).size).toBe(50);
+    expect(recorded).toHaveLength(50);
+    const total = stream.slice(1).reduce((sum, e) => sum + (e.data as { amount: number }).amount, 0);
+    expect(total).toBe((50 * 51) / 2);
+    // Each answer names the revision and position where its own event was stored.
+    for (const outcome of outcomes) {
+      if (outcome.status !== 'fulfilled') continue;
+      const stored = stream[outcome.value.nextRevision];
+      expect(stored?.position).toBe(outcome.value.position);
+      expect(stored?.data).toEqual(outcome.value.events[0]?.data);
+    }
+  });
+});
+
+describe('handleCommand: metadata', () => {
+  it('records who asked, from the request context, without the secrets of the body', async () => {
+    const store = files.openStore();
+    const deps = depsFor(store);
+
+    await runWithRequestContext(
+      {
+        tenantId: 42,
+        actor: 'user:7',
+        ip: '203.0.113.9',
+        method: 'POST',
+        url: '/accounts',
+        body: { owner: 'Ada Lovelace', password: 'hunter2', nested: { apiKey: 'sk_live_1' } },
+        requestId: 'req-1',
+      },
+      () => handleCommand(accountDecider, request('open', open(1)), deps),
+    );
+
+    const raw = await store.readStream('account-1');
+    expect(JSON.stringify(raw)).not.toMatch(/hunter2|sk_live_1/);
+    const [event] = await deps.personalData.reveal(raw);
+    expect(event?.metadata).toMatchObject({
+      tenantId: 42,
+      actor: 'user:7',
+      ip: '203.0.113.9',
+      method: 'POST',
+      url: '/accounts',
+      body: { owner: 'Ada Lovelace', nested: {} },
+      requestId: 'req-1',
+      correlationId: 'req-1',
+      causationId: 'open',
+      time: now.toISOString(),
+    });
+  });
+});
