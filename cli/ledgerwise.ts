@@ -27,6 +27,7 @@ const usage = `Usage: ledgerwise <command>
   gateway | projector | worker | analytics   run one process
   all [--no-infra]                           run every process in one (starts the local servers first)
   infra up|down|status|logs [server]         manage the local servers (deploy/local)
+  projections status | rebuild <name>        read-model lag, or rebuild one read model
 `;
 
 /** A small HTTP server answering GET /health for roles that have no HTTP server of their own. */
@@ -105,6 +106,12 @@ const main = async (argv: string[]): Promise<void> => {
 
   const config = loadConfig(process.env);
   const logger = pino({ level: config.LOG_LEVEL, base: { app: 'ledgerwise' } });
+
+  if (command === 'projections') {
+    const { runProjectionsCommand } = await import('../projections/projections-cli');
+    process.exitCode = await runProjectionsCommand(rest, config, logger);
+    return;
+  }
 
   if (command === 'all') {
     if (!rest.includes('--no-infra')) {

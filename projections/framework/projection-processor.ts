@@ -1,0 +1,209 @@
+import type { Db } from 'mongodb';
+import type { RecordedEvent } from '../../contracts/events/envelope';
+import type { EventStore } from '../../commands/event-store/event-store';
+import type { Projection } from './projection';
+import {
+  dropVersions,
+  ensureIndexes,
+  ensurePointer,
+  loadCheckpoint,
+  physicalNames,
+  saveCheckpoint,
+} from './read-model-versions';
+import { writeSegment } from './segment-writer';
+import { planBatch } from './write-plan';
+
+/** The slice of a pino logger the processor uses. */
+export type ProcessorLogger = {
+  info: (fields: object, message: string) => void;
+  warn: (fields: object, message: string) => void;
+  error: (fields: object, message: string) => void;
+};
+
+export type ProcessorOptions = {
+  db: Db;
+  store: EventStore;
+  projection: Projection;
+  /**
+   * Omit to follow the version queries read (the live processor: it moves to a rebuilt version when
+   * a rebuild switches). A number pins one version: a rebuild fills its new version that way.
+   */
+  version?: number;
+  /** Events per read and per round of writes. */
+  batchSize?: number;
+  logger?: ProcessorLogger;
+  /** Fault injection for tests: runs after a batch's writes and before its checkpoint is saved. */
+  beforeCheckpoint?: (events: readonly RecordedEvent[]) => Promise<void>;
+};
+
+export type ProcessorStatus = {
+  name: string;
+  version: number | null;
+  checkpoint: number;
+  running: boolean;
+  lastError: string | null;
+};
+
+const DEFAULT_BATCH_SIZE = 500;
+const MAX_BACKOFF_MS = 30_000;
+
+const silentLogger: ProcessorLogger = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+/**
+ * Runs one projection into its read model: reads events after its checkpoint in batches, writes each
+ * batch idempotently, then saves the checkpoint. Delivery is at least once: a crash between the writes
+ * and the checkpoint replays the batch, which the idempotent writes absorb.
+ */
+export class ProjectionProcessor {
+  private readonly options: ProcessorOptions;
+  private readonly batchSize: number;
+  private readonly logger: ProcessorLogger;
+  private version: number | null = null;
+  private checkpoint = -1;
+  private running = false;
+  private stopped = false;
+  private lastError: string | null = null;
+  private loop: Promise<void> | undefined;
+  private interrupt: (() => void) | undefined;
+
+  constructor(options: ProcessorOptions) {
+    this.options = options;
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  get name(): string {
+    return this.options.projection.name;
+  }
+
+  status(): ProcessorStatus {
+    const { name, version, checkpoint, running, lastError } = this;
+    return { name, version, checkpoint, running, lastError };
+  }
+
+  /** Processes batches until the read model has every event the store held when it looked; returns the checkpoint. */
+  async catchUp(): Promise<number> {
+    for (;;) {
+      const { caughtUp } = await this.processNextBatch();
+      if (caughtUp) return this.checkpoint;
+    }
+  }
+
+  /** Runs in the background: catches up, then waits for new events; failures are retried with backoff. */
+  start(): void {
+    if (this.loop) return;
+    this.stopped = false;
+    this.running = true;
+    this.loop = this.runLoop().finally(() => {
+      this.running = false;
+    });
+  }
+
+  /** Resolves once no batch is in flight; the checkpoint then reflects everything written. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.interrupt?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async runLoop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        const { caughtUp } = await this.processNextBatch();
+        failures = 0;
+        this.lastError = null;
+        if (caughtUp && !this.stopped) await this.waitForEventsAfter(this.checkpoint);
+      } catch (error) {
+        failures += 1;
+        this.lastError = error instanceof Error ? error.message : String(error);
+        const delayMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(failures, 7));
+        this.logger.error({ projection: this.name, err: error, retryInMs: delayMs }, 'projection failed');
+        await this.sleep(delayMs);
+      }
+    }
+  }
+
+  private async processNextBatch(): Promise<{ caughtUp: boolean }> {
+    const { db, store, projection } = this.options;
+    const version = await this.resolveVersion();
+    // The head is read first: positions commit in order, so if the read comes back short, nothing at
+    // or below this head is left unseen, and the checkpoint may pass events the filter skipped.
+    const head = await store.headPosition();
+    const events = await store.readAll({
+      after: this.checkpoint,
+      maxCount: this.batchSize,
+      filter: projection.filter,
+    });
+    const names = physicalNames(projection, version);
+    for (const segment of planBatch(projection, events)) await writeSegment(db, names, segment);
+    await this.options.beforeCheckpoint?.(events);
+    const caughtUp = events.length < this.batchSize;
+    const last = events.at(-1)?.position ?? this.checkpoint;
+    const next = caughtUp ? Math.max(last, head) : last;
+    if (next > this.checkpoint) {
+      await saveCheckpoint(db, { name: projection.name, version }, next);
+      this.checkpoint = next;
+    }
+    return { caughtUp };
+  }
+
+  /** The version to write to, following the pointer when not pinned; switching loads that version's checkpoint. */
+  private async resolveVersion(): Promise<number> {
+    const { db, projection } = this.options;
+    const wanted = this.options.version ?? (await ensurePointer(db, projection.name)).version;
+    if (wanted === this.version) return wanted;
+    const previous = this.version;
+    await ensureIndexes(db, projection, wanted);
+    this.checkpoint = await loadCheckpoint(db, projection.name, wanted);
+    this.version = wanted;
+    if (this.options.version === undefined) {
+      // Older versions are no longer read; drop them here too, in case this processor wrote to one
+      // after the rebuild that replaced it had already dropped it.
+      await dropVersions(db, projection, (v) => v < wanted);
+      if (previous !== null) {
+        this.logger.info({ projection: projection.name, from: previous, to: wanted }, 'switched version');
+      }
+    }
+    return wanted;
+  }
+
+  /** Resolves when an event after `position` exists (or on stop). */
+  private async waitForEventsAfter(position: number): Promise<void> {
+    const { store, projection } = this.options;
+    await new Promise<void>((resolve, reject) => {
+      const subscription = store.subscribe(
+        () => {
+          resolve();
+          void subscription.stop(); // not awaited: stop waits for this handler to return
+          return Promise.resolve();
+        },
+        { after: position, filter: projection.filter },
+      );
+      subscription.done.catch(reject);
+      this.interrupt = () => {
+        resolve();
+        void subscription.stop();
+      };
+    });
+    this.interrupt = undefined;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.interrupt = undefined;
+        resolve();
+      }, ms);
+      this.interrupt = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
