@@ -67,12 +67,11 @@ const accountingAdminJobTitle = 'Accounting/Finance';
 
 type Problem = { field: string; code: 'required' | 'invalid'; message: string };
 
-const rejectInvalid = (problems: readonly Problem[]): void => {
-  if (problems.length === 0) return;
-  throw new AppError('validation', problems.map((p) => p.message).join('\n'), {
+/** One validation error listing every bad field, so the form can mark them all at once. */
+const invalidFields = (problems: readonly Problem[]): AppError =>
+  new AppError('validation', problems.map((p) => p.message).join('\n'), {
     properties: Object.fromEntries(problems.map((p) => [p.field, p.code])),
   });
-};
 
 const blankToNull = (value: string | null): string | null => {
   const trimmed = value?.trim();
@@ -110,7 +109,7 @@ const decideCreate = (command: CreateInvite, state: InviteState): InviteEvent[] 
   const isAccountingAdmin = data.workflow === 'ACCOUNTING_ADMIN';
   const role = data.role ?? (isAccountingAdmin ? 'ADMIN' : null);
   const name = data.name.trim();
-  rejectInvalid([
+  const problems = [
     ...(name === '' ? [{ field: 'name', code: 'required', message: text.nameRequired } as const] : []),
     ...(email === ''
       ? [{ field: 'email', code: 'required', message: text.emailRequired } as const]
@@ -121,7 +120,8 @@ const decideCreate = (command: CreateInvite, state: InviteState): InviteEvent[] 
     ...(data.classifyAsAdvisor && data.tenantClassification !== 'FIRM'
       ? [{ field: 'classifyAsAdvisor', code: 'invalid', message: text.classifyOnlyInFirm } as const]
       : []),
-  ]);
+  ];
+  if (problems.length > 0 || role === null) throw invalidFields(problems);
   return [
     {
       type: 'InviteCreated',
@@ -130,7 +130,7 @@ const decideCreate = (command: CreateInvite, state: InviteState): InviteEvent[] 
         TenantId: data.tenantId,
         Email: email,
         Name: name,
-        Role: role ?? 'USER',
+        Role: role,
         JobTitle: blankToNull(data.jobTitle) ?? (isAccountingAdmin ? accountingAdminJobTitle : null),
         SubscribeToReports: data.subscribeToReports,
         ClassifyAsAdvisor: data.classifyAsAdvisor,
