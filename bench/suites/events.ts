@@ -96,11 +96,13 @@ const combine = (rounds: readonly Measured[]): Measured => {
   };
 };
 
+type Synchronous = 'full' | 'normal';
+
 /** The ceiling: the same rows, the same pragmas and one IMMEDIATE transaction per append, nothing else. */
-const rawCeiling = async (file: string, workload: Workload): Promise<Measured> => {
+const rawCeiling = async (file: string, workload: Workload, synchronous: Synchronous): Promise<Measured> => {
   const db = new Database(file, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${synchronous}`);
   db.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY, stream_id TEXT NOT NULL, revision INTEGER NOT NULL,
     event_id TEXT NOT NULL, category TEXT NOT NULL, type TEXT NOT NULL, schema_version INTEGER NOT NULL,
     data TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at INTEGER NOT NULL)`);
@@ -128,8 +130,8 @@ const rawCeiling = async (file: string, workload: Workload): Promise<Measured> =
   return result;
 };
 
-const ours = async (file: string, workload: Workload): Promise<Measured> => {
-  const store = new SqliteEventStore({ path: file });
+const ours = async (file: string, workload: Workload, synchronous: Synchronous): Promise<Measured> => {
+  const store = new SqliteEventStore({ path: file, synchronous });
   const result = await measure(workload, (stream, batch) =>
     store.append(stream, batch, { kind: 'no_stream' }),
   );
@@ -253,13 +255,14 @@ export const suite: BenchSuite = {
   name: 'events',
   description: 'SQLite event store: append throughput and latency, cross-process delivery latency',
   params: {
-    singleAppends: 4000,
+    singleAppends: 2000,
     batchAppends: 1000,
     batchSize: 10,
     rounds: 3,
     deliveries: 1000,
     deliveryIntervalMs: 5,
     warmupAppends: 200,
+    synchronousFull: 1,
   },
   run: async (params, { log }) => {
     const dir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-events-'));
@@ -271,7 +274,13 @@ export const suite: BenchSuite = {
       const batched: Workload = { appends: params.batchAppends ?? 400, batchSize, label: 'b' };
       const warmup: Workload = { appends: params.warmupAppends ?? 200, batchSize: 1, label: 'w' };
 
-      const contenders = { raw: rawCeiling, ours, emmett };
+      // Emmett (node-sqlite3) keeps SQLite's default, FULL; `--synchronousFull=0` shows our CPU cost without fsync.
+      const synchronous: Synchronous = params.synchronousFull === 0 ? 'normal' : 'full';
+      const contenders = {
+        raw: (f: string, w: Workload) => rawCeiling(f, w, synchronous),
+        ours: (f: string, w: Workload) => ours(f, w, synchronous),
+        emmett,
+      };
       const results: Record<string, Record<string, Measured>> = {};
       const rounds = Math.max(1, params.rounds ?? 3);
       for (const [workloadName, workload] of Object.entries({ single, batched })) {
@@ -318,7 +327,7 @@ export const suite: BenchSuite = {
         const r = results[workloadName];
         const [mine, raw, em] = [r?.ours, r?.raw, r?.emmett];
         if (!mine || !raw || !em) throw new Error(`missing results for ${workloadName}`);
-        const label = `SQLite store append, ${describe[workloadName]}`;
+        const label = `SQLite store append, ${describe[workloadName]} (synchronous=${synchronous})`;
         figures.push(
           {
             name: `${label}: throughput vs raw ceiling`,

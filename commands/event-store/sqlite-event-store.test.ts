@@ -13,6 +13,9 @@ import {
 } from './event-store.contract';
 import { SqliteEventStore, openSqliteEventStore } from './sqlite-event-store';
 
+// Child processes start tsx and the machine may be busy: allow more than the default 5 s per test.
+jest.setTimeout(60_000);
+
 const repoRoot = join(__dirname, '..', '..');
 const processScript = join(__dirname, 'sqlite-store-process.ts');
 
@@ -161,8 +164,6 @@ describe('SQLite event store: file and schema', () => {
 });
 
 describe('SQLite event store: several processes on one file', () => {
-  jest.setTimeout(60_000);
-
   it('a subscriber here receives, in order and exactly once, what another process appends', async () => {
     const file = freshFile();
     const store = await openSqliteEventStore({ path: file });
