@@ -15,7 +15,7 @@ import {
 } from './event-store';
 
 /**
- * The embedded event store (docs/adr/0005-event-store.md): one SQLite file in WAL mode that
+ * The embedded event store (docs/adr/0008-event-store.md): one SQLite file in WAL mode that
  * several processes (gateway, projector, worker) open at once. Writers serialise on SQLite's write
  * lock (BEGIN IMMEDIATE plus a busy timeout); subscribers in other processes notice commits by
  * polling `PRAGMA data_version`, which changes whenever another connection commits.
