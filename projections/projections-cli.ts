@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { projectionStatus } from './framework/projection-status';
 import { rebuildProjection } from './framework/rebuild-projection';
-import { openEventStore } from './open-event-store';
+import { openEventSource } from './open-event-store';
 import { projectionNamed, projections } from './registry';
 
 const usage = `Usage: ledgerwise projections <command>
@@ -23,12 +23,16 @@ const formatStatus = async (config: Config, context: Awaited<ReturnType<typeof c
 
 const connect = async (config: Config) => {
   const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
-  const store = await openEventStore(config);
+  const source = await openEventSource(config).catch(async (error: unknown) => {
+    await mongo.close();
+    throw error;
+  });
   return {
     db: mongo.db(),
-    store,
+    store: source.store,
+    decode: source.decode,
     close: async () => {
-      await store.close();
+      await source.close();
       await mongo.close();
     },
   };

@@ -3,20 +3,21 @@ import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { check, healthReport, type HealthCheck, type RunningProcess } from '../contracts/health';
 import { ProjectionProcessor } from './framework/projection-processor';
-import { openEventStore } from './open-event-store';
+import { openEventSource } from './open-event-store';
 import { projections } from './registry';
 
 /** The projector process: one processor per read model, each from its own checkpoint. */
 export const startProjectorRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
   const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
-  const store = await openEventStore(config).catch(async (error: unknown) => {
+  const source = await openEventSource(config).catch(async (error: unknown) => {
     await mongo.close();
     throw error;
   });
+  const { store, decode } = source;
   const db = mongo.db();
   logger.debug({ database: db.databaseName }, 'connected to the read-model database');
   const processors = projections.map(
-    (projection) => new ProjectionProcessor({ db, store, projection, logger }),
+    (projection) => new ProjectionProcessor({ db, store, decode, projection, logger }),
   );
   for (const processor of processors) processor.start();
 
@@ -45,7 +46,7 @@ export const startProjectorRole = async (config: Config, logger: Logger): Promis
     stop: async () => {
       // Processors first: each finishes its batch and saves its checkpoint before the connections go.
       await Promise.all(processors.map((processor) => processor.stop()));
-      await store.close();
+      await source.close();
       await mongo.close();
     },
   };

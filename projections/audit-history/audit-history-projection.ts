@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import { categoryOf } from '../../commands/event-store/event-store';
+import { ERASED, subjectOf, tenantSubject, userSubject } from '../../commands/personal-data';
 import { defineProjection, type ReadModelWrite } from '../framework/projection';
 import { classifyAction, type AuditAction } from './classify-action';
 import { sanitiseBody } from './sanitise-body';
@@ -12,7 +13,10 @@ export type AuditRow = {
   position: number;
   eventId: string;
   type: string;
+  /** The tenant whose history shows the row: the tenant stream's, else the payload's, else the request's. */
   tenantId: number | null;
+  /** Whose personal data the event holds (`tenant:<id>` or `user:<id>`), for erasure. */
+  subject: string | null;
   /** `user:<id>`, `system:<workflow>` or `anonymous`. */
   actor: string;
   userId: number | null;
@@ -44,10 +48,16 @@ const timeOf = (event: RecordedEvent): Date => {
   return Number.isNaN(time.getTime()) ? new Date(event.recordedAt) : time;
 };
 
+const positiveId = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+
 const tenantIdOf = (event: RecordedEvent, asset: string, assetId: string): number | null => {
-  if (event.metadata.tenantId !== null) return event.metadata.tenantId;
-  const id = Number(assetId);
-  return asset === 'tenant' && Number.isInteger(id) && id > 0 ? id : null;
+  if (asset === 'tenant') {
+    const id = positiveId(Number(assetId));
+    if (id !== null) return id;
+  }
+  const data = (event.data ?? {}) as { TenantId?: unknown; tenantId?: unknown };
+  return positiveId(data.TenantId) ?? positiveId(data.tenantId) ?? event.metadata.tenantId;
 };
 
 const toRow = (event: RecordedEvent): Omit<AuditRow, '_id' | 'position'> => {
@@ -60,6 +70,7 @@ const toRow = (event: RecordedEvent): Omit<AuditRow, '_id' | 'position'> => {
     eventId: event.id,
     type: event.type,
     tenantId: tenantIdOf(event, asset, assetId),
+    subject: subjectOf(event),
     actor: metadata.actor,
     userId: userIdOf(metadata.actor),
     action: classifyAction(event.type),
@@ -97,15 +108,39 @@ const userWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
 };
 
 /**
- * A permanent purge removes the tenant's events from the store, so a rebuild would not have their
- * rows; live processing removes them too, and keeps the purge's own row as the record.
+ * Crypto-shredding (docs/adr/0005-personal-data.md): a user's deletion erases the user's key and a
+ * permanent purge erases the tenant's key and deletes the tenant's streams. A rebuild after that reads
+ * the erased marker, or nothing; live processing must arrive at the same rows, so it erases the
+ * request ip and body (where present) of the user's rows and removes the tenant's rows, the purge's
+ * own included.
  */
-const purgeWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
+const erasureWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
   const data = (event.data ?? {}) as UserData;
-  if (event.type !== 'TenantPurged' || data.Permanent !== true || typeof data.TenantId !== 'number')
-    return [];
-  return [{ kind: 'delete', collection: 'rows', filter: { tenantId: data.TenantId } }];
+  if (event.type === 'UserDeleted' && typeof data.UserId === 'number') {
+    const subject = userSubject(data.UserId);
+    return [
+      {
+        kind: 'update',
+        collection: 'rows',
+        filter: { subject, 'request.ip': { $ne: null } },
+        fields: { 'request.ip': ERASED },
+      },
+      {
+        kind: 'update',
+        collection: 'rows',
+        filter: { subject, 'request.body': { $ne: null } },
+        fields: { 'request.body': ERASED },
+      },
+    ];
+  }
+  if (isPermanentPurge(event) && typeof data.TenantId === 'number') {
+    return [{ kind: 'delete', collection: 'rows', filter: { subject: tenantSubject(data.TenantId) } }];
+  }
+  return [];
 };
+
+const isPermanentPurge = (event: RecordedEvent): boolean =>
+  event.type === 'TenantPurged' && (event.data as UserData | null)?.Permanent === true;
 
 export const AUDIT_HISTORY = 'audit-history';
 
@@ -114,16 +149,23 @@ export const auditHistoryProjection = defineProjection<Collections>({
   name: AUDIT_HISTORY,
   collections: { rows: 'audit_history', users: 'audit_history_users' },
   indexes: {
-    rows: [{ key: { tenantId: 1, position: -1 }, name: 'tenant_newest_first' }],
+    rows: [
+      { key: { tenantId: 1, position: -1 }, name: 'tenant_newest_first' },
+      { key: { subject: 1 }, name: 'subject' },
+    ],
   },
   project: (event) => [
-    ...purgeWrites(event),
-    {
-      kind: 'insert',
-      collection: 'rows',
-      id: `${event.streamId}@${event.revision}`,
-      doc: toRow(event),
-    },
+    ...(isPermanentPurge(event)
+      ? []
+      : [
+          {
+            kind: 'insert' as const,
+            collection: 'rows' as const,
+            id: `${event.streamId}@${event.revision}`,
+            doc: toRow(event),
+          },
+        ]),
     ...userWrites(event),
+    ...erasureWrites(event),
   ],
 });

@@ -32,6 +32,11 @@ export type ProcessorOptions = {
   /** Events per read and per round of writes. */
   batchSize?: number;
   logger?: ProcessorLogger;
+  /**
+   * Turns stored events into what projections read: decrypts personal data and upcasts old schema
+   * versions (see event-decoder.ts). Omit to project events as stored.
+   */
+  decode?: (events: readonly RecordedEvent[]) => Promise<RecordedEvent[]>;
   /** Fault injection for tests: runs after a batch's writes and before its checkpoint is saved. */
   beforeCheckpoint?: (events: readonly RecordedEvent[]) => Promise<void>;
 };
@@ -140,8 +145,9 @@ export class ProjectionProcessor {
       maxCount: this.batchSize,
       filter: projection.filter,
     });
+    const decoded = this.options.decode ? await this.options.decode(events) : events;
     const names = physicalNames(projection, version);
-    for (const segment of planBatch(projection, events)) await writeSegment(db, names, segment);
+    for (const segment of planBatch(projection, decoded)) await writeSegment(db, names, segment);
     await this.options.beforeCheckpoint?.(events);
     const caughtUp = events.length < this.batchSize;
     const last = events.at(-1)?.position ?? this.checkpoint;

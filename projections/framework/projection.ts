@@ -12,11 +12,14 @@ export type DocumentFields = Record<string, unknown>;
  * - `set`: field assignments on one document, applied only if the document has not yet seen this
  *   event's position. Assignments only: there is no increment, because a counter cannot tell a
  *   redelivery from a new event.
- * - `delete`: removes the matching documents written before this event (never later ones).
+ * - `update`: field assignments on every matching document written up to this event, its own
+ *   earlier writes included (erasing personal data from rows, for example).
+ * - `delete`: removes the matching documents written up to this event (never later ones).
  */
 export type ReadModelWrite<C extends string> =
   | { kind: 'insert'; collection: C; id: string; doc: DocumentFields }
   | { kind: 'set'; collection: C; id: string | number; fields: DocumentFields }
+  | { kind: 'update'; collection: C; filter: DocumentFields; fields: DocumentFields }
   | { kind: 'delete'; collection: C; filter: DocumentFields };
 
 export type IndexSpec = { key: Record<string, 1 | -1>; name: string; unique?: boolean };

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { EventStore } from '../../commands/event-store/event-store';
 import type { Projection } from './projection';
-import { ProjectionProcessor, type ProcessorLogger } from './projection-processor';
+import { ProjectionProcessor, type ProcessorOptions } from './projection-processor';
 import { allocateVersion, currentVersion, dropVersions, switchVersion } from './read-model-versions';
 
 export type RebuildResult = {
@@ -21,15 +21,15 @@ export type RebuildResult = {
  * checkpoint, so no event is missed or applied twice.
  */
 export const rebuildProjection = async (
-  context: { db: Db; store: EventStore; logger?: ProcessorLogger },
+  context: { db: Db; store: EventStore } & Pick<ProcessorOptions, 'logger' | 'decode'>,
   projection: Projection,
   options: { batchSize?: number } = {},
 ): Promise<RebuildResult> => {
-  const { db, store, logger } = context;
+  const { db, logger } = context;
   const version = await allocateVersion(db, projection.name);
   // A crashed earlier rebuild may have left this number's collections behind: start clean.
   await dropVersions(db, projection, (v) => v === version);
-  const processor = new ProjectionProcessor({ db, store, projection, version, logger, ...options });
+  const processor = new ProjectionProcessor({ ...context, projection, version, ...options });
   const position = await processor.catchUp();
   const previousVersion = await currentVersion(db, projection.name);
   const switched = await switchVersion(db, projection.name, version);

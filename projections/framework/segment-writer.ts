@@ -101,7 +101,7 @@ const writeSets = async (collection: Collection<StoredDocument>, sets: readonly 
   }
 };
 
-/** Writes one segment: every collection in parallel, then the segment's deletes in order. */
+/** Writes one segment: every collection in parallel, then the segment's sweep. */
 export const writeSegment = async (
   db: Db,
   physicalNames: Record<string, string>,
@@ -121,7 +121,9 @@ export const writeSegment = async (
       if (sets) await writeSets(collectionOf(key), [...sets.values()]);
     }),
   );
-  for (const { collection, position, filter } of segment.deletes) {
-    await collectionOf(collection).deleteMany({ ...filter, [POSITION_FIELD]: { $lt: position } });
-  }
+  const { sweep } = segment;
+  if (!sweep) return;
+  const filter = { ...sweep.filter, [POSITION_FIELD]: { $lte: sweep.position } };
+  if (sweep.kind === 'delete') await collectionOf(sweep.collection).deleteMany(filter);
+  else await collectionOf(sweep.collection).updateMany(filter, { $set: sweep.fields ?? {} });
 };

@@ -3,19 +3,27 @@ import { POSITION_FIELD, type DocumentFields, type Projection } from './projecti
 
 export type PlannedRow = { id: string; position: number; doc: DocumentFields };
 export type PlannedSet = { id: string | number; position: number; fields: DocumentFields };
-export type PlannedDelete = { collection: string; position: number; filter: DocumentFields };
+/** A write over many documents (`update` or `delete`), limited to documents written up to its event. */
+export type PlannedSweep = {
+  kind: 'update' | 'delete';
+  collection: string;
+  position: number;
+  filter: DocumentFields;
+  fields?: DocumentFields;
+};
 
 /**
  * Writes that may run together (collections in parallel, each collection's writes in any order),
- * followed by deletes. A delete ends a segment, so assignments are never merged across it.
+ * then one sweep. A sweep ends a segment: it must see the rows written before it, and assignments
+ * are never merged across it.
  */
 export type Segment = {
   rows: Map<string, PlannedRow[]>;
   sets: Map<string, Map<string, PlannedSet>>;
-  deletes: PlannedDelete[];
+  sweep?: PlannedSweep;
 };
 
-const emptySegment = (): Segment => ({ rows: new Map(), sets: new Map(), deletes: [] });
+const emptySegment = (): Segment => ({ rows: new Map(), sets: new Map() });
 
 const reservedField = (fields: DocumentFields): string | undefined =>
   ['_id', POSITION_FIELD].find((name) => name in fields);
@@ -56,11 +64,17 @@ export const planBatch = <C extends string>(
           current.sets.set(write.collection, sets);
           break;
         }
-        case 'delete':
-          current.deletes.push({ collection: write.collection, position, filter: write.filter });
+        case 'update':
+        case 'delete': {
+          const reserved = reservedField(write.kind === 'update' ? write.fields : {});
+          if (reserved) throw new Error(`${projection.name}: an update may not assign ${reserved}`);
+          const { kind, collection, filter } = write;
+          const fields = write.kind === 'update' ? write.fields : undefined;
+          current.sweep = { kind, collection, position, filter, fields };
           segments.push(current);
           current = emptySegment();
           break;
+        }
       }
     }
   }
