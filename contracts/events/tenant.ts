@@ -120,6 +120,10 @@ export const TenantUsageTypeChanged = z.object({
   data: z.object({ TenantId: Id, UsageType }),
 });
 
+/**
+ * The read model's AdvisoryPartner {Id, Name} is this partner joined from the partner streams; its
+ * ClientsPartner is the partner whose TenantId is this tenant. Neither is copied into tenant events.
+ */
 export const TenantPartnerChanged = z.object({
   type: z.literal('TenantPartnerChanged'),
   data: z.object({ TenantId: Id, PartnerId: Id.nullable() }),
