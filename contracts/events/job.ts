@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
+
+/** The long-running pipelines (architecture.md, workflows). */
+export const JobKind = z.enum(['sync', 'metrics', 'forecast', 'report', 'dataset']);
+export type JobKind = z.infer<typeof JobKind>;
+
+/** Job parameters and results are plain JSON, so that any pipeline can describe its own. */
+export const JobJson = z.record(z.string(), z.json());
+export type JobJson = z.infer<typeof JobJson>;
+
+export const JobCreated = z.object({
+  type: z.literal('JobCreated'),
+  data: z.object({
+    jobId: EntityId,
+    kind: JobKind,
+    tenantId: EntityId,
+    sellerId: EntityId.nullable(),
+    parameters: JobJson,
+    /** The Temporal workflow id that runs the job, also the idempotency key of its side effects. */
+    workflowId: z.string().min(1),
+    createdAt: IsoDateTime,
+  }),
+});
+
+export const JobStarted = z.object({
+  type: z.literal('JobStarted'),
+  data: z.object({ jobId: EntityId, startedAt: IsoDateTime }),
+});
+
+/** Coarse progress: `total` is null while unknown. */
+export const JobProgressRecorded = z.object({
+  type: z.literal('JobProgressRecorded'),
+  data: z.object({
+    jobId: EntityId,
+    stage: z.string().min(1),
+    done: z.int().nonnegative(),
+    total: z.int().nonnegative().nullable(),
+    recordedAt: IsoDateTime,
+  }),
+});
+
+export const JobCompleted = z.object({
+  type: z.literal('JobCompleted'),
+  data: z.object({ jobId: EntityId, result: JobJson.nullable(), completedAt: IsoDateTime }),
+});
+
+export const JobFailed = z.object({
+  type: z.literal('JobFailed'),
+  data: z.object({ jobId: EntityId, reason: z.string().min(1), failedAt: IsoDateTime }),
+});
+
+export const JobCancelled = z.object({
+  type: z.literal('JobCancelled'),
+  data: z.object({ jobId: EntityId, reason: z.string().nullable(), cancelledAt: IsoDateTime }),
+});
+
+export const JobEvent = z.discriminatedUnion('type', [
+  JobCreated,
+  JobStarted,
+  JobProgressRecorded,
+  JobCompleted,
+  JobFailed,
+  JobCancelled,
+]);
+export type JobEvent = z.infer<typeof JobEvent>;
+export type JobEventType = JobEvent['type'];
+
+export const jobEventVersions = {
+  JobCreated: 1,
+  JobStarted: 1,
+  JobProgressRecorded: 1,
+  JobCompleted: 1,
+  JobFailed: 1,
+  JobCancelled: 1,
+} satisfies Record<JobEventType, number>;
+
+/** Jobs refer to people only by id; parameters must not carry emails or names. */
+export const jobPersonalDataFields = {
+  JobCreated: [],
+  JobStarted: [],
+  JobProgressRecorded: [],
+  JobCompleted: [],
+  JobFailed: [],
+  JobCancelled: [],
+} satisfies PersonalDataFields<JobEvent>;

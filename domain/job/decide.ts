@@ -1,0 +1,120 @@
+import { match } from 'ts-pattern';
+import { AppError } from '../../contracts/errors';
+import type { JobEvent, JobJson, JobKind } from '../../contracts/events/job';
+import type { DomainCommand } from '../decider';
+import { isFinished, type JobState, type JobStatus, type KnownJob } from './job';
+
+export type CreateJob = DomainCommand<
+  'CreateJob',
+  {
+    jobId: number;
+    kind: JobKind;
+    tenantId: number;
+    sellerId: number | null;
+    parameters: JobJson;
+    workflowId: string;
+  }
+>;
+export type StartJob = DomainCommand<'StartJob', Record<string, never>>;
+export type RecordJobProgress = DomainCommand<
+  'RecordJobProgress',
+  { stage: string; done: number; total: number | null }
+>;
+export type CompleteJob = DomainCommand<'CompleteJob', { result: JobJson | null }>;
+export type FailJob = DomainCommand<'FailJob', { reason: string }>;
+export type CancelJob = DomainCommand<'CancelJob', { reason: string | null }>;
+
+export type JobCommand = CreateJob | StartJob | RecordJobProgress | CompleteJob | FailJob | CancelJob;
+
+/** Progress is coarse: within a stage, at most one record a second (architecture.md, workflows). */
+export const minProgressIntervalMs = 1000;
+
+const requireJob = (state: JobState): KnownJob => {
+  if (state.status === 'none') throw new AppError('not_found', 'Job not found.');
+  return state;
+};
+
+const alreadyFinished = (status: JobStatus) =>
+  new AppError('conflict', `The job has already ${status === 'cancelled' ? 'been cancelled' : status}.`);
+
+/**
+ * Finishing commands are retried by workers: repeating the same ending changes nothing, a different
+ * ending after the job finished is refused.
+ */
+const finish = (job: KnownJob, ending: JobStatus, event: () => JobEvent): JobEvent[] => {
+  if (job.status === ending) return [];
+  if (isFinished(job.status)) throw alreadyFinished(job.status);
+  return [event()];
+};
+
+const isCount = (value: number) => Number.isSafeInteger(value) && value >= 0;
+
+const recordProgress = (command: RecordJobProgress, job: KnownJob): JobEvent[] => {
+  const { stage, done, total } = command.data;
+  if (isFinished(job.status)) throw alreadyFinished(job.status);
+  const properties: Record<string, string> = {};
+  if (!stage.trim()) properties.stage = 'required';
+  if (!isCount(done)) properties.done = 'Must be a whole number of at least 0.';
+  if (total !== null && !isCount(total)) properties.total = 'Must be a whole number of at least 0.';
+  else if (total !== null && done > total) properties.done = 'Cannot exceed the total.';
+  if (Object.keys(properties).length > 0)
+    throw new AppError('validation', 'The progress is not valid.', { properties });
+
+  const last = job.progress;
+  const sameStage = last !== null && last.stage === stage;
+  if (sameStage && last.done === done && last.total === total) return [];
+  const tooSoon = sameStage && command.now.getTime() - Date.parse(last.recordedAt) < minProgressIntervalMs;
+  // The last step of a stage is always kept, so the browser never shows a stage stuck short of its total.
+  if (tooSoon && done !== total) return [];
+  const at = command.now.toISOString();
+  const progress: JobEvent = {
+    type: 'JobProgressRecorded',
+    data: { jobId: job.jobId, stage, done, total, recordedAt: at },
+  };
+  return job.status === 'created'
+    ? [{ type: 'JobStarted', data: { jobId: job.jobId, startedAt: at } }, progress]
+    : [progress];
+};
+
+export const decideJob = (command: JobCommand, state: JobState): JobEvent[] =>
+  match(command)
+    .with({ type: 'CreateJob' }, (c): JobEvent[] => {
+      if (state.status !== 'none') throw new AppError('conflict', 'The job already exists.');
+      if (!c.data.workflowId.trim())
+        throw new AppError('validation', 'The workflow id is required.', {
+          properties: { workflowId: 'required' },
+        });
+      return [{ type: 'JobCreated', data: { ...c.data, createdAt: c.now.toISOString() } }];
+    })
+    .with({ type: 'StartJob' }, (c): JobEvent[] => {
+      const job = requireJob(state);
+      if (isFinished(job.status)) throw alreadyFinished(job.status);
+      if (job.status === 'running') return [];
+      return [{ type: 'JobStarted', data: { jobId: job.jobId, startedAt: c.now.toISOString() } }];
+    })
+    .with({ type: 'RecordJobProgress' }, (c) => recordProgress(c, requireJob(state)))
+    .with({ type: 'CompleteJob' }, (c) => {
+      const job = requireJob(state);
+      return finish(job, 'completed', () => ({
+        type: 'JobCompleted',
+        data: { jobId: job.jobId, result: c.data.result, completedAt: c.now.toISOString() },
+      }));
+    })
+    .with({ type: 'FailJob' }, (c) => {
+      const job = requireJob(state);
+      const reason = c.data.reason.trim();
+      if (!reason && !isFinished(job.status))
+        throw new AppError('validation', 'A reason is required.', { properties: { reason: 'required' } });
+      return finish(job, 'failed', () => ({
+        type: 'JobFailed',
+        data: { jobId: job.jobId, reason, failedAt: c.now.toISOString() },
+      }));
+    })
+    .with({ type: 'CancelJob' }, (c) => {
+      const job = requireJob(state);
+      return finish(job, 'cancelled', () => ({
+        type: 'JobCancelled',
+        data: { jobId: job.jobId, reason: c.data.reason?.trim() || null, cancelledAt: c.now.toISOString() },
+      }));
+    })
+    .exhaustive();

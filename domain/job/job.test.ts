@@ -1,0 +1,254 @@
+import { JobEvent } from '../../contracts/events/job';
+import { deciderSpec } from '../decider-spec';
+import type { JobCommand } from './decide';
+import { jobDecider } from './job-decider';
+
+const spec = deciderSpec(jobDecider);
+const now = new Date('2025-03-10T12:00:00.000Z');
+const at = now.toISOString();
+const earlier = '2025-03-10T11:59:00.000Z';
+const halfASecondAgo = '2025-03-10T11:59:59.500Z';
+
+const command = <C extends JobCommand>(type: C['type'], data: C['data'], when: Date = now) =>
+  ({ type, data, now: when }) as JobCommand;
+
+const created: JobEvent = {
+  type: 'JobCreated',
+  data: {
+    jobId: 70,
+    kind: 'sync',
+    tenantId: 3,
+    sellerId: 11,
+    parameters: { mode: 'populate' },
+    workflowId: 'sync-seller-11-70',
+    createdAt: earlier,
+  },
+};
+const started: JobEvent = { type: 'JobStarted', data: { jobId: 70, startedAt: earlier } };
+const progress = (stage: string, done: number, total: number | null, recordedAt = earlier): JobEvent => ({
+  type: 'JobProgressRecorded',
+  data: { jobId: 70, stage, done, total, recordedAt },
+});
+const completed: JobEvent = { type: 'JobCompleted', data: { jobId: 70, result: null, completedAt: earlier } };
+const failed: JobEvent = {
+  type: 'JobFailed',
+  data: { jobId: 70, reason: 'QBO answered 503', failedAt: earlier },
+};
+const cancelled: JobEvent = { type: 'JobCancelled', data: { jobId: 70, reason: null, cancelledAt: earlier } };
+
+describe('creating and starting a job', () => {
+  it('creates a job with its kind, tenant, seller, parameters and workflow id', () => {
+    const { createdAt: _createdAt, ...data } = (created).data;
+    spec
+      .given([])
+      .when(command('CreateJob', data))
+      .then([{ type: 'JobCreated', data: { ...data, createdAt: at } }]);
+    expect(spec.stateAfter([created])).toMatchObject({ status: 'created', kind: 'sync', progress: null });
+  });
+
+  it('refuses a job id that exists and a blank workflow id', () => {
+    const data = {
+      jobId: 70,
+      kind: 'report' as const,
+      tenantId: 3,
+      sellerId: null,
+      parameters: {},
+      workflowId: ' ',
+    };
+    spec.given([created]).when(command('CreateJob', data)).thenFails('conflict', 'The job already exists.');
+    spec.given([]).when(command('CreateJob', data)).thenFails('validation', 'The workflow id is required.');
+  });
+
+  it('starts once', () => {
+    spec
+      .given([created])
+      .when(command('StartJob', {}))
+      .then([{ type: 'JobStarted', data: { jobId: 70, startedAt: at } }]);
+    spec.given([created, started]).when(command('StartJob', {})).then([]);
+    spec
+      .given([created, completed])
+      .when(command('StartJob', {}))
+      .thenFails('conflict', 'The job has already completed.');
+  });
+
+  it('answers not found for a job never created', () => {
+    spec.given([]).when(command('StartJob', {})).thenFails('not_found', 'Job not found.');
+  });
+});
+
+describe('progress', () => {
+  const record = (stage: string, done: number, total: number | null) =>
+    command('RecordJobProgress', { stage, done, total });
+
+  it('records stage, done and total', () => {
+    spec
+      .given([created, started])
+      .when(record('invoices', 200, 1000))
+      .then([progress('invoices', 200, 1000, at)]);
+    expect(spec.stateAfter([created, started, progress('invoices', 200, 1000)])).toMatchObject({
+      status: 'running',
+      progress: { stage: 'invoices', done: 200, total: 1000 },
+    });
+  });
+
+  it('starts a job that reports progress before its start', () => {
+    spec
+      .given([created])
+      .when(record('customers', 0, null))
+      .then([{ type: 'JobStarted', data: { jobId: 70, startedAt: at } }, progress('customers', 0, null, at)]);
+  });
+
+  it('keeps progress coarse: within a stage, at most one record a second', () => {
+    const recent = progress('invoices', 200, 1000, halfASecondAgo);
+    spec
+      .given([created, started, recent])
+      .when(record('invoices', 300, 1000))
+      .then([]);
+    spec
+      .given([created, started, recent])
+      .when(record('payments', 0, 50))
+      .then([progress('payments', 0, 50, at)]);
+    spec
+      .given([created, started, recent])
+      .when(record('invoices', 1000, 1000))
+      .then([progress('invoices', 1000, 1000, at)]);
+    spec
+      .given([created, started, progress('invoices', 200, 1000)])
+      .when(record('invoices', 300, 1000))
+      .then([progress('invoices', 300, 1000, at)]);
+  });
+
+  it('records nothing when the progress has not changed', () => {
+    spec
+      .given([created, started, progress('invoices', 200, 1000)])
+      .when(record('invoices', 200, 1000))
+      .then([]);
+  });
+
+  it('validates the numbers', () => {
+    const error = spec
+      .given([created, started])
+      .when(record(' ', -1, 2.5))
+      .thenFails('validation', 'The progress is not valid.');
+    expect(error.properties).toEqual({
+      stage: 'required',
+      done: 'Must be a whole number of at least 0.',
+      total: 'Must be a whole number of at least 0.',
+    });
+    const over = spec
+      .given([created, started])
+      .when(record('invoices', 11, 10))
+      .thenFails('validation');
+    expect(over.properties).toEqual({ done: 'Cannot exceed the total.' });
+  });
+
+  it('refuses progress after the job finished', () => {
+    spec
+      .given([created, started, completed])
+      .when(record('invoices', 1, 2))
+      .thenFails('conflict', 'The job has already completed.');
+    spec
+      .given([created, failed])
+      .when(record('invoices', 1, 2))
+      .thenFails('conflict', 'The job has already failed.');
+    spec
+      .given([created, cancelled])
+      .when(record('invoices', 1, 2))
+      .thenFails('conflict', 'The job has already been cancelled.');
+  });
+});
+
+describe('finishing a job', () => {
+  it('completes with an optional result', () => {
+    spec
+      .given([created, started])
+      .when(command('CompleteJob', { result: { invoices: 1000 } }))
+      .then([{ type: 'JobCompleted', data: { jobId: 70, result: { invoices: 1000 }, completedAt: at } }]);
+  });
+
+  it('fails with a reason, which is required', () => {
+    spec
+      .given([created, started])
+      .when(command('FailJob', { reason: 'QBO answered 503' }))
+      .then([{ type: 'JobFailed', data: { jobId: 70, reason: 'QBO answered 503', failedAt: at } }]);
+    spec
+      .given([created, started])
+      .when(command('FailJob', { reason: ' ' }))
+      .thenFails('validation', 'A reason is required.');
+  });
+
+  it('cancels a job that has not finished', () => {
+    spec
+      .given([created])
+      .when(command('CancelJob', { reason: ' Operator request ' }))
+      .then([{ type: 'JobCancelled', data: { jobId: 70, reason: 'Operator request', cancelledAt: at } }]);
+  });
+
+  it('treats a repeated ending as a retry that changes nothing', () => {
+    spec
+      .given([created, completed])
+      .when(command('CompleteJob', { result: null }))
+      .then([]);
+    spec
+      .given([created, failed])
+      .when(command('FailJob', { reason: 'again' }))
+      .then([]);
+    spec
+      .given([created, cancelled])
+      .when(command('CancelJob', { reason: null }))
+      .then([]);
+  });
+
+  it('refuses a different ending once finished', () => {
+    spec
+      .given([created, completed])
+      .when(command('FailJob', { reason: 'late' }))
+      .thenFails('conflict', 'The job has already completed.');
+    spec
+      .given([created, completed])
+      .when(command('CancelJob', { reason: null }))
+      .thenFails('conflict', 'The job has already completed.');
+    spec
+      .given([created, cancelled])
+      .when(command('CompleteJob', { result: null }))
+      .thenFails('conflict', 'The job has already been cancelled.');
+  });
+});
+
+describe('event contracts', () => {
+  it('accepts every event the decider emits over a job lifetime', () => {
+    const commands: JobCommand[] = [
+      command('CreateJob', {
+        jobId: 70,
+        kind: 'dataset',
+        tenantId: 3,
+        sellerId: null,
+        parameters: { sellerIds: [9, 11] },
+        workflowId: 'w-70',
+      }),
+      command('RecordJobProgress', { stage: 'rows', done: 0, total: 10 }),
+      command(
+        'RecordJobProgress',
+        { stage: 'rows', done: 10, total: 10 },
+        new Date('2025-03-10T12:00:05.000Z'),
+      ),
+      command('CompleteJob', { result: { fileName: 'seller_analytics_weekly.csv' } }),
+    ];
+    let history: JobEvent[] = [];
+    for (const next of commands) history = [...history, ...jobDecider.decide(next, spec.stateAfter(history))];
+    expect(history.map((event) => event.type)).toEqual([
+      'JobCreated',
+      'JobStarted',
+      'JobProgressRecorded',
+      'JobProgressRecorded',
+      'JobCompleted',
+    ]);
+    for (const event of history) expect(JobEvent.parse(event)).toEqual(event);
+    const failedHistory = jobDecider.decide(command('FailJob', { reason: 'x' }), spec.stateAfter([created]));
+    const cancelledHistory = jobDecider.decide(
+      command('CancelJob', { reason: null }),
+      spec.stateAfter([created]),
+    );
+    for (const event of [...failedHistory, ...cancelledHistory]) expect(JobEvent.parse(event)).toEqual(event);
+  });
+});
