@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../contracts/events/envelope';
 import { AppError } from '../contracts/errors';
 import { foldEvents, type Decider, type DomainEvent } from '../domain/decider';
+import { backOff } from './back-off';
 import { decodeEvents, encodeEvents, toDomainEvent, type EventCodec } from './event-codec';
 import {
   WrongExpectedRevisionError,
@@ -112,6 +113,7 @@ export const handleCommand = async <State, Command extends { now: Date }, Event 
       if (ownAfterConflict.length > 0) return answerFrom<Event>(deps, ownAfterConflict);
       if (ifMatch !== undefined) throw staleError(streamId, ifMatch, lastOf(history)?.revision ?? -1);
       if (attempt > maxRetries) throw conflictError(streamId, attempt);
+      await backOff(attempt);
     }
   }
 };

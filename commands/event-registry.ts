@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../contracts/errors';
+import { BillingEvent, billingEventVersions, billingPersonalDataFields } from '../contracts/events/billing';
 import {
   IdAllocationEvent,
   idAllocationEventVersions,
@@ -16,6 +17,7 @@ import {
   recipientEventVersions,
   recipientPersonalDataFields,
 } from '../contracts/events/recipient';
+import { PartnerEvent, partnerEventVersions, partnerPersonalDataFields } from '../contracts/events/partner';
 import { SellerEvent, sellerEventVersions, sellerPersonalDataFields } from '../contracts/events/seller';
 import { TenantEvent, tenantEventVersions, tenantPersonalDataFields } from '../contracts/events/tenant';
 import { UserEvent, userEventVersions, userPersonalDataFields } from '../contracts/events/user';
@@ -99,6 +101,8 @@ export const eventRegistry = createEventRegistry([
   aggregateEvents(SellerEvent, sellerEventVersions, sellerPersonalDataFields),
   aggregateEvents(IntegrationEvent, integrationEventVersions, integrationPersonalDataFields),
   aggregateEvents(RecipientEvent, recipientEventVersions, recipientPersonalDataFields),
+  aggregateEvents(PartnerEvent, partnerEventVersions, partnerPersonalDataFields),
+  aggregateEvents(BillingEvent, billingEventVersions, billingPersonalDataFields),
   aggregateEvents(IdAllocationEvent, idAllocationEventVersions, idAllocationPersonalDataFields),
 ]);
 

@@ -1,5 +1,6 @@
 import { IdAllocated, IdClaimed, type IdCategory } from '../contracts/events/id-allocation';
 import { AppError } from '../contracts/errors';
+import { backOff } from './back-off';
 import { eventIdFor } from './event-id';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from './event-store/event-store';
 import { metadataFor } from './request-context';
@@ -36,10 +37,6 @@ const claimKeyOf = (request: AllocateIdRequest): string =>
 
 export const claimStreamOf = (category: IdCategory, claimKey: string): string =>
   `idclaim-${category}-${claimKey}`;
-
-/** A short random pause so that allocations that keep colliding spread out. */
-const backOff = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 20)));
 
 const claimedId = async (store: EventStore, stream: string): Promise<number | null> => {
   const [first] = await store.readStream(stream, { maxCount: 1 });
