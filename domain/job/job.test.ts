@@ -38,7 +38,7 @@ const cancelled: JobEvent = { type: 'JobCancelled', data: { jobId: 70, reason: n
 
 describe('creating and starting a job', () => {
   it('creates a job with its kind, tenant, seller, parameters and workflow id', () => {
-    const { createdAt: _createdAt, ...data } = (created).data;
+    const { createdAt: _createdAt, ...data } = created.data;
     spec
       .given([])
       .when(command('CreateJob', data))
