@@ -98,19 +98,29 @@ export const physicalNames = <C extends string>(
   return names;
 };
 
-/** Creates the collections' indexes of one version (idempotent). */
+/**
+ * Creates the missing indexes of one version's collections. Existing ones are skipped rather than
+ * re-created: FerretDB drops the connection on a createIndexes of an index that already exists.
+ */
 export const ensureIndexes = async <C extends string>(
   db: Db,
   projection: Projection<C>,
   version: number,
 ): Promise<void> => {
   const names = physicalNames(projection, version);
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   for (const key of Object.keys(names) as C[]) {
     const specs = projection.indexes?.[key] ?? [];
     if (specs.length === 0) continue;
-    await db
-      .collection(names[key])
-      .createIndexes(specs.map((spec) => ({ key: spec.key, name: spec.name, unique: spec.unique ?? false })));
+    const collection = db.collection(names[key]);
+    const present = existing.has(names[key])
+      ? new Set((await collection.listIndexes().toArray()).map((index) => String(index.name)))
+      : new Set<string>();
+    const missing = specs.filter((spec) => !present.has(spec.name));
+    if (missing.length === 0) continue;
+    await collection.createIndexes(
+      missing.map((spec) => ({ key: spec.key, name: spec.name, unique: spec.unique ?? false })),
+    );
   }
 };
 

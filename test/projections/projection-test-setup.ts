@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient, type Db } from 'mongodb';
+import { eventRegistry } from '../../commands/event-registry';
+import type { EventStore } from '../../commands/event-store/event-store';
+import { SqliteEventStore } from '../../commands/event-store/sqlite-event-store';
+import { InMemoryPersonalDataKeyStore } from '../../commands/personal-data-key-store';
+import { createEventDecoder } from '../../projections/event-decoder';
+import { isolatedNames, testConfig } from '../harness/isolation';
+
+/**
+ * Per test file: its own Mongo database (through the harness), SQLite event stores on temporary
+ * files, and an in-memory personal-data key store with the decoder the projector uses.
+ */
+export const useProjectionTestSetup = (testFile: string) => {
+  const config = testConfig(isolatedNames(testFile));
+  const context = {
+    db: undefined as unknown as Db,
+    keys: new InMemoryPersonalDataKeyStore(),
+    decode: undefined as unknown as ReturnType<typeof createEventDecoder>,
+  };
+  let client: MongoClient | undefined;
+  let dir = '';
+  let count = 0;
+  const opened: EventStore[] = [];
+
+  beforeAll(async () => {
+    client = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
+    context.db = client.db();
+    context.decode = createEventDecoder({ keys: context.keys, registry: eventRegistry });
+    dir = mkdtempSync(join(tmpdir(), 'ledgerwise-projections-'));
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((store) => store.close()));
+    await context.db.dropDatabase();
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A new SQLite event store on a new file. */
+  const openStore = (): EventStore => {
+    const store = new SqliteEventStore({ path: join(dir, `events-${(count += 1)}.sqlite`) });
+    opened.push(store);
+    return store;
+  };
+
+  return { config, context, openStore };
+};
