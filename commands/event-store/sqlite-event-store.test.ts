@@ -11,7 +11,7 @@ import {
   events,
   uniqueCategory,
 } from './event-store.contract';
-import { SqliteEventStore, openSqliteEventStore } from './sqlite-event-store';
+import { SCHEMA_VERSION, SqliteEventStore, openSqliteEventStore } from './sqlite-event-store';
 
 // Child processes start tsx and the machine may be busy: allow more than the default 5 s per test.
 jest.setTimeout(60_000);
@@ -79,8 +79,28 @@ describe('SQLite event store: file and schema', () => {
 
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     raw.close();
+  });
+
+  it('migrates a version 1 file (with its event-id index) and keeps its events', async () => {
+    const file = freshFile();
+    const store = await openSqliteEventStore({ path: file });
+    const appended = events(2);
+    await store.append('seller-1', appended, { kind: 'no_stream' });
+    await store.close();
+    const raw = new Database(file);
+    raw.exec('CREATE INDEX events_by_id ON events (event_id)');
+    raw.pragma('user_version = 1');
+    raw.close();
+
+    const migrated = await openSqliteEventStore({ path: file });
+    expect((await migrated.readStream('seller-1')).map((e) => e.id)).toEqual(appended.map((e) => e.id));
+    await migrated.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'events_by_id'").all()).toEqual([]);
+    check.close();
   });
 
   it('refuses a file written by a newer schema instead of corrupting it', async () => {

@@ -57,7 +57,6 @@ const MIGRATIONS: readonly string[] = [
     recorded_at INTEGER NOT NULL
   );
   CREATE UNIQUE INDEX events_by_stream ON events (stream_id, revision);
-  -- Finds a retried append with expected revision any/stream_exists, whose position is not known.
   CREATE INDEX events_by_id ON events (event_id);
   -- Only truncated streams have a row: reads of the stream skip revisions below truncate_before.
   CREATE TABLE truncated_streams (
@@ -65,6 +64,9 @@ const MIGRATIONS: readonly string[] = [
     truncate_before INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // The event-id index cost 30-50% of batch append throughput (random keys touch a page per event).
+  // Retries with expected revision any/stream_exists now scan their stream instead; commands use exact.
+  `DROP INDEX events_by_id;`,
 ];
 
 type EventRow = {
@@ -97,6 +99,9 @@ const toRecordedEvent = (row: EventRow): RecordedEvent => ({
   metadata: JSON.parse(row.metadata) as EventMetadata,
   recordedAt: new Date(row.recorded_at).toISOString(),
 });
+
+/** The schema version this program writes (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const migrate = (db: Database.Database): void => {
   db.transaction(() => {
@@ -176,7 +181,7 @@ export class SqliteEventStore implements EventStore {
         'SELECT revision, event_id, position FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
       refsById: db.prepare<[string, string], StoredRef>(
-        'SELECT revision, event_id, position FROM events WHERE event_id IN (SELECT value FROM json_each(?)) AND stream_id = ? ORDER BY revision',
+        'SELECT revision, event_id, position FROM events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?)) ORDER BY revision',
       ),
       insert: db.prepare(
         `INSERT INTO events (stream_id, revision, event_id, category, type, schema_version, data, metadata, recorded_at)
@@ -271,7 +276,8 @@ export class SqliteEventStore implements EventStore {
         break;
       case 'any':
       case 'stream_exists': {
-        const found = this.statements.refsById.all(JSON.stringify(events.map((e) => e.id)), streamId);
+        // Scans the stream (no event-id index, see MIGRATIONS): only any/stream_exists appends pay it.
+        const found = this.statements.refsById.all(streamId, JSON.stringify(events.map((e) => e.id)));
         const first = found.find((ref) => ref.event_id === events[0]?.id);
         if (!first) {
           if (found.length > 0) throw new WrongExpectedRevisionError(streamId, expected, last);
