@@ -113,6 +113,7 @@ export const createPersonalDataProtector = (deps: {
     const { metadata } = event;
     const subject = subjectOf(event);
     if (subject === null) {
+      // Platform-level streams (plans) keep the admin's ip and body in clear; personal fields never.
       if (personal.length > 0)
         throw new AppError('internal', 'Something went wrong.', {
           message: `Event ${event.type} in ${event.streamId} holds personal data but has no tenant or user to own it`,
@@ -129,9 +130,11 @@ export const createPersonalDataProtector = (deps: {
       };
     }
     const cipher = { subject, key };
-    const data = personal.length === 0 ? event.data : { ...record };
-    for (const field of personal)
-      (data as Record<string, unknown>)[field] = encrypt(cipher, record[field], `data.${field}`);
+    const encrypted = personal.map((field): [string, string] => [
+      field,
+      encrypt(cipher, record[field], `data.${field}`),
+    ]);
+    const data = personal.length === 0 ? event.data : { ...record, ...Object.fromEntries(encrypted) };
     return {
       data,
       metadata: {
