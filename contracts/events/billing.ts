@@ -72,6 +72,8 @@ export const BillingProductSet = change('BillingProductSet', { product: Subscrip
 export const BillingProductRemoved = change('BillingProductRemoved', { identifier: z.string().min(1) });
 /** Cancel or downgrade at the end of the billing period; `details` is free text, so treated as personal data. */
 export const BillingCancellationScheduled = change('BillingCancellationScheduled', {
+  /** The tenant that owns the key encrypting `details`. */
+  tenantId: EntityId,
   intent: z.enum(['cancel', 'downgrade']),
   reason: CancellationReason,
   details: z.string().nullable(),

@@ -98,7 +98,8 @@ export const IntegrationConnected = z.object({
 
 export const IntegrationCredentialsRenewed = z.object({
   type: z.literal('IntegrationCredentialsRenewed'),
-  data: z.object({ integrationId: EntityId, ...credentials, renewedAt: IsoDateTime }),
+  // The tenantId owns the key that encrypts credentialsOwner.
+  data: z.object({ integrationId: EntityId, tenantId: EntityId, ...credentials, renewedAt: IsoDateTime }),
 });
 
 export const IntegrationCredentialsInvalidated = z.object({

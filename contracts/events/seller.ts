@@ -53,10 +53,13 @@ export const SellerConnected = z.object({
   }),
 });
 
-/** A seller connected again (new authorisation) keeps its id, dates and flags. */
+/**
+ * A seller connected again (new authorisation) keeps its id, dates and flags. Events with personal data
+ * carry the tenantId, which owns the encryption key.
+ */
 export const SellerReconnected = z.object({
   type: z.literal('SellerReconnected'),
-  data: z.object({ sellerId: EntityId, ...connectionData, reconnectedAt: IsoDateTime }),
+  data: z.object({ sellerId: EntityId, tenantId: EntityId, ...connectionData, reconnectedAt: IsoDateTime }),
 });
 
 export const SellerCompanyDetailsRecorded = z.object({

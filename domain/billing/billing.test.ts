@@ -424,6 +424,7 @@ describe('cancel or downgrade', () => {
       type: 'BillingCancellationScheduled',
       data: {
         subscriptionId: 41,
+        tenantId: 3,
         intent: 'cancel',
         reason: 'LOWER_COSTS',
         details: null,
@@ -446,6 +447,7 @@ describe('cancel or downgrade', () => {
           type: 'BillingCancellationScheduled',
           data: {
             subscriptionId: 41,
+            tenantId: 3,
             intent: 'downgrade',
             reason: 'OTHER',
             details: 'Seasonal business',
@@ -465,6 +467,7 @@ describe('cancel or downgrade', () => {
           type: 'BillingCancellationScheduled',
           data: {
             subscriptionId: 41,
+            tenantId: 3,
             intent: 'cancel',
             reason: 'LOWER_COSTS',
             details: null,

@@ -245,6 +245,7 @@ const cancel = (command: CancelBillingSubscription, subscription: KnownSubscript
       type: 'BillingCancellationScheduled',
       data: {
         subscriptionId: subscription.subscriptionId,
+        tenantId: subscription.tenantId,
         intent: data.intent,
         reason: reason.data,
         details,

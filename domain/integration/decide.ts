@@ -122,7 +122,7 @@ const connect = (command: ConnectIntegration, state: IntegrationState): Integrat
     return [
       {
         type: 'IntegrationCredentialsRenewed',
-        data: { integrationId: state.integrationId, ...credentials, renewedAt: at },
+        data: { integrationId: state.integrationId, tenantId: state.tenantId, ...credentials, renewedAt: at },
       },
     ];
   }

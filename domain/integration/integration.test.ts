@@ -174,6 +174,7 @@ describe('connecting an account', () => {
           type: 'IntegrationCredentialsRenewed',
           data: {
             integrationId: 21,
+            tenantId: 3,
             credentialsRef: 'secrets/integration-21-v2',
             credentialsOwner: 'jane@acme.example',
             accountUrl: null,
@@ -185,6 +186,7 @@ describe('connecting an account', () => {
       type: 'IntegrationCredentialsRenewed',
       data: {
         integrationId: 21,
+        tenantId: 3,
         credentialsRef: 'v2',
         credentialsOwner: null,
         accountUrl: null,

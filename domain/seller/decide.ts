@@ -125,7 +125,12 @@ const connect = (command: ConnectSeller, state: SellerState): SellerEvent[] => {
     return [
       {
         type: 'SellerReconnected',
-        data: { sellerId: state.sellerId, ...connection, reconnectedAt: command.now.toISOString() },
+        data: {
+          sellerId: state.sellerId,
+          tenantId: state.tenantId,
+          ...connection,
+          reconnectedAt: command.now.toISOString(),
+        },
       },
     ];
   }

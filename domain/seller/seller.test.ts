@@ -232,6 +232,7 @@ describe('connecting a seller', () => {
           type: 'SellerReconnected',
           data: {
             sellerId: 11,
+            tenantId: 3,
             companyName: 'Acme Ltd',
             url: 'acme.example',
             authMethod: 'oauth2',
