@@ -30,31 +30,31 @@ describe('the audit history projection', () => {
     const writes = auditHistoryProjection.project(
       recorded({ type: 'SellerDeleted', streamId: 'seller-12', data: { SellerId: 12, TenantId: 42 } }),
     );
-    expect(writes).toEqual([
-      {
-        kind: 'insert',
-        collection: 'rows',
-        id: 'seller-12@3',
-        doc: expect.objectContaining({
-          tenantId: 42,
-          subject: 'tenant:42',
-          userId: 7,
-          actor: 'user:7',
-          action: 'DELETE',
-          type: 'SellerDeleted',
-          asset: 'seller',
-          assetId: '12',
-          time: new Date('2026-03-01T10:00:00.000Z'),
-          request: {
-            id: 'req-1',
-            ip: '203.0.113.7',
-            url: '/api/sellers/12',
-            method: 'POST',
-            body: { name: 'Acme', nested: { keep: 1 } },
-          },
-        }),
+    expect(writes).toHaveLength(1);
+    const [write] = writes;
+    expect(write).toMatchObject({
+      kind: 'insert',
+      collection: 'rows',
+      id: 'seller-12@3',
+      doc: {
+        tenantId: 42,
+        subject: 'tenant:42',
+        userId: 7,
+        actor: 'user:7',
+        action: 'DELETE',
+        type: 'SellerDeleted',
+        asset: 'seller',
+        assetId: '12',
+        time: new Date('2026-03-01T10:00:00.000Z'),
       },
-    ]);
+    });
+    expect(write?.kind === 'insert' && write.doc.request).toEqual({
+      id: 'req-1',
+      ip: '203.0.113.7',
+      url: '/api/sellers/12',
+      method: 'POST',
+      body: { name: 'Acme', nested: { keep: 1 } },
+    });
   });
 
   it('has no user for system actors and takes the tenant from a tenant stream', () => {

@@ -114,7 +114,9 @@ export const ensureIndexes = async <C extends string>(
     if (specs.length === 0) continue;
     const collection = db.collection(names[key]);
     const present = existing.has(names[key])
-      ? new Set((await collection.listIndexes().toArray()).map((index) => String(index.name)))
+      ? new Set(
+          (await collection.listIndexes().toArray()).map((index: { name?: unknown }) => String(index.name)),
+        )
       : new Set<string>();
     const missing = specs.filter((spec) => !present.has(spec.name));
     if (missing.length === 0) continue;
