@@ -59,47 +59,20 @@ const batchOf = (workload: Workload, append: number): EventToAppend[] =>
     metadata,
   }));
 
-type Measured = { eventsPerSecond: number; latenciesMs: number[]; p50Ms: number; p99Ms: number };
+type Measured = { eventsPerSecond: number; p50Ms: number; p99Ms: number };
 
-const measure = async (
-  workload: Workload,
-  appendOne: (stream: string, batch: EventToAppend[]) => unknown,
-): Promise<Measured> => {
-  const batches = Array.from({ length: workload.appends }, (_, n) => batchOf(workload, n));
-  const latenciesMs: number[] = [];
-  const started = performance.now();
-  for (const [n, batch] of batches.entries()) {
-    const before = performance.now();
-    await appendOne(`seller-${workload.label}x${n}`, batch);
-    latenciesMs.push(performance.now() - before);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    eventsPerSecond: (workload.appends * workload.batchSize) / seconds,
-    latenciesMs,
-    p50Ms: Number.NaN,
-    p99Ms: Number.NaN,
-  };
-};
-
-/** Rounds combined: the median throughput, and percentiles over every latency sample of every round. */
-const combine = (rounds: readonly Measured[]): Measured => {
-  const latenciesMs = rounds.flatMap((r) => r.latenciesMs);
-  return {
-    eventsPerSecond: percentile(
-      rounds.map((r) => r.eventsPerSecond),
-      50,
-    ),
-    latenciesMs,
-    p50Ms: percentile(latenciesMs, 50),
-    p99Ms: percentile(latenciesMs, 99),
-  };
+/** One contender, open on its own file: appends one batch to a new stream. */
+type Appender = {
+  append: (stream: string, batch: EventToAppend[]) => unknown;
+  close: () => Promise<void> | void;
+  /** Appends that had to be retried (Emmett only, see openEmmett). */
+  retries: () => number;
 };
 
 type Synchronous = 'full' | 'normal';
 
 /** The ceiling: the same rows, the same pragmas and one IMMEDIATE transaction per append, nothing else. */
-const rawCeiling = async (file: string, workload: Workload, synchronous: Synchronous): Promise<Measured> => {
+const openRaw = (file: string, synchronous: Synchronous): Appender => {
   const db = new Database(file, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
@@ -112,6 +85,7 @@ const rawCeiling = async (file: string, workload: Workload, synchronous: Synchro
   const appendRows = db.transaction((stream: string, batch: EventToAppend[]) => {
     const recordedAt = Date.now();
     for (const [revision, e] of batch.entries()) {
+      const data = JSON.stringify(e.data);
       insert.run(
         stream,
         revision,
@@ -119,31 +93,35 @@ const rawCeiling = async (file: string, workload: Workload, synchronous: Synchro
         categoryOf(stream),
         e.type,
         e.schemaVersion,
-        JSON.stringify(e.data),
+        data,
         JSON.stringify(e.metadata),
         recordedAt,
       );
     }
   });
-  const result = await measure(workload, (stream, batch) => appendRows.immediate(stream, batch));
-  db.close();
-  return result;
+  return {
+    append: (stream, batch) => appendRows.immediate(stream, batch),
+    close: () => {
+      db.close();
+    },
+    retries: () => 0,
+  };
 };
 
-const ours = async (file: string, workload: Workload, synchronous: Synchronous): Promise<Measured> => {
+const openOurs = (file: string, synchronous: Synchronous): Appender => {
   const store = new SqliteEventStore({ path: file, synchronous });
-  const result = await measure(workload, (stream, batch) =>
-    store.append(stream, batch, { kind: 'no_stream' }),
-  );
-  await store.close();
-  return result;
+  return {
+    append: (stream, batch) => store.append(stream, batch, { kind: 'no_stream' }),
+    close: () => store.close(),
+    retries: () => 0,
+  };
 };
 
 /** Emmett 0.38.5 (node-sqlite3) opens a connection per operation; its occasional SQLITE_BUSY at COMMIT is retried and counted. */
-const emmett = async (file: string, workload: Workload): Promise<Measured & { retries: number }> => {
+const openEmmett = (file: string): Appender => {
   const store = getSQLiteEventStore({ fileName: file });
   let retries = 0;
-  const result = await measure(workload, async (stream, batch) => {
+  const append = async (stream: string, batch: EventToAppend[]) => {
     const messages = batch.map((e) => ({
       type: e.type,
       data: e.data as Record<string, unknown>,
@@ -157,8 +135,48 @@ const emmett = async (file: string, workload: Workload): Promise<Measured & { re
         retries += 1;
       }
     }
-  });
-  return { ...result, retries };
+  };
+  return { append, close: () => undefined, retries: () => retries };
+};
+
+/**
+ * Runs the workload through every contender in interleaved chunks (rotating who goes first), so a
+ * busy or quiet spell of the shared disk falls on all of them alike. Throughput counts only the time
+ * spent inside append calls.
+ */
+const race = async (
+  contenders: Record<string, Appender>,
+  workload: Workload,
+  chunk: number,
+): Promise<Record<string, Measured>> => {
+  const names = Object.keys(contenders);
+  const latencies: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let start = 0, round = 0; start < workload.appends; start += chunk, round += 1) {
+    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+    for (const name of order) {
+      const contender = contenders[name];
+      const own = latencies[name];
+      if (!contender || !own) continue;
+      for (let n = start; n < Math.min(start + chunk, workload.appends); n += 1) {
+        const batch = batchOf(workload, n);
+        const before = performance.now();
+        await contender.append(`seller-${workload.label}${name}x${n}`, batch);
+        own.push(performance.now() - before);
+      }
+    }
+  }
+  return Object.fromEntries(
+    names.map((name) => {
+      const own = latencies[name] ?? [];
+      const seconds = own.reduce((sum, ms) => sum + ms, 0) / 1000;
+      const measured: Measured = {
+        eventsPerSecond: (own.length * workload.batchSize) / seconds,
+        p50Ms: percentile(own, 50),
+        p99Ms: percentile(own, 99),
+      };
+      return [name, measured];
+    }),
+  );
 };
 
 type Latencies = { p50Ms: number; p99Ms: number; samples: number };
@@ -255,11 +273,11 @@ export const suite: BenchSuite = {
   name: 'events',
   description: 'SQLite event store: append throughput and latency, cross-process delivery latency',
   params: {
-    singleAppends: 2000,
-    batchAppends: 1000,
+    singleAppends: 4000,
+    batchAppends: 2000,
     batchSize: 10,
-    rounds: 3,
-    deliveries: 1000,
+    chunkAppends: 50,
+    deliveries: 2000,
     deliveryIntervalMs: 5,
     warmupAppends: 200,
     synchronousFull: 1,
@@ -270,41 +288,33 @@ export const suite: BenchSuite = {
     const file = () => join(dir, `bench-${(files += 1)}.db`);
     const batchSize = params.batchSize ?? 10;
     try {
-      const single: Workload = { appends: params.singleAppends ?? 3000, batchSize: 1, label: 's' };
-      const batched: Workload = { appends: params.batchAppends ?? 400, batchSize, label: 'b' };
+      const single: Workload = { appends: params.singleAppends ?? 2000, batchSize: 1, label: 's' };
+      const batched: Workload = { appends: params.batchAppends ?? 1000, batchSize, label: 'b' };
       const warmup: Workload = { appends: params.warmupAppends ?? 200, batchSize: 1, label: 'w' };
 
       // Emmett (node-sqlite3) keeps SQLite's default, FULL; `--synchronousFull=0` shows our CPU cost without fsync.
       const synchronous: Synchronous = params.synchronousFull === 0 ? 'normal' : 'full';
-      const contenders = {
-        raw: (f: string, w: Workload) => rawCeiling(f, w, synchronous),
-        ours: (f: string, w: Workload) => ours(f, w, synchronous),
-        emmett,
-      };
       const results: Record<string, Record<string, Measured>> = {};
-      const rounds = Math.max(1, params.rounds ?? 3);
       for (const [workloadName, workload] of Object.entries({ single, batched })) {
-        const samples: Record<string, Measured[]> = { raw: [], ours: [], emmett: [] };
-        for (const [name, run] of Object.entries(contenders))
-          await run(file(), { ...warmup, label: `w${name}` });
-        // Rounds rotate the order of the contenders, so none always runs on the coldest or warmest disk.
-        for (let round = 0; round < rounds; round += 1) {
-          const entries = Object.entries(contenders);
-          const rotated = [
-            ...entries.slice(round % entries.length),
-            ...entries.slice(0, round % entries.length),
-          ];
-          for (const [name, run] of rotated)
-            samples[name]?.push(await run(file(), { ...workload, label: `${workload.label}${round}` }));
-        }
-        results[workloadName] = Object.fromEntries(
-          Object.entries(samples).map(([name, measured]) => [name, combine(measured)]),
-        );
-        for (const [name, m] of Object.entries(results[workloadName] ?? {})) {
+        const contenders: Record<string, Appender> = {
+          raw: openRaw(file(), synchronous),
+          ours: openOurs(file(), synchronous),
+          emmett: openEmmett(file()),
+        };
+        await race(contenders, { ...warmup, label: `w${workload.label}` }, warmup.appends);
+        const measured = await race(contenders, workload, params.chunkAppends ?? 50);
+        results[workloadName] = measured;
+        for (const [name, m] of Object.entries(measured)) {
           log(
-            `${workloadName} ${name}: ${m.eventsPerSecond.toFixed(0)} events/s (median of ${rounds}), p50 ${m.p50Ms.toFixed(3)} ms, p99 ${m.p99Ms.toFixed(3)} ms`,
+            `${workloadName} ${name}: ${m.eventsPerSecond.toFixed(0)} events/s, p50 ${m.p50Ms.toFixed(3)} ms, p99 ${m.p99Ms.toFixed(3)} ms`,
           );
         }
+        const retried = contenders.emmett?.retries() ?? 0;
+        if (retried > 0)
+          log(
+            `${workloadName} emmett: ${retried} appends retried after SQLITE_BUSY at commit (Emmett's own error)`,
+          );
+        for (const contender of Object.values(contenders)) await contender.close();
       }
 
       const deliveryParams = { count: params.deliveries ?? 400, intervalMs: params.deliveryIntervalMs ?? 5 };
