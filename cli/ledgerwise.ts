@@ -28,6 +28,7 @@ const usage = `Usage: ledgerwise <command>
   all [--no-infra]                           run every process in one (starts the local servers first)
   infra up|down|status|logs [server]         manage the local servers (deploy/local)
   projections status | rebuild <name>        read-model lag, or rebuild one read model
+  history <streamId> [--from=N] [--limit=N]  replay an aggregate's events with the state after each
 `;
 
 /** A small HTTP server answering GET /health for roles that have no HTTP server of their own. */
@@ -113,6 +114,11 @@ const main = async (argv: string[]): Promise<void> => {
     return;
   }
 
+  if (command === 'history') {
+    const { printStreamHistory } = await import('./print-stream-history');
+    process.exitCode = await printStreamHistory(config, rest);
+    return;
+  }
   if (command === 'all') {
     if (!rest.includes('--no-infra')) {
       const { runInfraCommand } = await import('../deploy/local/infra-cli');
