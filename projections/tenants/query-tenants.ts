@@ -1,0 +1,170 @@
+import type { Db, Filter, Sort } from 'mongodb';
+import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
+import { userCountsByTenant } from '../users/membership-counts';
+import { USERS } from '../users/users-projection';
+import { waitForReadModels, type Consistency } from '../wait-for-read-models';
+import { activeSellerCountsByTenant, sellerTotals } from './sellers-read-model';
+import { tenantsCollection, toTenantViews, type TenantView } from './tenant-view';
+import { TENANTS, type TenantDocument } from './tenants-projection';
+
+/** admin.md section 9: the admin tenants page shows 20 rows a page. */
+export const TENANTS_PAGE_SIZE = 20;
+
+export type TenantSortField =
+  | 'Id'
+  | 'Name'
+  | 'Referrer'
+  | 'LandingPage'
+  | 'createdAt'
+  | 'UsageType'
+  | 'Classification'
+  | 'userCount'
+  | 'activeSellerCount';
+
+export type TenantListQuery = Consistency & {
+  /** A tenant id, or part of a name (case-insensitive). */
+  search?: string;
+  usageTypes?: readonly UsageType[];
+  classification?: TenantClassification;
+  hasUsers?: boolean;
+  hasActiveSellers?: boolean;
+  sort?: { field: TenantSortField; direction: 'asc' | 'desc' };
+  /** 1-based; used only while the list is neither searched, filtered nor sorted. */
+  page?: number;
+};
+
+export type TenantListRow = TenantView & { userCount: number; activeSellerCount: number };
+
+export type TenantListPage = {
+  rows: TenantListRow[];
+  /** Every tenant matching the search and filters. */
+  total: number;
+  /** null while searching, filtering or sorting: the spec hides pagination then and shows every match. */
+  pagination: { page: number; pageSize: number; pageCount: number } | null;
+  stale: boolean;
+};
+
+const mongoSortFields: Partial<Record<TenantSortField, string>> = {
+  Id: '_id',
+  Name: 'sortName',
+  Referrer: 'Referrer',
+  LandingPage: 'LandingPage',
+  createdAt: 'createdAt',
+  UsageType: 'UsageType',
+  Classification: 'Classification',
+};
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Name contains the text (case-insensitive, through the lower-case copy), or the text is the id. */
+export const searchFilter = (search: string): Filter<TenantDocument> => {
+  const text = search.trim().toLowerCase();
+  const id = /^\d+$/.test(text) ? Number(text) : null;
+  const byName: Filter<TenantDocument> = { sortName: { $regex: escapeRegex(text) } };
+  return id === null ? byName : { $or: [byName, { _id: id }] };
+};
+
+const isFiltered = (query: TenantListQuery): boolean =>
+  (query.search ?? '').trim() !== '' ||
+  (query.usageTypes?.length ?? 0) > 0 ||
+  query.classification !== undefined ||
+  query.hasUsers !== undefined ||
+  query.hasActiveSellers !== undefined ||
+  query.sort !== undefined;
+
+/** Tenant ids to keep or leave out for the has-users and has-active-sellers filters. */
+const countFilters = async (db: Db, query: TenantListQuery): Promise<Filter<TenantDocument>[]> => {
+  const filters: Filter<TenantDocument>[] = [];
+  const byPresence = async (wanted: boolean | undefined, counts: () => Promise<Map<number, number>>) => {
+    if (wanted === undefined) return;
+    const ids = [...(await counts()).keys()];
+    filters.push({ _id: wanted ? { $in: ids } : { $nin: ids } });
+  };
+  await byPresence(query.hasUsers, () => userCountsByTenant(db));
+  await byPresence(query.hasActiveSellers, () => activeSellerCountsByTenant(db));
+  return filters;
+};
+
+const listFilter = async (db: Db, query: TenantListQuery): Promise<Filter<TenantDocument>> => {
+  // Purged tenants are gone from the admin list; disabled ones stay, to be restored or purged.
+  const clauses: Filter<TenantDocument>[] = [{ status: { $ne: 'purged' } }];
+  if ((query.search ?? '').trim() !== '') clauses.push(searchFilter(query.search ?? ''));
+  if (query.usageTypes && query.usageTypes.length > 0)
+    clauses.push({ UsageType: { $in: [...query.usageTypes] } });
+  if (query.classification) clauses.push({ Classification: query.classification });
+  clauses.push(...(await countFilters(db, query)));
+  return { $and: clauses };
+};
+
+const withCounts = async (db: Db, tenants: readonly TenantDocument[]): Promise<TenantListRow[]> => {
+  const ids = tenants.map((tenant) => tenant._id);
+  const [views, users, sellers] = await Promise.all([
+    toTenantViews(db, tenants),
+    userCountsByTenant(db, ids),
+    activeSellerCountsByTenant(db, ids),
+  ]);
+  return views.map((view) => ({
+    ...view,
+    userCount: users.get(view.Id) ?? 0,
+    activeSellerCount: sellers.get(view.Id) ?? 0,
+  }));
+};
+
+const byCount =
+  (field: 'userCount' | 'activeSellerCount', direction: 1 | -1) => (a: TenantListRow, b: TenantListRow) =>
+    (a[field] - b[field]) * direction || a.Id - b.Id;
+
+/**
+ * The admin tenants list (admin.md, Admin tenants list): newest first unless sorted; 20 a page, or
+ * every match while searching, filtering or sorting. User and active-seller counts are counted now,
+ * from the memberships and sellers read models.
+ */
+export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Promise<TenantListPage> => {
+  const stale = await waitForReadModels(db, [TENANTS, USERS], query);
+  const tenants = await tenantsCollection(db);
+  const filter = await listFilter(db, query);
+  const total = await tenants.countDocuments(filter);
+  const direction = query.sort?.direction === 'asc' ? 1 : -1;
+  const sortField = query.sort?.field ?? 'Id';
+  const mongoField = mongoSortFields[sortField];
+
+  if (!isFiltered(query)) {
+    const pageCount = Math.max(1, Math.ceil(total / TENANTS_PAGE_SIZE));
+    const page = Math.min(pageCount, Math.max(1, Math.trunc(query.page ?? 1)));
+    const docs = await tenants
+      .find(filter)
+      .sort({ _id: -1 })
+      .skip((page - 1) * TENANTS_PAGE_SIZE)
+      .limit(TENANTS_PAGE_SIZE)
+      .toArray();
+    return {
+      rows: await withCounts(db, docs),
+      total,
+      pagination: { page, pageSize: TENANTS_PAGE_SIZE, pageCount },
+      stale,
+    };
+  }
+  if (mongoField) {
+    const sort: Sort = mongoField === '_id' ? { _id: direction } : { [mongoField]: direction, _id: 1 };
+    const docs = await tenants.find(filter).sort(sort).toArray();
+    return { rows: await withCounts(db, docs), total, pagination: null, stale };
+  }
+  // Counts exist only at query time, so sorting by them happens here.
+  const rows = await withCounts(db, await tenants.find(filter).toArray());
+  rows.sort(byCount(sortField as 'userCount' | 'activeSellerCount', direction));
+  return { rows, total, pagination: null, stale };
+};
+
+export type TenantSummary = { businesses: number; firms: number; sellers: number };
+
+/** The summary cards above the admin tenants list: tenants not purged, and active sellers. */
+export const queryTenantSummary = async (db: Db): Promise<TenantSummary> => {
+  const tenants = await tenantsCollection(db);
+  const present = { status: { $ne: 'purged' as const } };
+  const [businesses, firms, sellers] = await Promise.all([
+    tenants.countDocuments({ ...present, Classification: 'BUSINESS' }),
+    tenants.countDocuments({ ...present, Classification: 'FIRM' }),
+    sellerTotals(db),
+  ]);
+  return { businesses, firms, sellers: sellers.active };
+};

@@ -1,0 +1,200 @@
+import type { Db } from 'mongodb';
+import type { BillingPlan, PaymentMethod, PaymentStatus } from '../../contracts/events/billing';
+import {
+  defaultReportingSettings,
+  type BusinessModel,
+  type DisableReason,
+  type Industry,
+  type LogoContentType,
+  type LogoReviewDecision,
+  type ReportingSettings,
+  type TenantClassification,
+  type UsageType,
+} from '../../contracts/events/tenant';
+import { currentCollection } from '../framework/read-model-versions';
+import {
+  tenantsProjection,
+  type PartnerDocument,
+  type SubscriptionDocument,
+  type TenantDocument,
+  type TenantLifecycle,
+} from './tenants-projection';
+
+/** The Tenant entity as the admin and portal screens read it (admin.md and portal.md, section 3). */
+export type TenantView = {
+  Id: number;
+  Name: string;
+  FriendlyName: string | null;
+  Classification: TenantClassification;
+  UsageType: UsageType;
+  BusinessModel: BusinessModel | null;
+  Industry: Industry | null;
+  PartnerId: number | null;
+  Referrer: string | null;
+  ReferrerIdentifier: string | null;
+  LandingPage: string | null;
+  PlanIdentifier: string | null;
+  /** The partner this tenant belongs to (PartnerId joined with the partner streams). */
+  AdvisoryPartner: { Id: number; Name: string } | null;
+  /** The partner this tenant owns, when it is an advisory firm with clients. */
+  ClientsPartner: {
+    Id: number;
+    Name: string;
+    LogoURL: string | null;
+    WeeklyDay: number | null;
+    MonthlyDay: number | null;
+    ClientPlanIdentifier: string;
+  } | null;
+  Settings: {
+    Reporting: ReportingSettings;
+    Partner: { Logo: string | null };
+    PlanIdentifier: string | null;
+  };
+  Logo: {
+    URL: string | null;
+    PendingURL: string | null;
+    PendingContentType: LogoContentType | null;
+    SubmittedAt: string | null;
+    LastDecision: LogoReviewDecision | null;
+    ReviewedAt: string | null;
+  };
+  Subscription: {
+    Id: number;
+    BillingTenantId: number;
+    Plan: BillingPlan;
+    StartedAt: string;
+    PaymentStatus: PaymentStatus;
+    PaymentMethod: PaymentMethod | null;
+  } | null;
+  CreatedBy: number | null;
+  createdAt: string;
+  status: TenantLifecycle;
+  deletedAt: string | null;
+  DisableReason: DisableReason | null;
+  purged: boolean;
+  purgedAt: string | null;
+};
+
+type Collections = keyof typeof tenantsProjection.collections;
+
+export const tenantsCollection = (db: Db) =>
+  currentCollection<Collections, TenantDocument>(db, tenantsProjection, 'tenants');
+export const partnersCollection = (db: Db) =>
+  currentCollection<Collections, PartnerDocument>(db, tenantsProjection, 'partners');
+export const subscriptionsCollection = (db: Db) =>
+  currentCollection<Collections, SubscriptionDocument>(db, tenantsProjection, 'subscriptions');
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** Settings.Reporting with the spec's defaults for anything missing (older documents, partial saves). */
+const withDefaults = (reporting: Partial<ReportingSettings> | undefined): ReportingSettings => ({
+  ...defaultReportingSettings,
+  ...Object.fromEntries(Object.entries(reporting ?? {}).filter(([, value]) => value !== null)),
+});
+
+/** The partners and subscriptions of some tenants, fetched in three queries (no $lookup on FerretDB). */
+export type TenantJoins = {
+  partnersById: Map<number, PartnerDocument>;
+  partnersByTenant: Map<number, PartnerDocument>;
+  subscriptionsByTenant: Map<number, SubscriptionDocument>;
+};
+
+export const loadTenantJoins = async (db: Db, tenants: readonly TenantDocument[]): Promise<TenantJoins> => {
+  const ids = tenants.map((tenant) => tenant._id);
+  const partnerIds = [
+    ...new Set(tenants.flatMap((tenant) => (tenant.PartnerId === null ? [] : [tenant.PartnerId]))),
+  ];
+  const [partners, subscriptions] = await Promise.all([partnersCollection(db), subscriptionsCollection(db)]);
+  const [advisory, owned, subscribed] = await Promise.all([
+    partnerIds.length === 0 ? [] : partners.find({ _id: { $in: partnerIds } }).toArray(),
+    ids.length === 0
+      ? []
+      : partners
+          .find({ TenantId: { $in: ids } })
+          .sort({ _id: 1 })
+          .toArray(),
+    ids.length === 0
+      ? []
+      : subscriptions
+          .find({ tenantId: { $in: ids } })
+          .sort({ createdAt: 1, _id: 1 })
+          .toArray(),
+  ]);
+  const partnersByTenant = new Map<number, PartnerDocument>();
+  // A firm normally has one partner; with several, the first created is its ClientsPartner.
+  for (const partner of owned)
+    if (!partnersByTenant.has(partner.TenantId)) partnersByTenant.set(partner.TenantId, partner);
+  return {
+    partnersById: new Map(advisory.map((partner) => [partner._id, partner])),
+    partnersByTenant,
+    // The latest subscription wins when a tenant has had several.
+    subscriptionsByTenant: new Map(subscribed.map((subscription) => [subscription.tenantId, subscription])),
+  };
+};
+
+export const toTenantView = (tenant: TenantDocument, joins: TenantJoins): TenantView => {
+  const advisory = tenant.PartnerId === null ? undefined : joins.partnersById.get(tenant.PartnerId);
+  const owned = joins.partnersByTenant.get(tenant._id);
+  const subscription = joins.subscriptionsByTenant.get(tenant._id);
+  return {
+    Id: tenant._id,
+    Name: tenant.Name,
+    FriendlyName: tenant.FriendlyName,
+    Classification: tenant.Classification,
+    UsageType: tenant.UsageType,
+    BusinessModel: tenant.BusinessModel,
+    Industry: tenant.Industry,
+    PartnerId: tenant.PartnerId,
+    Referrer: tenant.Referrer,
+    ReferrerIdentifier: tenant.ReferrerIdentifier,
+    LandingPage: tenant.LandingPage,
+    PlanIdentifier: tenant.PlanIdentifier,
+    AdvisoryPartner: advisory ? { Id: advisory._id, Name: advisory.Name } : null,
+    ClientsPartner: owned
+      ? {
+          Id: owned._id,
+          Name: owned.Name,
+          LogoURL: owned.LogoURL,
+          WeeklyDay: owned.WeeklyDay,
+          MonthlyDay: owned.MonthlyDay,
+          ClientPlanIdentifier: owned.ClientPlanIdentifier,
+        }
+      : null,
+    Settings: {
+      Reporting: withDefaults(tenant.Reporting),
+      Partner: { Logo: tenant.LogoURL },
+      PlanIdentifier: tenant.PlanIdentifier,
+    },
+    Logo: {
+      URL: tenant.LogoURL,
+      PendingURL: tenant.PendingLogoURL,
+      PendingContentType: tenant.PendingLogoContentType,
+      SubmittedAt: iso(tenant.LogoSubmittedAt),
+      LastDecision: tenant.LastLogoDecision,
+      ReviewedAt: iso(tenant.LogoReviewedAt),
+    },
+    Subscription: subscription
+      ? {
+          Id: subscription._id,
+          BillingTenantId: subscription.billingTenantId,
+          Plan: subscription.Plan,
+          StartedAt: subscription.StartedAt.toISOString(),
+          PaymentStatus: subscription.PaymentStatus,
+          PaymentMethod: subscription.PaymentMethod,
+        }
+      : null,
+    CreatedBy: tenant.CreatedBy,
+    createdAt: tenant.createdAt.toISOString(),
+    status: tenant.status,
+    deletedAt: iso(tenant.deletedAt),
+    DisableReason: tenant.disableReason,
+    purged: tenant.purged,
+    purgedAt: iso(tenant.purgedAt),
+  };
+};
+
+/** Tenant documents to views, with their joins. */
+export const toTenantViews = async (db: Db, tenants: readonly TenantDocument[]): Promise<TenantView[]> => {
+  const joins = await loadTenantJoins(db, tenants);
+  return tenants.map((tenant) => toTenantView(tenant, joins));
+};

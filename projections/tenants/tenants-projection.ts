@@ -1,0 +1,311 @@
+import type { BillingEvent, BillingPlan, PaymentMethod, PaymentStatus } from '../../contracts/events/billing';
+import type { RecordedEvent } from '../../contracts/events/envelope';
+import type { PartnerEvent } from '../../contracts/events/partner';
+import type {
+  BusinessModel,
+  DisableReason,
+  Industry,
+  LogoContentType,
+  LogoReviewDecision,
+  ReportingSettings,
+  TenantClassification,
+  TenantEvent,
+  UsageType,
+} from '../../contracts/events/tenant';
+import { defineProjection, type ReadModelWrite } from '../framework/projection';
+
+export type TenantLifecycle = 'active' | 'disabled' | 'purged';
+
+/**
+ * One document per tenant (`_id` = TenantId), with the Tenant entity's fields as the events carry
+ * them. Joins (AdvisoryPartner, ClientsPartner, Subscription, user and seller counts) are made at
+ * query time: a pure `project` cannot read another stream's state.
+ */
+export type TenantDocument = {
+  _id: number;
+  position: number;
+  Name: string;
+  /** Lower-case Name, for sorting and search without collation (FerretDB has none). */
+  sortName: string;
+  FriendlyName: string | null;
+  Classification: TenantClassification;
+  UsageType: UsageType;
+  BusinessModel: BusinessModel | null;
+  Industry: Industry | null;
+  PartnerId: number | null;
+  Referrer: string | null;
+  ReferrerIdentifier: string | null;
+  LandingPage: string | null;
+  PlanIdentifier: string | null;
+  /** Settings.Reporting as last saved; queries fill missing fields with the spec's defaults. */
+  Reporting: ReportingSettings;
+  /** The approved logo (Settings.Partner.Logo). */
+  LogoURL: string | null;
+  /** An upload waiting for staff review. */
+  PendingLogoURL: string | null;
+  PendingLogoContentType: LogoContentType | null;
+  LogoSubmittedAt: Date | null;
+  LastLogoDecision: LogoReviewDecision | null;
+  LogoReviewedAt: Date | null;
+  CreatedBy: number | null;
+  createdAt: Date;
+  status: TenantLifecycle;
+  /** DisabledAt: set while disabled. */
+  deletedAt: Date | null;
+  disableReason: DisableReason | null;
+  purged: boolean;
+  purgedAt: Date | null;
+};
+
+/** A partner (partner- stream): a tenant's ClientsPartner, and the AdvisoryPartner of the tenants linked to it. */
+export type PartnerDocument = {
+  _id: number;
+  position: number;
+  TenantId: number;
+  Name: string;
+  ClientPlanIdentifier: string;
+  LogoURL: string | null;
+  WeeklyDay: number | null;
+  MonthlyDay: number | null;
+  createdAt: Date;
+};
+
+/** A tenant's billing subscription (billing- stream), as far as tenant rows, clients and stats show it. */
+export type SubscriptionDocument = {
+  _id: number;
+  position: number;
+  tenantId: number;
+  billingTenantId: number;
+  Plan: BillingPlan;
+  /** A future StartedAt while trialing is the trial's end. */
+  StartedAt: Date;
+  PaymentStatus: PaymentStatus;
+  PaymentMethod: PaymentMethod | null;
+  createdAt: Date;
+};
+
+type Collections = 'tenants' | 'partners' | 'subscriptions';
+
+export const TENANTS = 'tenants';
+
+type TenantFields = Partial<Omit<TenantDocument, '_id' | 'position'>>;
+
+const setTenant = (id: number, fields: TenantFields) =>
+  ({ kind: 'set', collection: 'tenants', id, fields }) as const;
+
+const tenantWrites = (event: TenantEvent): ReadModelWrite<Collections>[] => {
+  switch (event.type) {
+    case 'TenantCreated': {
+      const { data } = event;
+      return [
+        setTenant(data.TenantId, {
+          Name: data.Name,
+          sortName: data.Name.toLowerCase(),
+          FriendlyName: data.FriendlyName,
+          Classification: data.Classification,
+          UsageType: data.UsageType,
+          BusinessModel: data.BusinessModel,
+          Industry: data.Industry,
+          PartnerId: data.PartnerId,
+          Referrer: data.Referrer,
+          ReferrerIdentifier: data.ReferrerIdentifier,
+          LandingPage: data.LandingPage,
+          PlanIdentifier: data.PlanIdentifier,
+          Reporting: data.Reporting,
+          LogoURL: null,
+          PendingLogoURL: null,
+          PendingLogoContentType: null,
+          LogoSubmittedAt: null,
+          LastLogoDecision: null,
+          LogoReviewedAt: null,
+          CreatedBy: data.CreatedBy,
+          createdAt: new Date(data.CreatedAt),
+          status: 'active',
+          deletedAt: null,
+          disableReason: null,
+          purged: false,
+          purgedAt: null,
+        }),
+      ];
+    }
+    case 'TenantRenamed':
+      return [
+        setTenant(event.data.TenantId, { Name: event.data.Name, sortName: event.data.Name.toLowerCase() }),
+      ];
+    case 'TenantFriendlyNameChanged':
+      return [setTenant(event.data.TenantId, { FriendlyName: event.data.FriendlyName })];
+    case 'TenantClassificationChanged':
+      return [setTenant(event.data.TenantId, { Classification: event.data.Classification })];
+    case 'TenantBusinessModelChanged':
+      return [setTenant(event.data.TenantId, { BusinessModel: event.data.BusinessModel })];
+    case 'TenantIndustryChanged':
+      return [setTenant(event.data.TenantId, { Industry: event.data.Industry })];
+    case 'TenantUsageTypeChanged':
+      return [setTenant(event.data.TenantId, { UsageType: event.data.UsageType })];
+    case 'TenantPartnerChanged':
+      return [setTenant(event.data.TenantId, { PartnerId: event.data.PartnerId })];
+    case 'TenantReferralChanged': {
+      const { data } = event;
+      return [
+        setTenant(data.TenantId, {
+          Referrer: data.Referrer,
+          ReferrerIdentifier: data.ReferrerIdentifier,
+          LandingPage: data.LandingPage,
+        }),
+      ];
+    }
+    case 'TenantReportingSettingsChanged':
+      return [setTenant(event.data.TenantId, { Reporting: event.data.Reporting })];
+    case 'TenantLogoSubmitted': {
+      const { data } = event;
+      return [
+        setTenant(data.TenantId, {
+          PendingLogoURL: data.LogoURL,
+          PendingLogoContentType: data.ContentType,
+          LogoSubmittedAt: new Date(data.SubmittedAt),
+        }),
+      ];
+    }
+    case 'TenantLogoReviewed': {
+      const { data } = event;
+      return [
+        setTenant(data.TenantId, {
+          // A rejected upload leaves the approved logo as it was.
+          ...(data.Decision === 'APPROVED' ? { LogoURL: data.LogoURL } : {}),
+          PendingLogoURL: null,
+          PendingLogoContentType: null,
+          LastLogoDecision: data.Decision,
+          LogoReviewedAt: new Date(data.ReviewedAt),
+        }),
+      ];
+    }
+    case 'TenantPlanChanged':
+      return [setTenant(event.data.TenantId, { PlanIdentifier: event.data.PlanIdentifier })];
+    case 'TenantDisabled': {
+      const { data } = event;
+      return [
+        setTenant(data.TenantId, {
+          status: 'disabled',
+          deletedAt: new Date(data.DisabledAt),
+          disableReason: data.Reason,
+        }),
+      ];
+    }
+    case 'TenantRestored':
+      return [setTenant(event.data.TenantId, { status: 'active', deletedAt: null, disableReason: null })];
+    case 'TenantPurged': {
+      const { data } = event;
+      if (!data.Permanent)
+        return [
+          setTenant(data.TenantId, { status: 'purged', purged: true, purgedAt: new Date(data.PurgedAt) }),
+        ];
+      // A permanent purge erases the tenant's key and may delete its streams: a rebuild then finds
+      // nothing of it, so live processing removes its rows too.
+      return [
+        { kind: 'delete', collection: 'tenants', filter: { _id: data.TenantId } },
+        { kind: 'delete', collection: 'partners', filter: { TenantId: data.TenantId } },
+        { kind: 'delete', collection: 'subscriptions', filter: { tenantId: data.TenantId } },
+      ];
+    }
+  }
+};
+
+const setPartner = (id: number, fields: Partial<Omit<PartnerDocument, '_id' | 'position'>>) =>
+  ({ kind: 'set', collection: 'partners', id, fields }) as const;
+
+const partnerWrites = (event: PartnerEvent): ReadModelWrite<Collections>[] => {
+  switch (event.type) {
+    case 'PartnerCreated': {
+      const { data } = event;
+      return [
+        setPartner(data.PartnerId, {
+          TenantId: data.TenantId,
+          Name: data.Name,
+          ClientPlanIdentifier: data.ClientPlanIdentifier,
+          LogoURL: data.LogoURL,
+          WeeklyDay: null,
+          MonthlyDay: null,
+          createdAt: new Date(data.CreatedAt),
+        }),
+      ];
+    }
+    case 'PartnerRenamed':
+      return [setPartner(event.data.PartnerId, { Name: event.data.Name })];
+    case 'PartnerClientPlanChanged':
+      return [setPartner(event.data.PartnerId, { ClientPlanIdentifier: event.data.ClientPlanIdentifier })];
+    case 'PartnerLogoChanged':
+      return [setPartner(event.data.PartnerId, { LogoURL: event.data.LogoURL })];
+    case 'PartnerClientReportDaysChanged':
+      return [
+        setPartner(event.data.PartnerId, {
+          WeeklyDay: event.data.WeeklyDay,
+          MonthlyDay: event.data.MonthlyDay,
+        }),
+      ];
+  }
+};
+
+const setSubscription = (id: number, fields: Partial<Omit<SubscriptionDocument, '_id' | 'position'>>) =>
+  ({ kind: 'set', collection: 'subscriptions', id, fields }) as const;
+
+/** Products, Stripe links, resume dates and cancellations belong to the billing read model, not here. */
+const billingWrites = (event: BillingEvent): ReadModelWrite<Collections>[] => {
+  switch (event.type) {
+    case 'BillingSubscriptionStarted': {
+      const { data } = event;
+      return [
+        setSubscription(data.subscriptionId, {
+          tenantId: data.tenantId,
+          billingTenantId: data.billingTenantId,
+          Plan: data.plan,
+          StartedAt: new Date(data.startedAt),
+          PaymentStatus: data.paymentStatus,
+          PaymentMethod: data.paymentMethod,
+          createdAt: new Date(data.createdAt),
+        }),
+      ];
+    }
+    case 'BillingTenantChanged':
+      return [setSubscription(event.data.subscriptionId, { billingTenantId: event.data.billingTenantId })];
+    case 'BillingPlanChanged':
+      return [setSubscription(event.data.subscriptionId, { Plan: event.data.plan })];
+    case 'BillingStartDateChanged':
+      return [setSubscription(event.data.subscriptionId, { StartedAt: new Date(event.data.startedAt) })];
+    case 'BillingPaymentMethodChanged':
+      return [setSubscription(event.data.subscriptionId, { PaymentMethod: event.data.paymentMethod })];
+    case 'BillingPaymentStatusChanged':
+      return [setSubscription(event.data.subscriptionId, { PaymentStatus: event.data.paymentStatus })];
+    case 'BillingResumeDateSet':
+    case 'BillingStripeCustomerLinked':
+    case 'BillingProductSet':
+    case 'BillingProductRemoved':
+    case 'BillingCancellationScheduled':
+      return [];
+  }
+};
+
+const writesFor = (event: RecordedEvent): ReadModelWrite<Collections>[] | undefined => {
+  // Stored events were validated against their contracts when appended, and the decoder upcasts them.
+  const typed = { type: event.type, data: event.data };
+  if (event.type.startsWith('Tenant')) return tenantWrites(typed as TenantEvent);
+  if (event.type.startsWith('Partner')) return partnerWrites(typed as PartnerEvent);
+  if (event.type.startsWith('Billing')) return billingWrites(typed as BillingEvent);
+  return [];
+};
+
+/** Tenants with their partners and subscriptions (admin tenants list, tenant edit, switcher, clients, stats). */
+export const tenantsProjection = defineProjection<Collections>({
+  name: TENANTS,
+  collections: { tenants: 'tenants', partners: 'tenant_partners', subscriptions: 'tenant_subscriptions' },
+  indexes: {
+    tenants: [
+      { key: { sortName: 1 }, name: 'sort_name' },
+      { key: { Classification: 1, UsageType: 1 }, name: 'classification_usage' },
+    ],
+    partners: [{ key: { TenantId: 1 }, name: 'tenant' }],
+    subscriptions: [{ key: { tenantId: 1 }, name: 'tenant' }],
+  },
+  filter: { categories: ['tenant', 'partner', 'billing'] },
+  // Unknown types (written by a newer version) are skipped rather than stalling the read model.
+  project: (event) => writesFor(event) ?? [],
+});

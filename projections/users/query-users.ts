@@ -1,0 +1,146 @@
+import type { Db, Filter } from 'mongodb';
+import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
+import { tenantsCollection } from '../tenants/tenant-view';
+import { TENANTS } from '../tenants/tenants-projection';
+import { waitForReadModels, type Consistency } from '../wait-for-read-models';
+import { membershipsCollection } from './membership-counts';
+import { toMembershipView, type MembershipView } from './query-team';
+import { toUserView, usersCollection, type UserView } from './user-view';
+import { USERS, type UserDocument } from './users-projection';
+
+export const USERS_DEFAULT_PAGE_SIZE = 100;
+const USERS_MAX_PAGE_SIZE = 1000;
+
+export type UserSortField = 'Id' | 'Name' | 'Email' | 'createdAt' | 'LastLogin' | 'Logins';
+
+export type UserListQuery = Consistency & {
+  /** A user id, or part of a name or email address (case-insensitive). */
+  search?: string;
+  sort?: { field: UserSortField; direction: 'asc' | 'desc' };
+  /** 1-based. */
+  page?: number;
+  pageSize?: number;
+};
+
+export type UserListRow = UserView & { TenantCount: number };
+
+/** An empty `rows` is the table's "No Users Found". */
+export type UserListPage = {
+  rows: UserListRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  stale: boolean;
+};
+
+const sortFields: Record<UserSortField, keyof UserDocument> = {
+  Id: '_id',
+  Name: 'sortName',
+  Email: 'Email',
+  createdAt: 'createdAt',
+  LastLogin: 'LastLogin',
+  Logins: 'Logins',
+};
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const searchFilter = (search: string): Filter<UserDocument> => {
+  const text = search.trim().toLowerCase();
+  const pattern = { $regex: escapeRegex(text) };
+  const clauses: Filter<UserDocument>[] = [{ sortName: pattern }, { Email: pattern }];
+  if (/^\d+$/.test(text)) clauses.push({ _id: Number(text) });
+  return { $or: clauses };
+};
+
+/** The admin users table (GET /api/users?scope=all): every user who is not deleted, across tenants. */
+export const queryUserList = async (db: Db, query: UserListQuery = {}): Promise<UserListPage> => {
+  const stale = await waitForReadModels(db, [USERS], query);
+  const users = await usersCollection(db);
+  const search = (query.search ?? '').trim();
+  const filter: Filter<UserDocument> =
+    search === '' ? { deleted: false } : { $and: [{ deleted: false }, searchFilter(search)] };
+  const pageSize = Math.max(
+    1,
+    Math.min(USERS_MAX_PAGE_SIZE, Math.trunc(query.pageSize ?? USERS_DEFAULT_PAGE_SIZE)),
+  );
+  const page = Math.max(1, Math.trunc(query.page ?? 1));
+  const field = sortFields[query.sort?.field ?? 'Name'];
+  const direction = query.sort?.direction === 'desc' ? -1 : 1;
+  const [total, docs] = await Promise.all([
+    users.countDocuments(filter),
+    users
+      .find(filter)
+      .sort(field === '_id' ? { _id: direction } : { [field]: direction, _id: 1 })
+      .skip((page - 1) * pageSize)
+      .limit(pageSize)
+      .toArray(),
+  ]);
+  const counts = await tenantCounts(
+    db,
+    docs.map((doc) => doc._id),
+  );
+  const rows = docs.map((doc) => ({ ...toUserView(doc), TenantCount: counts.get(doc._id) ?? 0 }));
+  return { rows, total, page, pageSize, stale };
+};
+
+const tenantCounts = async (db: Db, userIds: readonly number[]): Promise<Map<number, number>> => {
+  if (userIds.length === 0) return new Map();
+  const rows = await (
+    await membershipsCollection(db)
+  )
+    .aggregate<{ _id: number; count: number }>([
+      { $match: { userId: { $in: [...userIds] } } },
+      { $group: { _id: '$userId', count: { $sum: 1 } } },
+    ])
+    .toArray();
+  return new Map(rows.map((row) => [row._id, row.count]));
+};
+
+/** One of a user's tenants, as the admin users table's expandable row lists it. */
+export type UserTenant = {
+  Id: number;
+  Name: string;
+  Classification: TenantClassification;
+  UsageType: UsageType;
+  /** Disabled tenants are listed too, so an admin sees every link. */
+  disabled: boolean;
+  Membership: MembershipView;
+};
+
+export type UserWithTenants = UserView & { Tenants: UserTenant[] };
+
+/** A user with all their tenants, by tenant name; null when there is no such user. */
+export const queryUserWithTenants = async (
+  db: Db,
+  query: Consistency & { userId: number },
+): Promise<{ user: UserWithTenants | null; stale: boolean }> => {
+  const stale = await waitForReadModels(db, [USERS, TENANTS], query);
+  const user = await (await usersCollection(db)).findOne({ _id: query.userId });
+  if (!user) return { user: null, stale };
+  const memberships = await (await membershipsCollection(db)).find({ userId: query.userId }).toArray();
+  const byTenant = new Map(memberships.map((m) => [m.tenantId, m]));
+  const tenants =
+    byTenant.size === 0
+      ? []
+      : await (
+          await tenantsCollection(db)
+        )
+          .find({ _id: { $in: [...byTenant.keys()] }, status: { $ne: 'purged' } })
+          .sort({ sortName: 1, _id: 1 })
+          .toArray();
+  const Tenants = tenants.flatMap((tenant): UserTenant[] => {
+    const membership = byTenant.get(tenant._id);
+    if (!membership) return [];
+    return [
+      {
+        Id: tenant._id,
+        Name: tenant.Name,
+        Classification: tenant.Classification,
+        UsageType: tenant.UsageType,
+        disabled: tenant.status === 'disabled',
+        Membership: toMembershipView(membership),
+      },
+    ];
+  });
+  return { user: { ...toUserView(user), Tenants }, stale };
+};
