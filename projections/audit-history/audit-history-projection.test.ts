@@ -77,16 +77,21 @@ describe('the audit history projection', () => {
       recorded({ type: 'UserRegistered', streamId: 'user-7', data: { UserId: 7, Email: 'ann@example.com' } }),
     );
     expect(registered).toContainEqual({
-      kind: 'set',
-      collection: 'users',
-      id: 7,
-      fields: { email: 'ann@example.com' },
+      kind: 'insert',
+      collection: 'emails',
+      id: 'user-7@3',
+      doc: { userId: 7, email: 'ann@example.com' },
     });
     const deleted = auditHistoryProjection.project(
       recorded({ type: 'UserDeleted', streamId: 'user-7', data: { UserId: 7 } }),
     );
-    expect(deleted).toContainEqual({ kind: 'set', collection: 'users', id: 7, fields: { email: null } });
-    expect(deleted.filter((w) => w.kind === 'update')).toHaveLength(2);
+    expect(deleted).toContainEqual({
+      kind: 'insert',
+      collection: 'emails',
+      id: 'user-7@3',
+      doc: { userId: 7, email: null },
+    });
+    expect(deleted.filter((w) => w.kind === 'update')).toHaveLength(3);
   });
 
   it("removes a permanently purged tenant's rows and writes none for the purge", () => {

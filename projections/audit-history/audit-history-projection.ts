@@ -30,12 +30,14 @@ export type AuditRow = {
 };
 
 /**
- * Users' current addresses, kept beside the rows instead of copied into them: an email change shows
- * on every row, and erasing a user clears the one copy.
+ * Users' addresses, kept beside the rows instead of copied into them, so an email change shows on
+ * every row and erasing a user clears them in one place. Append-only like the rows (one version per
+ * event that sets or erases an address; the newest wins): inserts cost a fraction of in-place
+ * updates on the Mongo-wire server, and versions need no guard beyond their key.
  */
-export type AuditUser = { _id: number; email: string | null; position: number };
+export type AuditUserEmail = { _id: string; userId: number; email: string | null; position: number };
 
-type Collections = 'rows' | 'users';
+type Collections = 'rows' | 'emails';
 
 const userIdOf = (actor: string): number | null => {
   const match = /^user:(\d+)$/.exec(actor);
@@ -89,19 +91,25 @@ const toRow = (event: RecordedEvent): Omit<AuditRow, '_id' | 'position'> => {
 
 type UserData = { UserId?: unknown; Email?: unknown; Permanent?: unknown; TenantId?: unknown };
 
-/** Writes to the users collection, from the user events that carry or erase an address. */
-const userWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
+const rowId = (event: RecordedEvent) => `${event.streamId}@${event.revision}`;
+
+/** A new address version from the user events that carry an address, or erase it. */
+const emailWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
   const data = (event.data ?? {}) as UserData;
   if (typeof data.UserId !== 'number') return [];
+  const version = (email: string | null): ReadModelWrite<Collections> => ({
+    kind: 'insert',
+    collection: 'emails',
+    id: rowId(event),
+    doc: { userId: data.UserId, email },
+  });
   switch (event.type) {
     case 'UserRegistered':
     case 'UserEmailChanged':
     case 'UserEmailVerified':
-      return typeof data.Email === 'string'
-        ? [{ kind: 'set', collection: 'users', id: data.UserId, fields: { email: data.Email } }]
-        : [];
+      return typeof data.Email === 'string' ? [version(data.Email)] : [];
     case 'UserDeleted':
-      return [{ kind: 'set', collection: 'users', id: data.UserId, fields: { email: null } }];
+      return [version(null)];
     default:
       return [];
   }
@@ -119,6 +127,7 @@ const erasureWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
   if (event.type === 'UserDeleted' && typeof data.UserId === 'number') {
     const subject = userSubject(data.UserId);
     return [
+      { kind: 'update', collection: 'emails', filter: { userId: data.UserId }, fields: { email: null } },
       {
         kind: 'update',
         collection: 'rows',
@@ -147,12 +156,13 @@ export const AUDIT_HISTORY = 'audit-history';
 /** The audit history read model (admin.md: audit history table), generic over every event. */
 export const auditHistoryProjection = defineProjection<Collections>({
   name: AUDIT_HISTORY,
-  collections: { rows: 'audit_history', users: 'audit_history_users' },
+  collections: { rows: 'audit_history', emails: 'audit_history_user_emails' },
   indexes: {
     rows: [
       { key: { tenantId: 1, position: -1 }, name: 'tenant_newest_first' },
       { key: { subject: 1 }, name: 'subject' },
     ],
+    emails: [{ key: { userId: 1, position: -1 }, name: 'user_newest_first' }],
   },
   project: (event) => [
     ...(isPermanentPurge(event)
@@ -161,11 +171,11 @@ export const auditHistoryProjection = defineProjection<Collections>({
           {
             kind: 'insert' as const,
             collection: 'rows' as const,
-            id: `${event.streamId}@${event.revision}`,
+            id: rowId(event),
             doc: toRow(event),
           },
         ]),
-    ...userWrites(event),
+    ...emailWrites(event),
     ...erasureWrites(event),
   ],
 });

@@ -6,7 +6,7 @@ import {
   AUDIT_HISTORY,
   auditHistoryProjection,
   type AuditRow,
-  type AuditUser,
+  type AuditUserEmail,
 } from './audit-history-projection';
 
 /** admin.md: the audit history shows at most 1000 rows. */
@@ -59,7 +59,7 @@ export const queryAuditHistory = async (db: Db, query: AuditHistoryQuery): Promi
     );
     stale = !wait.reached;
   }
-  const rowsCollection = await currentCollection<'rows' | 'users', AuditRow>(
+  const rowsCollection = await currentCollection<'rows' | 'emails', AuditRow>(
     db,
     auditHistoryProjection,
     'rows',
@@ -71,13 +71,20 @@ export const queryAuditHistory = async (db: Db, query: AuditHistoryQuery): Promi
     .toArray();
   // No $lookup on the read side (FerretDB lacks it): the page's users come in one second query.
   const userIds = [...new Set(rows.flatMap((row) => (row.userId === null ? [] : [row.userId])))];
-  const usersCollection = await currentCollection<'rows' | 'users', AuditUser>(
+  const emailsCollection = await currentCollection<'rows' | 'emails', AuditUserEmail>(
     db,
     auditHistoryProjection,
-    'users',
+    'emails',
   );
-  const users = userIds.length === 0 ? [] : await usersCollection.find({ _id: { $in: userIds } }).toArray();
-  const emails = new Map(users.map((user) => [user._id, user.email]));
+  const versions =
+    userIds.length === 0
+      ? []
+      : await emailsCollection
+          .find({ userId: { $in: userIds } })
+          .sort({ position: -1 })
+          .toArray();
+  const emails = new Map<number, string | null>();
+  for (const version of versions) if (!emails.has(version.userId)) emails.set(version.userId, version.email);
   const entries = rows.map((row): AuditHistoryEntry => ({
     id: row._id,
     userId: row.userId,

@@ -49,7 +49,7 @@ describe('rebuilding a read model', () => {
       await reference.catchUp();
       expect(await versionChecksums(db, projection, 2)).toEqual(await versionChecksums(db, projection, 99));
       expect(await collectionNames()).toEqual(
-        expect.not.arrayContaining(['audit_history_v1', 'audit_history_users_v1']),
+        expect.not.arrayContaining(['audit_history_v1', 'audit_history_user_emails_v1']),
       );
 
       const [status] = await projectionStatus(db, store, [projection]);
