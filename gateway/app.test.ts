@@ -81,3 +81,49 @@ describe('gateway app', () => {
     expect(Object.keys(document.paths)).toContain('/api/industries');
   });
 });
+
+describe('gateway security', () => {
+  const cookieHeader = (setCookie: string | string[] | undefined) =>
+    [setCookie ?? []]
+      .flat()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+
+  it('requires the anti-forgery token from GET /api/auth/token on every API write', async () => {
+    const app = await build();
+    app.post('/api/test/write', () => ({ ok: true }));
+
+    const refused = await app.inject({ method: 'POST', url: '/api/test/write', payload: {} });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'forbidden' });
+
+    const tokenResponse = await app.inject({ method: 'GET', url: '/api/auth/token' });
+    const { csrfToken } = tokenResponse.json<{ csrfToken: string }>();
+    expect(tokenResponse.headers['set-cookie']).toEqual(expect.stringContaining('HttpOnly'));
+    const cookie = cookieHeader(tokenResponse.headers['set-cookie']);
+
+    const forged = await app.inject({
+      method: 'POST',
+      url: '/api/test/write',
+      payload: {},
+      headers: { cookie, 'x-csrf-token': `${csrfToken}x` },
+    });
+    expect(forged.statusCode).toBe(403);
+    const allowed = await app.inject({
+      method: 'POST',
+      url: '/api/test/write',
+      payload: {},
+      headers: { cookie, 'x-csrf-token': csrfToken },
+    });
+    expect(allowed.statusCode).toBe(200);
+  });
+
+  it('rate limits probing of unknown API paths with 429 and Retry-After, but not web-app routes', async () => {
+    const app = await build();
+    let last = await app.inject({ method: 'GET', url: '/api/probe-0' });
+    for (let i = 1; i <= 60; i += 1) last = await app.inject({ method: 'GET', url: `/api/probe-${i}` });
+    expect(last.statusCode).toBe(429);
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last.json()).toMatchObject({ code: 'rate_limited' });
+  });
+});

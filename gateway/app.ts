@@ -2,13 +2,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import type { HealthReport } from '../contracts/health';
 import { catalogue, registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
+import { rateLimits, registerSecurity } from './plugins/security';
 import { industryRoutes } from './routes/industries';
 
 export type HealthProbe = () => Promise<HealthReport>;
@@ -35,6 +41,7 @@ export const buildApp = async ({ config, logger, health, webRoot }: AppOptions):
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   await registerOpenApi(app);
+  await registerSecurity(app, config);
   await app.register(industryRoutes);
 
   app.get('/api/health', async (_request, reply) => {
@@ -46,7 +53,11 @@ export const buildApp = async ({ config, logger, health, webRoot }: AppOptions):
   const hasWebApp = existsSync(join(root, 'index.html'));
   if (hasWebApp) await app.register(fastifyStatic, { root, wildcard: false });
   // Client-side routes (/overview, /platforms...) get the app; unknown API paths are JSON 404s.
-  app.setNotFoundHandler((request, reply) => {
+  // Probing the API for paths is rate limited; client-side routes of the web app are not 404s.
+  const limitNotFound = app.rateLimit({ max: rateLimits.notFound, timeWindow: '1 minute' });
+  const preHandler = (request: FastifyRequest, reply: FastifyReply) =>
+    request.url.startsWith('/api/') ? limitNotFound.call(app, request, reply) : Promise.resolve();
+  app.setNotFoundHandler({ preHandler }, (request, reply) => {
     if (hasWebApp && request.method === 'GET' && !request.url.startsWith('/api/'))
       return reply.sendFile('index.html');
     return reply.code(404).send({ message: catalogue.notFound, code: 'not_found' });

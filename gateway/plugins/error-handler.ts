@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { httpStatusOf, isAppError, type ErrorResponse, type FieldErrors } from '../../contracts/errors';
+import {
+  httpStatusOf,
+  isAppError,
+  type ErrorCode,
+  type ErrorResponse,
+  type FieldErrors,
+} from '../../contracts/errors';
 
 /** The catalogue's texts for failures that carry no message of their own (portal.md section 8). */
 export const catalogue = {
@@ -64,11 +70,10 @@ export const registerErrorHandler = (app: FastifyInstance): void => {
         code: status === 503 ? 'unavailable' : 'internal',
       });
     }
-    // Fastify's own client errors (413 body too large, 415 media type, 400 malformed JSON): its message is safe.
-    if (status === 429) return send(429, { message: error.message, code: 'rate_limited' });
-    return send(status === 400 ? 422 : status, {
-      message: error.message,
-      code: status === 404 ? 'not_found' : 'validation',
-    });
+    // Fastify's and its plugins' client errors (400 malformed JSON, 403 CSRF, 413 body too large,
+    // 415 media type, 429 rate limit): their messages are safe to show.
+    const code =
+      (Object.keys(httpStatusOf) as ErrorCode[]).find((c) => httpStatusOf[c] === status) ?? 'validation';
+    return send(status === 400 ? 422 : status, { message: error.message, code });
   });
 };
