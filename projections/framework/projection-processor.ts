@@ -49,6 +49,8 @@ export type ProcessorStatus = {
   lastError: string | null;
 };
 
+type FetchedBatch = { head: number; events: RecordedEvent[]; decoded: RecordedEvent[] };
+
 const DEFAULT_BATCH_SIZE = 500;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -74,6 +76,7 @@ export class ProjectionProcessor {
   private lastError: string | null = null;
   private loop: Promise<void> | undefined;
   private interrupt: (() => void) | undefined;
+  private prefetched: { after: number; version: number; batch: Promise<FetchedBatch> } | undefined;
 
   constructor(options: ProcessorOptions) {
     this.options = options;
@@ -135,28 +138,51 @@ export class ProjectionProcessor {
   }
 
   private async processNextBatch(): Promise<{ caughtUp: boolean }> {
-    const { db, store, projection } = this.options;
+    const { db, projection } = this.options;
     const version = await this.resolveVersion();
-    // The head is read first: positions commit in order, so if the read comes back short, nothing at
-    // or below this head is left unseen, and the checkpoint may pass events the filter skipped.
-    const head = await store.headPosition();
-    const events = await store.readAll({
-      after: this.checkpoint,
-      maxCount: this.batchSize,
-      filter: projection.filter,
-    });
-    const decoded = this.options.decode ? await this.options.decode(events) : events;
-    const names = physicalNames(projection, version);
-    for (const segment of planBatch(projection, decoded)) await writeSegment(db, names, segment);
-    await this.options.beforeCheckpoint?.(events);
+    const prefetched = this.prefetched;
+    this.prefetched = undefined;
+    const { head, events, decoded } =
+      prefetched?.after === this.checkpoint && prefetched.version === version
+        ? await prefetched.batch
+        : await this.fetchBatch(this.checkpoint);
     const caughtUp = events.length < this.batchSize;
     const last = events.at(-1)?.position ?? this.checkpoint;
+    const names = physicalNames(projection, version);
+    const writing = (async () => {
+      for (const segment of planBatch(projection, decoded)) await writeSegment(db, names, segment);
+    })();
+    // While the server writes this batch, read and decode the next one (catch-up is then bounded by
+    // the slower of the two, not their sum). Only used if nothing changed by the time it is needed.
+    if (!caughtUp) this.prefetch(last, version);
+    try {
+      await writing;
+    } catch (error) {
+      this.prefetched = undefined;
+      throw error;
+    }
+    await this.options.beforeCheckpoint?.(events);
     const next = caughtUp ? Math.max(last, head) : last;
     if (next > this.checkpoint) {
       await saveCheckpoint(db, { name: projection.name, version }, next);
       this.checkpoint = next;
     }
     return { caughtUp };
+  }
+
+  private async fetchBatch(after: number): Promise<FetchedBatch> {
+    const { store, projection, decode } = this.options;
+    // The head is read first: positions commit in order, so if the read comes back short, nothing at
+    // or below this head is left unseen, and the checkpoint may pass events the filter skipped.
+    const head = await store.headPosition();
+    const events = await store.readAll({ after, maxCount: this.batchSize, filter: projection.filter });
+    return { head, events, decoded: decode ? await decode(events) : events };
+  }
+
+  private prefetch(after: number, version: number): void {
+    const batch = this.fetchBatch(after);
+    batch.catch(() => undefined); // a failed prefetch is retried by the normal read when needed
+    this.prefetched = { after, version, batch };
   }
 
   /** The version to write to, following the pointer when not pinned; switching loads that version's checkpoint. */
