@@ -21,7 +21,12 @@ export const platformAdmin: Actor = { userId: 1, isPlatformAdmin: true, tenantRo
  * personal-data encryption, metadata), and the projection runs through the real processor into
  * FerretDB, so what a test reads is what the gateway would read.
  */
-export const useReadModelKit = (testFile: string, projection: Projection) => {
+export const useReadModelKit = (
+  testFile: string,
+  projection: Projection,
+  /** Read models this one's queries also read (the tenants read model for tenant names). */
+  alsoRun: readonly Projection[] = [],
+) => {
   const { context, openStore } = useProjectionTestSetup(testFile);
   let store: EventStore | undefined;
   let deps: CommandHandlerDeps | undefined;
@@ -67,14 +72,19 @@ export const useReadModelKit = (testFile: string, projection: Projection) => {
       actor: platformAdmin,
     } as TenantCommand);
 
-  const catchUp = (batchSize?: number) =>
+  const processor = (target: Projection, batchSize?: number) =>
     new ProjectionProcessor({
       db: context.db,
       store: ready().store,
       decode: context.decode,
-      projection,
+      projection: target,
       batchSize,
-    }).catchUp();
+    });
+
+  const catchUp = async (batchSize?: number) => {
+    for (const other of alsoRun) await processor(other).catchUp();
+    return processor(projection, batchSize).catchUp();
+  };
 
   /** Checksums of every collection of the version queries read. */
   const checksums = async () =>
