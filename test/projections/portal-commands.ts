@@ -62,11 +62,11 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
 
   type Without<C> = C extends unknown ? Omit<C, 'now'> : never;
   const tenant = (tenantId: number, command: Without<TenantCommand>) =>
-    run(tenantDecider, `tenant-${tenantId}`, { ...command, now: nextNow() } as TenantCommand);
+    run(tenantDecider, `tenant-${tenantId}`, { ...command, now: nextNow() });
   const user = (userId: number, command: Without<UserCommand>) =>
-    run(userDecider, `user-${userId}`, { ...command, now: nextNow() } as UserCommand);
+    run(userDecider, `user-${userId}`, { ...command, now: nextNow() });
   const invite = (streamId: string, command: Without<InviteCommand>) =>
-    run(inviteDecider, streamId, { ...command, now: nextNow() } as InviteCommand);
+    run(inviteDecider, streamId, { ...command, now: nextNow() });
 
   const metadata = (tenantId: number | null): EventMetadata => ({
     tenantId,
