@@ -54,7 +54,7 @@ const registerUser = (userId: number, email: string, givenName: string) =>
     },
     now,
     actor: { ...platformAdmin, userId, isPlatformAdmin: false },
-  } as UserCommand);
+  });
 
 const connectSeller = (sellerId: number, tenantId: number, companyName: string) =>
   kit.run(sellerDecider, `seller-${sellerId}`, {
@@ -75,7 +75,7 @@ const connectSeller = (sellerId: number, tenantId: number, companyName: string) 
       planAllowsProvider: true,
     },
     now,
-  } as SellerCommand);
+  });
 
 const ids = (rows: readonly { Id: number }[]) => rows.map((row) => row.Id);
 
@@ -183,7 +183,7 @@ describe('a tenant’s report recipients', () => {
       data: { email: 'ada.lovelace@acme.example', emailInUse: false },
       now,
       actor: platformAdmin,
-    } as UserCommand);
+    });
     await kit.catchUp();
 
     const [ada] = (await listTenantRecipients(context.db, { tenantId: 1 })).recipients;
