@@ -1,9 +1,7 @@
 import { tenantSubject } from '../../commands/personal-data';
 import type { RecipientCommand } from '../../domain/recipient/decide';
 import { recipientDecider } from '../../domain/recipient/recipient-decider';
-import type { SellerCommand } from '../../domain/seller/decide';
 import { sellerDecider } from '../../domain/seller/seller-decider';
-import type { UserCommand } from '../../domain/user/decide';
 import { userDecider } from '../../domain/user/user-decider';
 import {
   countRecipientsByTenant,
