@@ -255,14 +255,12 @@ export const seedRecipients = async (
   rows: readonly { id: number; tenantId: number; state: RecipientState; deleted?: boolean }[],
 ) => {
   const name = versionedCollectionName('recipients', await currentVersion(db, 'recipients'));
-  await db
-    .collection(name)
-    .insertMany(
-      rows.map((row) => ({
-        _id: row.id as never,
-        tenantId: row.tenantId,
-        state: row.state,
-        deleted: row.deleted ?? false,
-      })),
-    );
+  await db.collection(name).insertMany(
+    rows.map((row) => ({
+      _id: row.id as never,
+      tenantId: row.tenantId,
+      state: row.state,
+      deleted: row.deleted ?? false,
+    })),
+  );
 };
