@@ -205,9 +205,13 @@ export class ProjectionProcessor {
     return wanted;
   }
 
-  /** Resolves when an event after `position` exists (or on stop). */
+  /**
+   * Resolves when any event after `position` exists (or on stop). Unfiltered on purpose: a filtered
+   * read model must still move its checkpoint past other events, or a read-your-writes wait for an
+   * event it does not read would never end.
+   */
   private async waitForEventsAfter(position: number): Promise<void> {
-    const { store, projection } = this.options;
+    const { store } = this.options;
     await new Promise<void>((resolve, reject) => {
       const subscription = store.subscribe(
         () => {
@@ -215,7 +219,7 @@ export class ProjectionProcessor {
           void subscription.stop(); // not awaited: stop waits for this handler to return
           return Promise.resolve();
         },
-        { after: position, filter: projection.filter },
+        { after: position },
       );
       subscription.done.catch(reject);
       this.interrupt = () => {

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import type { EventStore, ReadAllOptions } from '../../commands/event-store/event-store';
 import { auditHistoryProjection } from '../../projections/audit-history/audit-history-projection';
+import { defineProjection } from '../../projections/framework/projection';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { ensurePointer, loadCheckpoint } from '../../projections/framework/read-model-versions';
 import { projectionPositions } from '../../projections/framework/read-your-writes';
@@ -114,6 +115,32 @@ describe('the projection processor', () => {
       await live.stop();
     }
     expect(live.status().running).toBe(false);
+  });
+
+  it('moves a filtered read model past events it does not read, so waits for them end', async () => {
+    const store = openStore();
+    const { db } = context;
+    const usersOnly = defineProjection<'rows'>({
+      name: 'users-only',
+      collections: { rows: 'users_only' },
+      filter: { categories: ['user'] },
+      project: (event) => [{ kind: 'insert', collection: 'rows', id: event.id, doc: { type: event.type } }],
+    });
+    const live = new ProjectionProcessor({ db, store, projection: usersOnly });
+    live.start();
+    try {
+      // The workload's last events are tenant and seller events, which this read model skips.
+      const position = await appendWorkload(store, context.keys, { events: 40, label: 'filtered' });
+
+      const waited = await projectionPositions(db).waitForPosition(usersOnly.name, position, 30_000);
+
+      expect(waited.reached).toBe(true);
+      const rows = await db.collection('users_only_v1').find().toArray();
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((row) => String(row.type).startsWith('User'))).toBe(true);
+    } finally {
+      await live.stop();
+    }
   });
 
   it('answers a wait it cannot satisfy with reached: false instead of failing', async () => {
