@@ -5,11 +5,13 @@ import type { TenantClassification, UsageType } from '../../contracts/events/ten
 import type { MembershipDocument } from '../users/users-projection';
 import { membershipsCollection } from '../users/membership-counts';
 import { USERS } from '../users/users-projection';
+import { countRecipientsByTenant } from '../recipients/query-recipients';
+import { RECIPIENTS } from '../recipients/recipients-projection';
+import { SELLERS } from '../sellers/sellers-projection';
 import { providersByTenant } from '../tenants/sellers-read-model';
 import { loadTenantJoins, tenantsCollection } from '../tenants/tenant-view';
 import { TENANTS, type TenantDocument } from '../tenants/tenants-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
-import { recipientCountsByTenant } from './recipients-read-model';
 
 /** portal.md: the demo tenant's client name, always listed last. */
 export const DEMO_CLIENT_NAME = 'Demo Client';
@@ -26,7 +28,7 @@ export type ClientRow = {
   Access: boolean;
   /** Providers of the client's connected sellers. */
   Platforms: SellerProvider[];
-  /** Report subscriptions that receive reports. */
+  /** Report subscriptions that receive reports (ACTIVE and ADMIN). */
   Recipients: number;
   Subscription: {
     PlanIdentifier: string | null;
@@ -92,10 +94,10 @@ const matches = (row: ClientRow, query: ClientListQuery): boolean => {
  * The clients page (GET /api/clients): the tenants where the user's membership is classified ADVISOR
  * (portal.md section 6: "The advisor list includes only tenants where the member role is ADVISOR"),
  * neither disabled nor purged. Platforms and recipients come from the sellers and recipients read
- * models, counted now.
+ * models at query time.
  */
 export const queryClients = async (db: Db, query: ClientListQuery): Promise<ClientList> => {
-  const stale = await waitForReadModels(db, [TENANTS, USERS], query);
+  const stale = await waitForReadModels(db, [TENANTS, USERS, SELLERS, RECIPIENTS], query);
   const memberships = await (
     await membershipsCollection(db)
   )
@@ -112,7 +114,7 @@ export const queryClients = async (db: Db, query: ClientListQuery): Promise<Clie
   const [joins, platforms, recipients] = await Promise.all([
     loadTenantJoins(db, tenants),
     providersByTenant(db, ids),
-    recipientCountsByTenant(db, ids),
+    countRecipientsByTenant(db, ids),
   ]);
   const rows = tenants.flatMap((tenant): ClientRow[] => {
     const membership = byTenant.get(tenant._id);

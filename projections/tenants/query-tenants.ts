@@ -2,6 +2,8 @@ import type { Db, Filter, Sort } from 'mongodb';
 import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
 import { userCountsByTenant } from '../users/membership-counts';
 import { USERS } from '../users/users-projection';
+import { containsText, idInSearch } from '../search-pattern';
+import { SELLERS } from '../sellers/sellers-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { activeSellerCountsByTenant, sellerTotals } from './sellers-read-model';
 import { tenantsCollection, toTenantViews, type TenantView } from './tenant-view';
@@ -54,13 +56,10 @@ const mongoSortFields: Partial<Record<TenantSortField, string>> = {
   Classification: 'Classification',
 };
 
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Name contains the text (case-insensitive, through the lower-case copy), or the text is the id. */
+/** Name contains the text (case-insensitive), or the text is the id. */
 export const searchFilter = (search: string): Filter<TenantDocument> => {
-  const text = search.trim().toLowerCase();
-  const id = /^\d+$/.test(text) ? Number(text) : null;
-  const byName: Filter<TenantDocument> = { sortName: { $regex: escapeRegex(text) } };
+  const byName: Filter<TenantDocument> = { Name: containsText(search) };
+  const id = idInSearch(search);
   return id === null ? byName : { $or: [byName, { _id: id }] };
 };
 
@@ -120,7 +119,7 @@ const byCount =
  * from the memberships and sellers read models.
  */
 export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Promise<TenantListPage> => {
-  const stale = await waitForReadModels(db, [TENANTS, USERS], query);
+  const stale = await waitForReadModels(db, [TENANTS, USERS, SELLERS], query);
   const tenants = await tenantsCollection(db);
   const filter = await listFilter(db, query);
   const total = await tenants.countDocuments(filter);

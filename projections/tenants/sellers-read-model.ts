@@ -1,50 +1,16 @@
-import type { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { SellerProvider } from '../../contracts/events/seller';
-import { versionedCollectionName } from '../framework/projection';
-import { currentVersion } from '../framework/read-model-versions';
+import { currentCollection } from '../framework/read-model-versions';
+import { countActiveSellersByTenant } from '../sellers/query-sellers';
+import { sellersProjection, type SellerCollections, type SellerDoc } from '../sellers/sellers-projection';
 
-/**
- * The fields this folder reads from the sellers read model (projections/sellers/, kept by a colleague):
- * one document per seller. Deleted sellers may be flagged or removed; both count as gone.
- */
-export type SellerRow = {
-  _id: number;
-  tenantId: number;
-  provider: SellerProvider;
-  active: boolean;
-  deleted?: boolean;
-};
+/** What tenants, clients and stats read from the sellers read model (projections/sellers/). */
+const sellersCollection = (db: Db) =>
+  currentCollection<SellerCollections, SellerDoc>(db, sellersProjection, 'sellers');
 
-/** The sellers projection's name and base collection name. */
-const SELLERS = 'sellers';
-
-/**
- * The one place that finds the sellers collection. Once projections/sellers/ exports its projection,
- * this becomes `currentCollection(db, sellersProjection, 'sellers')`.
- */
-export const sellersCollection = async (db: Db): Promise<Collection<SellerRow>> =>
-  db.collection<SellerRow>(versionedCollectionName(SELLERS, await currentVersion(db, SELLERS)));
-
-/** Sellers still connected to their tenant (not deleted), active or not. */
-export const notDeleted = { deleted: { $ne: true } } as const;
-
-/** What the admin tables count as an active seller. */
-export const activeSeller = { active: true, ...notDeleted } as const;
-
-/** Active-seller count per tenant, for the given tenants or all of them. */
-export const activeSellerCountsByTenant = async (
-  db: Db,
-  tenantIds?: readonly number[],
-): Promise<Map<number, number>> => {
-  const sellers = await sellersCollection(db);
-  const rows = await sellers
-    .aggregate<{ _id: number; count: number }>([
-      { $match: { ...activeSeller, ...(tenantIds ? { tenantId: { $in: [...tenantIds] } } : {}) } },
-      { $group: { _id: '$tenantId', count: { $sum: 1 } } },
-    ])
-    .toArray();
-  return new Map(rows.map((row) => [row._id, row.count]));
-};
+/** Active-seller count per tenant, for the given tenants or all of them: the sellers read model's own definition. */
+export const activeSellerCountsByTenant = (db: Db, tenantIds?: readonly number[]) =>
+  countActiveSellersByTenant(db, tenantIds);
 
 /** The distinct providers of each tenant's connected sellers (the Platforms column), sorted. */
 export const providersByTenant = async (
@@ -52,9 +18,13 @@ export const providersByTenant = async (
   tenantIds: readonly number[],
 ): Promise<Map<number, SellerProvider[]>> => {
   if (tenantIds.length === 0) return new Map();
-  const sellers = await sellersCollection(db);
-  const rows = await sellers
-    .find({ ...notDeleted, tenantId: { $in: [...tenantIds] } }, { projection: { tenantId: 1, provider: 1 } })
+  const rows = await (
+    await sellersCollection(db)
+  )
+    .find(
+      { tenantId: { $in: [...tenantIds] }, deleted: false, disconnected: false },
+      { projection: { tenantId: 1, provider: 1 } },
+    )
     .toArray();
   const providers = new Map<number, Set<SellerProvider>>();
   for (const row of rows) {
@@ -69,8 +39,8 @@ export const providersByTenant = async (
 export const sellerTotals = async (db: Db): Promise<{ active: number; inactive: number }> => {
   const sellers = await sellersCollection(db);
   const [active, inactive] = await Promise.all([
-    sellers.countDocuments(activeSeller),
-    sellers.countDocuments({ ...notDeleted, active: { $ne: true } }),
+    sellers.countDocuments({ active: true, deleted: false }),
+    sellers.countDocuments({ active: false, deleted: false }),
   ]);
   return { active, inactive };
 };

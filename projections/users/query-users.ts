@@ -2,6 +2,7 @@ import type { Db, Filter } from 'mongodb';
 import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
 import { tenantsCollection } from '../tenants/tenant-view';
 import { TENANTS } from '../tenants/tenants-projection';
+import { containsText, idInSearch } from '../search-pattern';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { membershipsCollection } from './membership-counts';
 import { toMembershipView, type MembershipView } from './query-team';
@@ -42,13 +43,11 @@ const sortFields: Record<UserSortField, keyof UserDocument> = {
   Logins: 'Logins',
 };
 
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 const searchFilter = (search: string): Filter<UserDocument> => {
-  const text = search.trim().toLowerCase();
-  const pattern = { $regex: escapeRegex(text) };
-  const clauses: Filter<UserDocument>[] = [{ sortName: pattern }, { Email: pattern }];
-  if (/^\d+$/.test(text)) clauses.push({ _id: Number(text) });
+  const pattern = containsText(search);
+  const clauses: Filter<UserDocument>[] = [{ Name: pattern }, { Email: pattern }];
+  const id = idInSearch(search);
+  if (id !== null) clauses.push({ _id: id });
   return { $or: clauses };
 };
 

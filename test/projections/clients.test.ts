@@ -1,9 +1,11 @@
 import type { EventStore } from '../../commands/event-store/event-store';
 import { queryClients, type ClientListQuery } from '../../projections/clients/query-clients';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
+import { recipientsProjection } from '../../projections/recipients/recipients-projection';
+import { sellersProjection } from '../../projections/sellers/sellers-projection';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
 import { usersProjection } from '../../projections/users/users-projection';
-import { platformAdmin, portalCommands, seedRecipients, seedSellers } from './portal-commands';
+import { platformAdmin, portalCommands } from './portal-commands';
 import { useProjectionTestSetup } from './projection-test-setup';
 
 const { context, openStore } = useProjectionTestSetup(__filename);
@@ -12,7 +14,7 @@ let store: EventStore;
 
 const catchUp = () =>
   Promise.all(
-    [tenantsProjection, usersProjection].map((projection) =>
+    [tenantsProjection, usersProjection, sellersProjection, recipientsProjection].map((projection) =>
       new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
     ),
   );
@@ -57,21 +59,19 @@ beforeAll(async () => {
   await c.createTenant(3, { name: 'Birch Advisory', classification: 'FIRM' }, bo);
   await c.createTenant(21, { name: 'Beta Shop', classification: 'BUSINESS' }, bo);
 
-  await seedSellers(context.db, [
-    { id: 901, tenantId: 11, provider: 'QBO', active: true },
-    { id: 902, tenantId: 11, provider: 'XERO', active: false },
-    { id: 903, tenantId: 11, provider: 'STRIPE', active: true, deleted: true },
-    { id: 904, tenantId: 13, provider: 'DEMO', active: true },
-    { id: 905, tenantId: 21, provider: 'SAGE', active: true },
-  ]);
-  await seedRecipients(context.db, [
-    { id: 801, tenantId: 11, state: 'ACTIVE' },
-    { id: 802, tenantId: 11, state: 'ACTIVE' },
-    { id: 803, tenantId: 11, state: 'ADMIN' },
-    { id: 804, tenantId: 11, state: 'INACTIVE' },
-    { id: 805, tenantId: 11, state: 'ACTIVE', deleted: true },
-    { id: 806, tenantId: 21, state: 'ACTIVE' },
-  ]);
+  await c.connectSeller(901, 11, 'QBO');
+  await c.connectSeller(902, 11, 'XERO');
+  await c.deactivateSeller(902);
+  await c.connectSeller(903, 11, 'STRIPE');
+  await c.deleteSeller(903);
+  await c.connectSeller(904, 13, 'DEMO');
+  await c.connectSeller(905, 21, 'SAGE');
+  await c.connectSeller(906, 12, 'QBD');
+  await c.disconnectSeller(906);
+  for (const id of [801, 802, 803, 804, 805]) await c.subscribeRecipient(id, { sellerId: 901, tenantId: 11 });
+  await c.deactivateRecipient(804);
+  await c.deleteRecipient(805);
+  await c.subscribeRecipient(806, { sellerId: 905, tenantId: 21 });
   await catchUp();
 });
 
@@ -99,6 +99,7 @@ describe("an advisor's clients", () => {
       Role: 'Administrator',
       Access: true,
       Platforms: ['QBO', 'XERO'],
+      // Two ACTIVE and one ADMIN; the deactivated and the deleted subscriptions receive nothing.
       Recipients: 3,
       Subscription: {
         PlanIdentifier: 'basic_client',

@@ -1,11 +1,9 @@
 import { createHmac } from 'node:crypto';
-import type { Db } from 'mongodb';
 import type { EventMetadata } from '../../contracts/events/envelope';
 import type { InviteRole } from '../../contracts/events/invite';
 import type { SellerProvider } from '../../contracts/events/seller';
 import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
 import type { MembershipClassification, TenantRole } from '../../contracts/events/user';
-import type { RecipientState } from '../../contracts/events/recipient';
 import { handleCommand, type CommandHandlerDeps } from '../../commands/command-handler';
 import { eventIdFor } from '../../commands/event-id';
 import { eventRegistry } from '../../commands/event-registry';
@@ -22,8 +20,6 @@ import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import type { UserCommand } from '../../domain/user/decide';
 import { normaliseEmail } from '../../domain/user/email';
 import { userDecider } from '../../domain/user/user-decider';
-import { versionedCollectionName } from '../../projections/framework/projection';
-import { currentVersion } from '../../projections/framework/read-model-versions';
 import { appendOne } from './audit-workload';
 
 export const platformAdmin: Actor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
@@ -38,7 +34,8 @@ export const tenantAdmin = (userId: number): Actor => ({ ...self(userId), tenant
 /**
  * The write side as the gateway will drive it, for read-model tests: the real deciders through
  * handleCommand (personal data encrypted with the test's keys), plus direct appends, with valid
- * payloads, for aggregates whose commands these tests do not need (partners, billing).
+ * payloads, for aggregates whose commands these tests do not need (partners, billing, sellers,
+ * recipients).
  */
 export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) => {
   const deps: CommandHandlerDeps = {
@@ -214,6 +211,57 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
         paymentMethod: 'card',
         createdAt: nextNow().toISOString(),
       }),
+
+    connectSeller: (sellerId: number, tenantId: number, provider: SellerProvider) =>
+      append(`seller-${sellerId}`, 'SellerConnected', {
+        sellerId,
+        tenantId,
+        provider,
+        companyName: `Company ${sellerId}`,
+        url: null,
+        authMethod: provider === 'QBD' ? 'web_connector' : 'oauth2',
+        authTokenOwner: null,
+        credentialsRef: null,
+        companyFilePath: null,
+        connectedAt: nextNow().toISOString(),
+      }),
+
+    deactivateSeller: (sellerId: number) =>
+      append(`seller-${sellerId}`, 'SellerDeactivated', { sellerId, deactivatedAt: nextNow().toISOString() }),
+    deleteSeller: (sellerId: number) =>
+      append(`seller-${sellerId}`, 'SellerDeleted', { sellerId, deletedAt: nextNow().toISOString() }),
+    disconnectSeller: (sellerId: number) =>
+      append(`seller-${sellerId}`, 'SellerDisconnected', {
+        sellerId,
+        disconnectedAt: nextNow().toISOString(),
+      }),
+
+    /** A contact subscribed to a seller's reports. */
+    subscribeRecipient: (recipientId: number, seller: { sellerId: number; tenantId: number }) =>
+      append(`recipient-${recipientId}`, 'RecipientSubscribed', {
+        recipientId,
+        ...seller,
+        subscriberUserId: null,
+        subscriberEmail: `contact${recipientId}@example.com`,
+        subscriberGivenName: 'Casey',
+        subscriberFamilyName: `Contact ${recipientId}`,
+        subscriberJobTitle: null,
+        state: 'ACTIVE',
+        sendWeekly: true,
+        sendMonthly: false,
+        subscribedAt: nextNow().toISOString(),
+      }),
+    deactivateRecipient: (recipientId: number) =>
+      append(`recipient-${recipientId}`, 'RecipientDeactivated', {
+        recipientId,
+        state: 'INACTIVE',
+        deactivatedAt: nextNow().toISOString(),
+      }),
+    deleteRecipient: (recipientId: number) =>
+      append(`recipient-${recipientId}`, 'RecipientDeleted', {
+        recipientId,
+        deletedAt: nextNow().toISOString(),
+      }),
   };
 };
 
@@ -222,45 +270,3 @@ export type PortalCommands = ReturnType<typeof portalCommands>;
 /** The invite stream key of docs/adr/0010-aggregate-design.md, with a test key. */
 export const inviteStreamOf = (tenantId: number, email: string): string =>
   `invite-${tenantId}-${createHmac('sha256', 'test-invite-key').update(normaliseEmail(email)).digest('hex')}`;
-
-/**
- * Documents of the sellers and recipients read models, which colleagues write (projections/sellers/,
- * projections/recipients/): inserted into the collection those read models' version pointers name,
- * in the fields these queries read, until their projections can be run here instead.
- */
-export const seedSellers = async (
-  db: Db,
-  rows: readonly {
-    id: number;
-    tenantId: number;
-    provider: SellerProvider;
-    active: boolean;
-    deleted?: boolean;
-  }[],
-) => {
-  const name = versionedCollectionName('sellers', await currentVersion(db, 'sellers'));
-  await db.collection(name).insertMany(
-    rows.map((row) => ({
-      _id: row.id as never,
-      tenantId: row.tenantId,
-      provider: row.provider,
-      active: row.active,
-      deleted: row.deleted ?? false,
-    })),
-  );
-};
-
-export const seedRecipients = async (
-  db: Db,
-  rows: readonly { id: number; tenantId: number; state: RecipientState; deleted?: boolean }[],
-) => {
-  const name = versionedCollectionName('recipients', await currentVersion(db, 'recipients'));
-  await db.collection(name).insertMany(
-    rows.map((row) => ({
-      _id: row.id as never,
-      tenantId: row.tenantId,
-      state: row.state,
-      deleted: row.deleted ?? false,
-    })),
-  );
-};

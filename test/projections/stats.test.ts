@@ -1,8 +1,9 @@
 import type { EventStore } from '../../commands/event-store/event-store';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { queryAdminStats } from '../../projections/stats/query-admin-stats';
+import { sellersProjection } from '../../projections/sellers/sellers-projection';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
-import { platformAdmin, portalCommands, seedSellers } from './portal-commands';
+import { platformAdmin, portalCommands } from './portal-commands';
 import { useProjectionTestSetup } from './projection-test-setup';
 
 const { context, openStore } = useProjectionTestSetup(__filename);
@@ -10,12 +11,11 @@ const { context, openStore } = useProjectionTestSetup(__filename);
 let store: EventStore;
 
 const catchUp = () =>
-  new ProjectionProcessor({
-    db: context.db,
-    store,
-    decode: context.decode,
-    projection: tenantsProjection,
-  }).catchUp();
+  Promise.all(
+    [tenantsProjection, sellersProjection].map((projection) =>
+      new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
+    ),
+  );
 
 // The commands run on 2026-01-05; the trial of subscription 502 ends on 2026-02-01.
 const during = new Date('2026-01-10T00:00:00.000Z');
@@ -60,14 +60,15 @@ beforeAll(async () => {
     trialEndsAt: new Date('2026-01-07T00:00:00.000Z'),
   });
 
-  await seedSellers(context.db, [
-    { id: 901, tenantId: 1, provider: 'QBO', active: true },
-    { id: 902, tenantId: 1, provider: 'XERO', active: true },
-    { id: 903, tenantId: 3, provider: 'SAGE', active: true },
-    { id: 904, tenantId: 3, provider: 'QBD', active: false },
-    { id: 905, tenantId: 5, provider: 'QBO', active: false },
-    { id: 906, tenantId: 5, provider: 'STRIPE', active: true, deleted: true },
-  ]);
+  await c.connectSeller(901, 1, 'QBO');
+  await c.connectSeller(902, 1, 'XERO');
+  await c.connectSeller(903, 3, 'SAGE');
+  await c.connectSeller(904, 3, 'QBD');
+  await c.deactivateSeller(904);
+  await c.connectSeller(905, 5, 'QBO');
+  await c.disconnectSeller(905);
+  await c.connectSeller(906, 5, 'STRIPE');
+  await c.deleteSeller(906);
   await catchUp();
 });
 

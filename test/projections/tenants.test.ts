@@ -7,15 +7,10 @@ import {
   type TenantListQuery,
 } from '../../projections/tenants/query-tenants';
 import { queryUserTenants } from '../../projections/tenants/query-user-tenants';
+import { sellersProjection } from '../../projections/sellers/sellers-projection';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
 import { usersProjection } from '../../projections/users/users-projection';
-import {
-  platformAdmin,
-  portalCommands,
-  seedSellers,
-  tenantAdmin,
-  type PortalCommands,
-} from './portal-commands';
+import { platformAdmin, portalCommands, tenantAdmin, type PortalCommands } from './portal-commands';
 import { useProjectionTestSetup } from './projection-test-setup';
 import { replayTwice } from './replay-twice';
 
@@ -26,7 +21,7 @@ let commands: PortalCommands;
 
 const catchUp = () =>
   Promise.all(
-    [tenantsProjection, usersProjection].map((projection) =>
+    [tenantsProjection, usersProjection, sellersProjection].map((projection) =>
       new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
     ),
   );
@@ -111,13 +106,13 @@ beforeAll(async () => {
   await c.tenant(7, { type: 'DisableTenant', actor: platformAdmin, data: { reason: 'TESTING' } });
   await c.tenant(7, { type: 'PurgeTenant', actor: platformAdmin, data: { permanent: true } });
 
-  await seedSellers(context.db, [
-    { id: 901, tenantId: 1, provider: 'QBO', active: true },
-    { id: 902, tenantId: 1, provider: 'XERO', active: true },
-    { id: 903, tenantId: 1, provider: 'SAGE', active: false },
-    { id: 904, tenantId: 4, provider: 'QBO', active: true },
-    { id: 905, tenantId: 3, provider: 'STRIPE', active: true, deleted: true },
-  ]);
+  await c.connectSeller(901, 1, 'QBO');
+  await c.connectSeller(902, 1, 'XERO');
+  await c.connectSeller(903, 1, 'SAGE');
+  await c.deactivateSeller(903);
+  await c.connectSeller(904, 4, 'QBO');
+  await c.connectSeller(905, 3, 'STRIPE');
+  await c.deleteSeller(905);
   await catchUp();
 });
 
