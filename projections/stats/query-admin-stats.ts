@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { PaymentStatus } from '../../contracts/events/billing';
 import type { UsageType } from '../../contracts/events/tenant';
+import { PARTNERS } from '../partners/partners-projection';
 import { SELLERS } from '../sellers/sellers-projection';
 import { queryTenantSummary } from '../tenants/query-tenants';
 import { sellerTotals } from '../tenants/sellers-read-model';
@@ -77,7 +78,7 @@ export const queryAdminStats = async (
   db: Db,
   query: Consistency & { now: Date },
 ): Promise<AdminStats & { stale: boolean }> => {
-  const stale = await waitForReadModels(db, [TENANTS, SELLERS], query);
+  const stale = await waitForReadModels(db, [TENANTS, SELLERS, PARTNERS], query);
   const [partners, sellers, summary, subscriptions] = await Promise.all([
     (await partnersCollection(db)).countDocuments({}),
     sellerTotals(db),

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { PARTNERS } from '../partners/partners-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { tenantsCollection, toTenantViews, type TenantView } from './tenant-view';
 import { TENANTS } from './tenants-projection';
@@ -14,7 +15,7 @@ export const queryTenant = async (
   db: Db,
   query: TenantQuery,
 ): Promise<{ tenant: TenantView | null; stale: boolean }> => {
-  const stale = await waitForReadModels(db, [TENANTS], query);
+  const stale = await waitForReadModels(db, [TENANTS, PARTNERS], query);
   const tenants = await tenantsCollection(db);
   const doc = await tenants.findOne({
     _id: query.tenantId,

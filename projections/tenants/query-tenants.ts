@@ -2,6 +2,7 @@ import type { Db, Filter, Sort } from 'mongodb';
 import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
 import { userCountsByTenant } from '../users/membership-counts';
 import { USERS } from '../users/users-projection';
+import { PARTNERS } from '../partners/partners-projection';
 import { containsText, idInSearch } from '../search-pattern';
 import { SELLERS } from '../sellers/sellers-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
@@ -119,7 +120,7 @@ const byCount =
  * from the memberships and sellers read models.
  */
 export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Promise<TenantListPage> => {
-  const stale = await waitForReadModels(db, [TENANTS, USERS, SELLERS], query);
+  const stale = await waitForReadModels(db, [TENANTS, USERS, SELLERS, PARTNERS], query);
   const tenants = await tenantsCollection(db);
   const filter = await listFilter(db, query);
   const total = await tenants.countDocuments(filter);

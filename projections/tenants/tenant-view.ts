@@ -12,9 +12,9 @@ import {
   type UsageType,
 } from '../../contracts/events/tenant';
 import { currentCollection } from '../framework/read-model-versions';
+import { partnersProjection, type PartnerDoc } from '../partners/partners-projection';
 import {
   tenantsProjection,
-  type PartnerDocument,
   type SubscriptionDocument,
   type TenantDocument,
   type TenantLifecycle,
@@ -79,8 +79,13 @@ type Collections = keyof typeof tenantsProjection.collections;
 
 export const tenantsCollection = (db: Db) =>
   currentCollection<Collections, TenantDocument>(db, tenantsProjection, 'tenants');
+/** Partners come from the partners read model (projections/partners/). */
 export const partnersCollection = (db: Db) =>
-  currentCollection<Collections, PartnerDocument>(db, tenantsProjection, 'partners');
+  currentCollection<keyof typeof partnersProjection.collections, PartnerDoc>(
+    db,
+    partnersProjection,
+    'partners',
+  );
 export const subscriptionsCollection = (db: Db) =>
   currentCollection<Collections, SubscriptionDocument>(db, tenantsProjection, 'subscriptions');
 
@@ -94,8 +99,8 @@ const withDefaults = (reporting: Partial<ReportingSettings> | undefined): Report
 
 /** The partners and subscriptions of some tenants, fetched in three queries (no $lookup on FerretDB). */
 export type TenantJoins = {
-  partnersById: Map<number, PartnerDocument>;
-  partnersByTenant: Map<number, PartnerDocument>;
+  partnersById: Map<number, PartnerDoc>;
+  partnersByTenant: Map<number, PartnerDoc>;
   subscriptionsByTenant: Map<number, SubscriptionDocument>;
 };
 
@@ -110,7 +115,7 @@ export const loadTenantJoins = async (db: Db, tenants: readonly TenantDocument[]
     ids.length === 0
       ? []
       : partners
-          .find({ TenantId: { $in: ids } })
+          .find({ tenantId: { $in: ids } })
           .sort({ _id: 1 })
           .toArray(),
     ids.length === 0
@@ -120,10 +125,10 @@ export const loadTenantJoins = async (db: Db, tenants: readonly TenantDocument[]
           .sort({ createdAt: 1, _id: 1 })
           .toArray(),
   ]);
-  const partnersByTenant = new Map<number, PartnerDocument>();
+  const partnersByTenant = new Map<number, PartnerDoc>();
   // A firm normally has one partner; with several, the first created is its ClientsPartner.
   for (const partner of owned)
-    if (!partnersByTenant.has(partner.TenantId)) partnersByTenant.set(partner.TenantId, partner);
+    if (!partnersByTenant.has(partner.tenantId)) partnersByTenant.set(partner.tenantId, partner);
   return {
     partnersById: new Map(advisory.map((partner) => [partner._id, partner])),
     partnersByTenant,
@@ -149,15 +154,15 @@ export const toTenantView = (tenant: TenantDocument, joins: TenantJoins): Tenant
     ReferrerIdentifier: tenant.ReferrerIdentifier,
     LandingPage: tenant.LandingPage,
     PlanIdentifier: tenant.PlanIdentifier,
-    AdvisoryPartner: advisory ? { Id: advisory._id, Name: advisory.Name } : null,
+    AdvisoryPartner: advisory ? { Id: advisory._id, Name: advisory.name } : null,
     ClientsPartner: owned
       ? {
           Id: owned._id,
-          Name: owned.Name,
-          LogoURL: owned.LogoURL,
-          WeeklyDay: owned.WeeklyDay,
-          MonthlyDay: owned.MonthlyDay,
-          ClientPlanIdentifier: owned.ClientPlanIdentifier,
+          Name: owned.name,
+          LogoURL: owned.logoUrl,
+          WeeklyDay: owned.clientWeeklyDay,
+          MonthlyDay: owned.clientMonthlyDay,
+          ClientPlanIdentifier: owned.clientPlanIdentifier,
         }
       : null,
     Settings: {

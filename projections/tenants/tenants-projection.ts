@@ -1,6 +1,5 @@
 import type { BillingEvent, BillingPlan, PaymentMethod, PaymentStatus } from '../../contracts/events/billing';
 import type { RecordedEvent } from '../../contracts/events/envelope';
-import type { PartnerEvent } from '../../contracts/events/partner';
 import type {
   BusinessModel,
   DisableReason,
@@ -18,8 +17,8 @@ export type TenantLifecycle = 'active' | 'disabled' | 'purged';
 
 /**
  * One document per tenant (`_id` = TenantId), with the Tenant entity's fields as the events carry
- * them. Joins (AdvisoryPartner, ClientsPartner, Subscription, user and seller counts) are made at
- * query time: a pure `project` cannot read another stream's state.
+ * them. Joins (AdvisoryPartner and ClientsPartner from the partners read model, user and seller
+ * counts) are made at query time: a pure `project` cannot read another stream's state.
  */
 export type TenantDocument = {
   _id: number;
@@ -57,19 +56,6 @@ export type TenantDocument = {
   purgedAt: Date | null;
 };
 
-/** A partner (partner- stream): a tenant's ClientsPartner, and the AdvisoryPartner of the tenants linked to it. */
-export type PartnerDocument = {
-  _id: number;
-  position: number;
-  TenantId: number;
-  Name: string;
-  ClientPlanIdentifier: string;
-  LogoURL: string | null;
-  WeeklyDay: number | null;
-  MonthlyDay: number | null;
-  createdAt: Date;
-};
-
 /** A tenant's billing subscription (billing- stream), as far as tenant rows, clients and stats show it. */
 export type SubscriptionDocument = {
   _id: number;
@@ -84,7 +70,7 @@ export type SubscriptionDocument = {
   createdAt: Date;
 };
 
-type Collections = 'tenants' | 'partners' | 'subscriptions';
+type Collections = 'tenants' | 'subscriptions';
 
 export const TENANTS = 'tenants';
 
@@ -203,45 +189,9 @@ const tenantWrites = (event: TenantEvent): ReadModelWrite<Collections>[] => {
       // nothing of it, so live processing removes its rows too.
       return [
         { kind: 'delete', collection: 'tenants', filter: { _id: data.TenantId } },
-        { kind: 'delete', collection: 'partners', filter: { TenantId: data.TenantId } },
         { kind: 'delete', collection: 'subscriptions', filter: { tenantId: data.TenantId } },
       ];
     }
-  }
-};
-
-const setPartner = (id: number, fields: Partial<Omit<PartnerDocument, '_id' | 'position'>>) =>
-  ({ kind: 'set', collection: 'partners', id, fields }) as const;
-
-const partnerWrites = (event: PartnerEvent): ReadModelWrite<Collections>[] => {
-  switch (event.type) {
-    case 'PartnerCreated': {
-      const { data } = event;
-      return [
-        setPartner(data.PartnerId, {
-          TenantId: data.TenantId,
-          Name: data.Name,
-          ClientPlanIdentifier: data.ClientPlanIdentifier,
-          LogoURL: data.LogoURL,
-          WeeklyDay: null,
-          MonthlyDay: null,
-          createdAt: new Date(data.CreatedAt),
-        }),
-      ];
-    }
-    case 'PartnerRenamed':
-      return [setPartner(event.data.PartnerId, { Name: event.data.Name })];
-    case 'PartnerClientPlanChanged':
-      return [setPartner(event.data.PartnerId, { ClientPlanIdentifier: event.data.ClientPlanIdentifier })];
-    case 'PartnerLogoChanged':
-      return [setPartner(event.data.PartnerId, { LogoURL: event.data.LogoURL })];
-    case 'PartnerClientReportDaysChanged':
-      return [
-        setPartner(event.data.PartnerId, {
-          WeeklyDay: event.data.WeeklyDay,
-          MonthlyDay: event.data.MonthlyDay,
-        }),
-      ];
   }
 };
 
@@ -288,24 +238,22 @@ const writesFor = (event: RecordedEvent): ReadModelWrite<Collections>[] | undefi
   // Stored events were validated against their contracts when appended, and the decoder upcasts them.
   const typed = { type: event.type, data: event.data };
   if (event.type.startsWith('Tenant')) return tenantWrites(typed as TenantEvent);
-  if (event.type.startsWith('Partner')) return partnerWrites(typed as PartnerEvent);
   if (event.type.startsWith('Billing')) return billingWrites(typed as BillingEvent);
   return [];
 };
 
-/** Tenants with their partners and subscriptions (admin tenants list, tenant edit, switcher, clients, stats). */
+/** Tenants and their subscriptions (admin tenants list, tenant edit, switcher, clients, stats). */
 export const tenantsProjection = defineProjection<Collections>({
   name: TENANTS,
-  collections: { tenants: 'tenants', partners: 'tenant_partners', subscriptions: 'tenant_subscriptions' },
+  collections: { tenants: 'tenants', subscriptions: 'tenant_subscriptions' },
   indexes: {
     tenants: [
       { key: { sortName: 1 }, name: 'sort_name' },
       { key: { Classification: 1, UsageType: 1 }, name: 'classification_usage' },
     ],
-    partners: [{ key: { TenantId: 1 }, name: 'tenant' }],
     subscriptions: [{ key: { tenantId: 1 }, name: 'tenant' }],
   },
-  filter: { categories: ['tenant', 'partner', 'billing'] },
+  filter: { categories: ['tenant', 'billing'] },
   // Unknown types (written by a newer version) are skipped rather than stalling the read model.
   project: (event) => writesFor(event) ?? [],
 });

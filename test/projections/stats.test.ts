@@ -1,6 +1,7 @@
 import type { EventStore } from '../../commands/event-store/event-store';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { queryAdminStats } from '../../projections/stats/query-admin-stats';
+import { partnersProjection } from '../../projections/partners/partners-projection';
 import { sellersProjection } from '../../projections/sellers/sellers-projection';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
 import { platformAdmin, portalCommands } from './portal-commands';
@@ -12,7 +13,7 @@ let store: EventStore;
 
 const catchUp = () =>
   Promise.all(
-    [tenantsProjection, sellersProjection].map((projection) =>
+    [tenantsProjection, sellersProjection, partnersProjection].map((projection) =>
       new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
     ),
   );

@@ -7,6 +7,7 @@ import {
   type TenantListQuery,
 } from '../../projections/tenants/query-tenants';
 import { queryUserTenants } from '../../projections/tenants/query-user-tenants';
+import { partnersProjection } from '../../projections/partners/partners-projection';
 import { sellersProjection } from '../../projections/sellers/sellers-projection';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
 import { usersProjection } from '../../projections/users/users-projection';
@@ -21,7 +22,7 @@ let commands: PortalCommands;
 
 const catchUp = () =>
   Promise.all(
-    [tenantsProjection, usersProjection, sellersProjection].map((projection) =>
+    [tenantsProjection, usersProjection, sellersProjection, partnersProjection].map((projection) =>
       new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
     ),
   );
