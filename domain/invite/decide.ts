@@ -6,6 +6,7 @@ import type { Actor } from '../actor';
 import type { DomainCommand } from '../decider';
 import { isValidEmail, normaliseEmail } from '../user/email';
 import type { Invitation, InviteState } from './invite';
+import { invalidFields, blankToNull, type FieldProblem as Problem } from '../field-problems';
 
 /** `actor.tenantRole` is the actor's role in the inviting tenant. */
 type InviteCommandOf<Type extends string, Data> = DomainCommand<Type, Data> & { actor: Actor };
@@ -64,19 +65,6 @@ const text = {
 
 /** Accounting admins get this job title unless the form names one. */
 const accountingAdminJobTitle = 'Accounting/Finance';
-
-type Problem = { field: string; code: 'required' | 'invalid'; message: string };
-
-/** One validation error listing every bad field, so the form can mark them all at once. */
-const invalidFields = (problems: readonly Problem[]): AppError =>
-  new AppError('validation', problems.map((p) => p.message).join('\n'), {
-    properties: Object.fromEntries(problems.map((p) => [p.field, p.code])),
-  });
-
-const blankToNull = (value: string | null): string | null => {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-};
 
 const isOpen = (invitation: Invitation): boolean =>
   invitation.status === 'pending' || invitation.status === 'sent';

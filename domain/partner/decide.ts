@@ -4,6 +4,7 @@ import type { PartnerEvent } from '../../contracts/events/partner';
 import type { Actor } from '../actor';
 import type { DomainCommand } from '../decider';
 import type { Partner, PartnerState } from './partner';
+import { invalidFields, rejectInvalid, blankToNull, type FieldProblem as Problem } from '../field-problems';
 
 /** `actor.tenantRole` is the actor's role in the partner's tenant. */
 type PartnerCommandOf<Type extends string, Data> = DomainCommand<Type, Data> & { actor: Actor };
@@ -56,27 +57,6 @@ const text = {
   weeklyDay: 'WeeklyDay must be a whole number from 0 (Sunday) to 6 (Saturday).',
   monthlyDay: 'MonthlyDay must be a whole number from 1 to 28.',
 } as const;
-
-type Problem = {
-  field: string;
-  code: 'required' | 'invalid' | 'not_unique' | 'out_of_range';
-  message: string;
-};
-
-/** One validation error listing every bad field, so the form can mark them all at once. */
-const invalidFields = (problems: readonly Problem[]): AppError =>
-  new AppError('validation', problems.map((p) => p.message).join('\n'), {
-    properties: Object.fromEntries(problems.map((p) => [p.field, p.code])),
-  });
-
-const rejectInvalid = (problems: readonly Problem[]): void => {
-  if (problems.length > 0) throw invalidFields(problems);
-};
-
-const blankToNull = (value: string | null | undefined): string | null => {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-};
 
 const isHttpUrl = (value: string): boolean => {
   try {

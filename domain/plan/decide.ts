@@ -4,6 +4,7 @@ import type { PlanClassification, PlanEvent, PlanProduct } from '../../contracts
 import type { Actor } from '../actor';
 import type { DomainCommand } from '../decider';
 import type { Plan, PlanState } from './plan';
+import { rejectInvalid, type FieldProblem as Problem } from '../field-problems';
 
 type PlanCommandOf<Type extends string, Data> = DomainCommand<Type, Data> & { actor: Actor };
 
@@ -56,20 +57,6 @@ const text = {
   inactiveDefault: 'An inactive plan cannot be the default.',
   deactivateDefault: 'The default plan cannot be deactivated. Make another plan the default first.',
 } as const;
-
-type Problem = {
-  field: string;
-  code: 'required' | 'invalid' | 'not_unique' | 'out_of_range';
-  message: string;
-};
-
-/** One validation error listing every bad field, so the form can mark them all at once. */
-const rejectInvalid = (problems: readonly Problem[]): void => {
-  if (problems.length === 0) return;
-  throw new AppError('validation', problems.map((p) => p.message).join('\n'), {
-    properties: Object.fromEntries(problems.map((p) => [p.field, p.code])),
-  });
-};
 
 const requirePlatformAdmin = (actor: Actor): void => {
   if (!actor.isPlatformAdmin) throw new AppError('forbidden', text.onlyPlatformAdmin);

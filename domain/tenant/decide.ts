@@ -17,6 +17,7 @@ import {
 import type { Actor } from '../actor';
 import type { DomainCommand } from '../decider';
 import type { Tenant, TenantState } from './tenant';
+import { invalidFields, rejectInvalid, blankToNull, type FieldProblem as Problem } from '../field-problems';
 
 type TenantCommandOf<Type extends string, Data> = DomainCommand<Type, Data> & { actor: Actor };
 
@@ -138,23 +139,6 @@ const text = {
   restoreOnlyDisabled: 'Only a disabled tenant can be restored.',
   purgeOnlyDisabled: 'Only a disabled tenant can be purged.',
 } as const;
-
-type Problem = { field: string; code: 'required' | 'invalid' | 'out_of_range'; message: string };
-
-/** One validation error listing every bad field, so the form can mark them all at once. */
-const invalidFields = (problems: readonly Problem[]): AppError =>
-  new AppError('validation', problems.map((p) => p.message).join('\n'), {
-    properties: Object.fromEntries(problems.map((p) => [p.field, p.code])),
-  });
-
-const rejectInvalid = (problems: readonly Problem[]): void => {
-  if (problems.length > 0) throw invalidFields(problems);
-};
-
-const blankToNull = (value: string | null | undefined): string | null => {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-};
 
 const existing = (state: TenantState): Tenant => {
   if (state.status === 'none' || state.status === 'purged') throw new AppError('not_found', text.notFound);

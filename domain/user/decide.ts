@@ -13,6 +13,7 @@ import type { Actor } from '../actor';
 import type { DomainCommand } from '../decider';
 import { isValidEmail, normaliseEmail } from './email';
 import type { Membership, User, UserState } from './user';
+import { invalidFields, rejectInvalid, blankToNull, type FieldProblem as Problem } from '../field-problems';
 
 /**
  * For membership commands, `actor.tenantRole` is the actor's role in the tenant the command names
@@ -181,23 +182,6 @@ const text = {
   onlyAdvisorsLeave: 'Only an advisor can leave a company.',
   lastAdvisorOrAdmin: 'You cannot leave this company: no other active advisor or administrator would remain.',
 } as const;
-
-type Problem = { field: string; code: 'required' | 'invalid' | 'not_unique'; message: string };
-
-const invalidFields = (problems: readonly Problem[]): AppError =>
-  new AppError('validation', problems.map((p) => p.message).join('\n'), {
-    properties: Object.fromEntries(problems.map((p) => [p.field, p.code])),
-  });
-
-/** One validation error listing every bad field, so the form can mark them all at once. */
-const rejectInvalid = (problems: readonly Problem[]): void => {
-  if (problems.length > 0) throw invalidFields(problems);
-};
-
-const blankToNull = (value: string | null | undefined): string | null => {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-};
 
 const emailProblems = (email: string, emailInUse: boolean): Problem[] => {
   if (email === '') return [{ field: 'email', code: 'required', message: text.emailRequired }];
