@@ -1,6 +1,6 @@
 import type { EventStore } from '../../commands/event-store/event-store';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
-import { queryTenant } from '../../projections/tenants/query-tenant';
+import { queryLinkedTenants, queryTenant } from '../../projections/tenants/query-tenant';
 import {
   queryTenantList,
   queryTenantSummary,
@@ -181,6 +181,15 @@ describe('the tenants read model', () => {
       AdvisoryPartner: null,
     });
     expect(client).toMatchObject({ PartnerId: 61, AdvisoryPartner: { Id: 61, Name: 'Baker Partners' } });
+  });
+
+  it("lists a firm's linked clients and a client's advisory firm (expandable row)", async () => {
+    const linked = async (tenantId: number) =>
+      (await queryLinkedTenants(context.db, { tenantId })).tenants.map((t) => [t.Id, t.Name, t.link]);
+
+    expect(await linked(2)).toEqual([[4, 'Delta Internal', 'client']]);
+    expect(await linked(4)).toEqual([[2, 'Baker Advisors', 'advisor']]);
+    expect(await linked(1)).toEqual([]);
   });
 
   it('shows a disabled tenant with its date and reason; a purged one only to whoever asks for it; a permanent purge not at all', async () => {
