@@ -3,6 +3,12 @@ import { usersProjection } from './users/users-projection';
 import { tenantsProjection } from './tenants/tenants-projection';
 import { auditHistoryProjection } from './audit-history/audit-history-projection';
 import type { Projection } from './framework/projection';
+import { sellersProjection } from './sellers/sellers-projection';
+import { integrationsProjection } from './integrations/integrations-projection';
+import { recipientsProjection } from './recipients/recipients-projection';
+import { partnersProjection } from './partners/partners-projection';
+import { plansProjection } from './plans/plans-projection';
+import { billingSubscriptionsProjection } from './billing/billing-projection';
 
 /** Every read model the projector keeps; each gets its own processor and checkpoint. */
 export const projections: readonly Projection[] = [
@@ -10,6 +16,12 @@ export const projections: readonly Projection[] = [
   tenantsProjection,
   usersProjection,
   invitesProjection,
+  sellersProjection,
+  integrationsProjection,
+  recipientsProjection,
+  partnersProjection,
+  plansProjection,
+  billingSubscriptionsProjection,
 ];
 
 export const projectionNamed = (name: string): Projection | undefined =>
