@@ -17,7 +17,9 @@ import {
   recipientEventVersions,
   recipientPersonalDataFields,
 } from '../contracts/events/recipient';
+import { JobEvent, jobEventVersions, jobPersonalDataFields } from '../contracts/events/job';
 import { PartnerEvent, partnerEventVersions, partnerPersonalDataFields } from '../contracts/events/partner';
+import { PlanEvent, planEventVersions, planPersonalDataFields } from '../contracts/events/plan';
 import { SellerEvent, sellerEventVersions, sellerPersonalDataFields } from '../contracts/events/seller';
 import { TenantEvent, tenantEventVersions, tenantPersonalDataFields } from '../contracts/events/tenant';
 import { UserEvent, userEventVersions, userPersonalDataFields } from '../contracts/events/user';
@@ -103,6 +105,8 @@ export const eventRegistry = createEventRegistry([
   aggregateEvents(RecipientEvent, recipientEventVersions, recipientPersonalDataFields),
   aggregateEvents(PartnerEvent, partnerEventVersions, partnerPersonalDataFields),
   aggregateEvents(BillingEvent, billingEventVersions, billingPersonalDataFields),
+  aggregateEvents(PlanEvent, planEventVersions, planPersonalDataFields),
+  aggregateEvents(JobEvent, jobEventVersions, jobPersonalDataFields),
   aggregateEvents(IdAllocationEvent, idAllocationEventVersions, idAllocationPersonalDataFields),
 ]);
 
