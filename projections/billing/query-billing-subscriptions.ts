@@ -115,12 +115,33 @@ export const toSubscriptionView = (doc: BillingSubscriptionDoc, now: Date): Bill
   };
 };
 
-const subscriptions = (db: Db) =>
+/** The billing read model's documents, also read by the tenants, clients and stats queries. */
+export const billingSubscriptionsCollection = (db: Db) =>
   currentCollection<'subscriptions', BillingSubscriptionDoc>(
     db,
     billingSubscriptionsProjection,
     'subscriptions',
   );
+const subscriptions = billingSubscriptionsCollection;
+
+/**
+ * The subscription of each of these tenants, for rows that join one (tenant record, clients page).
+ * A tenant that has had several shows its latest, by creation; tenants without one are absent.
+ */
+export const latestSubscriptionsByTenant = async (
+  db: Db,
+  tenantIds: readonly number[],
+): Promise<Map<number, BillingSubscriptionDoc>> => {
+  if (tenantIds.length === 0) return new Map();
+  const docs = await (
+    await subscriptions(db)
+  )
+    .find({ tenantId: { $in: [...tenantIds] } })
+    .sort({ createdAt: 1, _id: 1 })
+    .toArray();
+  // Ascending order, so the latest is the one the map keeps.
+  return new Map(docs.map((doc) => [doc.tenantId, doc]));
+};
 
 /** GET /api/billing/subscriptions/{tenantId}: the tenant's subscription, or null without one. */
 export const getTenantSubscription = async (

@@ -5,6 +5,7 @@ import type { TenantClassification, UsageType } from '../../contracts/events/ten
 import type { MembershipDocument } from '../users/users-projection';
 import { membershipsCollection } from '../users/membership-counts';
 import { USERS } from '../users/users-projection';
+import { BILLING_SUBSCRIPTIONS } from '../billing/billing-projection';
 import { countRecipientsByTenant } from '../recipients/query-recipients';
 import { RECIPIENTS } from '../recipients/recipients-projection';
 import { SELLERS } from '../sellers/sellers-projection';
@@ -93,11 +94,15 @@ const matches = (row: ClientRow, query: ClientListQuery): boolean => {
 /**
  * The clients page (GET /api/clients): the tenants where the user's membership is classified ADVISOR
  * (portal.md section 6: "The advisor list includes only tenants where the member role is ADVISOR"),
- * neither disabled nor purged. Platforms and recipients come from the sellers and recipients read
- * models at query time.
+ * neither disabled nor purged. Platforms, recipients and subscriptions come from the sellers,
+ * recipients and billing read models at query time.
  */
 export const queryClients = async (db: Db, query: ClientListQuery): Promise<ClientList> => {
-  const stale = await waitForReadModels(db, [TENANTS, USERS, SELLERS, RECIPIENTS], query);
+  const stale = await waitForReadModels(
+    db,
+    [TENANTS, USERS, SELLERS, RECIPIENTS, BILLING_SUBSCRIPTIONS],
+    query,
+  );
   const memberships = await (
     await membershipsCollection(db)
   )
@@ -130,10 +135,10 @@ export const queryClients = async (db: Db, query: ClientListQuery): Promise<Clie
         Recipients: recipients.get(tenant._id) ?? 0,
         Subscription: {
           // The billing subscription's plan, else the plan the tenant signed up with.
-          PlanIdentifier: subscription?.Plan.identifier ?? tenant.PlanIdentifier,
-          PlanName: subscription?.Plan.name ?? null,
+          PlanIdentifier: subscription?.planIdentifier ?? tenant.PlanIdentifier,
+          PlanName: subscription?.planName ?? null,
           BillingTenantId: subscription?.billingTenantId ?? null,
-          PaymentStatus: subscription?.PaymentStatus ?? null,
+          PaymentStatus: subscription?.paymentStatus ?? null,
         },
         HasClientMatch: false,
         Classification: tenant.Classification,

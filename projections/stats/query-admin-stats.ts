@@ -1,11 +1,13 @@
 import type { Db } from 'mongodb';
 import type { PaymentStatus } from '../../contracts/events/billing';
 import type { UsageType } from '../../contracts/events/tenant';
+import { BILLING_SUBSCRIPTIONS } from '../billing/billing-projection';
+import { billingSubscriptionsCollection } from '../billing/query-billing-subscriptions';
 import { PARTNERS } from '../partners/partners-projection';
 import { SELLERS } from '../sellers/sellers-projection';
 import { queryTenantSummary } from '../tenants/query-tenants';
 import { sellerTotals } from '../tenants/sellers-read-model';
-import { partnersCollection, subscriptionsCollection, tenantsCollection } from '../tenants/tenant-view';
+import { partnersCollection, tenantsCollection } from '../tenants/tenant-view';
 import { TENANTS } from '../tenants/tenants-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 
@@ -51,9 +53,12 @@ const subscriptionCounts = async (db: Db, now: Date): Promise<SubscriptionCounts
   const billable = new Set(tenants.map((tenant) => tenant._id));
   // Direct or channel compares two fields of one document: counted here, not with $expr.
   const subscriptions = await (
-    await subscriptionsCollection(db)
+    await billingSubscriptionsCollection(db)
   )
-    .find({ PaymentStatus: { $nin: ended } })
+    .find(
+      { paymentStatus: { $nin: ended } },
+      { projection: { tenantId: 1, billingTenantId: 1, paymentStatus: 1, startedAt: 1 } },
+    )
     .toArray();
   const counts: SubscriptionCounts = {
     directSubscriptions: 0,
@@ -62,7 +67,7 @@ const subscriptionCounts = async (db: Db, now: Date): Promise<SubscriptionCounts
   };
   for (const subscription of subscriptions) {
     if (!billable.has(subscription.tenantId)) continue;
-    if (subscription.PaymentStatus === 'trialing' && subscription.StartedAt > now)
+    if (subscription.paymentStatus === 'trialing' && subscription.startedAt > now)
       counts.trialSubscriptions += 1;
     else if (subscription.billingTenantId === subscription.tenantId) counts.directSubscriptions += 1;
     else counts.channelSubscriptions += 1;
@@ -78,7 +83,7 @@ export const queryAdminStats = async (
   db: Db,
   query: Consistency & { now: Date },
 ): Promise<AdminStats & { stale: boolean }> => {
-  const stale = await waitForReadModels(db, [TENANTS, SELLERS, PARTNERS], query);
+  const stale = await waitForReadModels(db, [TENANTS, SELLERS, PARTNERS, BILLING_SUBSCRIPTIONS], query);
   const [partners, sellers, summary, subscriptions] = await Promise.all([
     (await partnersCollection(db)).countDocuments({}),
     sellerTotals(db),

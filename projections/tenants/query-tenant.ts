@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { BILLING_SUBSCRIPTIONS } from '../billing/billing-projection';
 import { PARTNERS } from '../partners/partners-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { partnersCollection, tenantsCollection, toTenantViews, type TenantView } from './tenant-view';
@@ -15,7 +16,7 @@ export const queryTenant = async (
   db: Db,
   query: TenantQuery,
 ): Promise<{ tenant: TenantView | null; stale: boolean }> => {
-  const stale = await waitForReadModels(db, [TENANTS, PARTNERS], query);
+  const stale = await waitForReadModels(db, [TENANTS, PARTNERS, BILLING_SUBSCRIPTIONS], query);
   const tenants = await tenantsCollection(db);
   const doc = await tenants.findOne({
     _id: query.tenantId,

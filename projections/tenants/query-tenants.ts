@@ -1,5 +1,6 @@
 import type { Db, Filter, Sort } from 'mongodb';
 import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
+import { BILLING_SUBSCRIPTIONS } from '../billing/billing-projection';
 import { userCountsByTenant } from '../users/membership-counts';
 import { USERS } from '../users/users-projection';
 import { PARTNERS } from '../partners/partners-projection';
@@ -120,7 +121,11 @@ const byCount =
  * from the memberships and sellers read models.
  */
 export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Promise<TenantListPage> => {
-  const stale = await waitForReadModels(db, [TENANTS, USERS, SELLERS, PARTNERS], query);
+  const stale = await waitForReadModels(
+    db,
+    [TENANTS, USERS, SELLERS, PARTNERS, BILLING_SUBSCRIPTIONS],
+    query,
+  );
   const tenants = await tenantsCollection(db);
   const filter = await listFilter(db, query);
   const total = await tenants.countDocuments(filter);

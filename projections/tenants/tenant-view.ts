@@ -11,14 +11,11 @@ import {
   type TenantClassification,
   type UsageType,
 } from '../../contracts/events/tenant';
+import type { BillingSubscriptionDoc } from '../billing/billing-projection';
+import { latestSubscriptionsByTenant } from '../billing/query-billing-subscriptions';
 import { currentCollection } from '../framework/read-model-versions';
 import { partnersProjection, type PartnerDoc } from '../partners/partners-projection';
-import {
-  tenantsProjection,
-  type SubscriptionDocument,
-  type TenantDocument,
-  type TenantLifecycle,
-} from './tenants-projection';
+import { tenantsProjection, type TenantDocument, type TenantLifecycle } from './tenants-projection';
 
 /** The Tenant entity as the admin and portal screens read it (admin.md and portal.md, section 3). */
 export type TenantView = {
@@ -86,8 +83,6 @@ export const partnersCollection = (db: Db) =>
     partnersProjection,
     'partners',
   );
-export const subscriptionsCollection = (db: Db) =>
-  currentCollection<Collections, SubscriptionDocument>(db, tenantsProjection, 'subscriptions');
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -97,11 +92,14 @@ const withDefaults = (reporting: Partial<ReportingSettings> | undefined): Report
   ...Object.fromEntries(Object.entries(reporting ?? {}).filter(([, value]) => value !== null)),
 });
 
-/** The partners and subscriptions of some tenants, fetched in three queries (no $lookup on FerretDB). */
+/**
+ * The partners and subscriptions of some tenants, fetched in three queries (no $lookup on FerretDB).
+ * Subscriptions come from the billing read model, the one place billing events are projected.
+ */
 export type TenantJoins = {
   partnersById: Map<number, PartnerDoc>;
   partnersByTenant: Map<number, PartnerDoc>;
-  subscriptionsByTenant: Map<number, SubscriptionDocument>;
+  subscriptionsByTenant: Map<number, BillingSubscriptionDoc>;
 };
 
 export const loadTenantJoins = async (db: Db, tenants: readonly TenantDocument[]): Promise<TenantJoins> => {
@@ -109,8 +107,8 @@ export const loadTenantJoins = async (db: Db, tenants: readonly TenantDocument[]
   const partnerIds = [
     ...new Set(tenants.flatMap((tenant) => (tenant.PartnerId === null ? [] : [tenant.PartnerId]))),
   ];
-  const [partners, subscriptions] = await Promise.all([partnersCollection(db), subscriptionsCollection(db)]);
-  const [advisory, owned, subscribed] = await Promise.all([
+  const partners = await partnersCollection(db);
+  const [advisory, owned, subscriptionsByTenant] = await Promise.all([
     partnerIds.length === 0 ? [] : partners.find({ _id: { $in: partnerIds } }).toArray(),
     ids.length === 0
       ? []
@@ -118,12 +116,7 @@ export const loadTenantJoins = async (db: Db, tenants: readonly TenantDocument[]
           .find({ tenantId: { $in: ids } })
           .sort({ _id: 1 })
           .toArray(),
-    ids.length === 0
-      ? []
-      : subscriptions
-          .find({ tenantId: { $in: ids } })
-          .sort({ createdAt: 1, _id: 1 })
-          .toArray(),
+    latestSubscriptionsByTenant(db, ids),
   ]);
   const partnersByTenant = new Map<number, PartnerDoc>();
   // A firm normally has one partner; with several, the first created is its ClientsPartner.
@@ -132,8 +125,7 @@ export const loadTenantJoins = async (db: Db, tenants: readonly TenantDocument[]
   return {
     partnersById: new Map(advisory.map((partner) => [partner._id, partner])),
     partnersByTenant,
-    // The latest subscription wins when a tenant has had several.
-    subscriptionsByTenant: new Map(subscribed.map((subscription) => [subscription.tenantId, subscription])),
+    subscriptionsByTenant,
   };
 };
 
@@ -182,10 +174,14 @@ export const toTenantView = (tenant: TenantDocument, joins: TenantJoins): Tenant
       ? {
           Id: subscription._id,
           BillingTenantId: subscription.billingTenantId,
-          Plan: subscription.Plan,
-          StartedAt: subscription.StartedAt.toISOString(),
-          PaymentStatus: subscription.PaymentStatus,
-          PaymentMethod: subscription.PaymentMethod,
+          Plan: {
+            id: subscription.planId,
+            name: subscription.planName,
+            identifier: subscription.planIdentifier,
+          },
+          StartedAt: subscription.startedAt.toISOString(),
+          PaymentStatus: subscription.paymentStatus,
+          PaymentMethod: subscription.paymentMethod,
         }
       : null,
     CreatedBy: tenant.CreatedBy,

@@ -1,4 +1,3 @@
-import type { BillingEvent, BillingPlan, PaymentMethod, PaymentStatus } from '../../contracts/events/billing';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import type {
   BusinessModel,
@@ -56,21 +55,7 @@ export type TenantDocument = {
   purgedAt: Date | null;
 };
 
-/** A tenant's billing subscription (billing- stream), as far as tenant rows, clients and stats show it. */
-export type SubscriptionDocument = {
-  _id: number;
-  position: number;
-  tenantId: number;
-  billingTenantId: number;
-  Plan: BillingPlan;
-  /** A future StartedAt while trialing is the trial's end. */
-  StartedAt: Date;
-  PaymentStatus: PaymentStatus;
-  PaymentMethod: PaymentMethod | null;
-  createdAt: Date;
-};
-
-type Collections = 'tenants' | 'subscriptions';
+type Collections = 'tenants';
 
 export const TENANTS = 'tenants';
 
@@ -186,51 +171,9 @@ const tenantWrites = (event: TenantEvent): ReadModelWrite<Collections>[] => {
           setTenant(data.TenantId, { status: 'purged', purged: true, purgedAt: new Date(data.PurgedAt) }),
         ];
       // A permanent purge erases the tenant's key and may delete its streams: a rebuild then finds
-      // nothing of it, so live processing removes its rows too.
-      return [
-        { kind: 'delete', collection: 'tenants', filter: { _id: data.TenantId } },
-        { kind: 'delete', collection: 'subscriptions', filter: { tenantId: data.TenantId } },
-      ];
+      // nothing of it, so live processing removes its row too (the billing read model its subscriptions).
+      return [{ kind: 'delete', collection: 'tenants', filter: { _id: data.TenantId } }];
     }
-  }
-};
-
-const setSubscription = (id: number, fields: Partial<Omit<SubscriptionDocument, '_id' | 'position'>>) =>
-  ({ kind: 'set', collection: 'subscriptions', id, fields }) as const;
-
-/** Products, Stripe links, resume dates and cancellations belong to the billing read model, not here. */
-const billingWrites = (event: BillingEvent): ReadModelWrite<Collections>[] => {
-  switch (event.type) {
-    case 'BillingSubscriptionStarted': {
-      const { data } = event;
-      return [
-        setSubscription(data.subscriptionId, {
-          tenantId: data.tenantId,
-          billingTenantId: data.billingTenantId,
-          Plan: data.plan,
-          StartedAt: new Date(data.startedAt),
-          PaymentStatus: data.paymentStatus,
-          PaymentMethod: data.paymentMethod,
-          createdAt: new Date(data.createdAt),
-        }),
-      ];
-    }
-    case 'BillingTenantChanged':
-      return [setSubscription(event.data.subscriptionId, { billingTenantId: event.data.billingTenantId })];
-    case 'BillingPlanChanged':
-      return [setSubscription(event.data.subscriptionId, { Plan: event.data.plan })];
-    case 'BillingStartDateChanged':
-      return [setSubscription(event.data.subscriptionId, { StartedAt: new Date(event.data.startedAt) })];
-    case 'BillingPaymentMethodChanged':
-      return [setSubscription(event.data.subscriptionId, { PaymentMethod: event.data.paymentMethod })];
-    case 'BillingPaymentStatusChanged':
-      return [setSubscription(event.data.subscriptionId, { PaymentStatus: event.data.paymentStatus })];
-    case 'BillingResumeDateSet':
-    case 'BillingStripeCustomerLinked':
-    case 'BillingProductSet':
-    case 'BillingProductRemoved':
-    case 'BillingCancellationScheduled':
-      return [];
   }
 };
 
@@ -238,22 +181,23 @@ const writesFor = (event: RecordedEvent): ReadModelWrite<Collections>[] | undefi
   // Stored events were validated against their contracts when appended, and the decoder upcasts them.
   const typed = { type: event.type, data: event.data };
   if (event.type.startsWith('Tenant')) return tenantWrites(typed as TenantEvent);
-  if (event.type.startsWith('Billing')) return billingWrites(typed as BillingEvent);
   return [];
 };
 
-/** Tenants and their subscriptions (admin tenants list, tenant edit, switcher, clients, stats). */
+/**
+ * Tenants (admin tenants list, tenant edit, switcher, clients, stats). Their subscriptions are the
+ * billing read model's (projections/billing/), joined at query time, so they are projected once.
+ */
 export const tenantsProjection = defineProjection<Collections>({
   name: TENANTS,
-  collections: { tenants: 'tenants', subscriptions: 'tenant_subscriptions' },
+  collections: { tenants: 'tenants' },
   indexes: {
     tenants: [
       { key: { sortName: 1 }, name: 'sort_name' },
       { key: { Classification: 1, UsageType: 1 }, name: 'classification_usage' },
     ],
-    subscriptions: [{ key: { tenantId: 1 }, name: 'tenant' }],
   },
-  filter: { categories: ['tenant', 'billing'] },
+  filter: { categories: ['tenant'] },
   // Unknown types (written by a newer version) are skipped rather than stalling the read model.
   project: (event) => writesFor(event) ?? [],
 });

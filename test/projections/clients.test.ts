@@ -1,4 +1,5 @@
 import type { EventStore } from '../../commands/event-store/event-store';
+import { billingSubscriptionsProjection } from '../../projections/billing/billing-projection';
 import { queryClients, type ClientListQuery } from '../../projections/clients/query-clients';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { recipientsProjection } from '../../projections/recipients/recipients-projection';
@@ -14,7 +15,13 @@ let store: EventStore;
 
 const catchUp = () =>
   Promise.all(
-    [tenantsProjection, usersProjection, sellersProjection, recipientsProjection].map((projection) =>
+    [
+      tenantsProjection,
+      usersProjection,
+      sellersProjection,
+      recipientsProjection,
+      billingSubscriptionsProjection,
+    ].map((projection) =>
       new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
     ),
   );

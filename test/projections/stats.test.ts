@@ -1,4 +1,5 @@
 import type { EventStore } from '../../commands/event-store/event-store';
+import { billingSubscriptionsProjection } from '../../projections/billing/billing-projection';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { queryAdminStats } from '../../projections/stats/query-admin-stats';
 import { partnersProjection } from '../../projections/partners/partners-projection';
@@ -13,8 +14,9 @@ let store: EventStore;
 
 const catchUp = () =>
   Promise.all(
-    [tenantsProjection, sellersProjection, partnersProjection].map((projection) =>
-      new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
+    [tenantsProjection, sellersProjection, partnersProjection, billingSubscriptionsProjection].map(
+      (projection) =>
+        new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
     ),
   );
 

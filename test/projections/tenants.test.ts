@@ -1,4 +1,5 @@
 import type { EventStore } from '../../commands/event-store/event-store';
+import { billingSubscriptionsProjection } from '../../projections/billing/billing-projection';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { queryLinkedTenants, queryTenant } from '../../projections/tenants/query-tenant';
 import {
@@ -22,7 +23,13 @@ let commands: PortalCommands;
 
 const catchUp = () =>
   Promise.all(
-    [tenantsProjection, usersProjection, sellersProjection, partnersProjection].map((projection) =>
+    [
+      tenantsProjection,
+      usersProjection,
+      sellersProjection,
+      partnersProjection,
+      billingSubscriptionsProjection,
+    ].map((projection) =>
       new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
     ),
   );
@@ -301,6 +308,31 @@ describe('the tenants read model', () => {
       DisableReason: null,
     });
     expect(await ids({ search: '& sons' })).toEqual([2]);
+  });
+
+  it("reads a tenant's subscription from the billing read model, and waits for it when asked", async () => {
+    const started = await commands.startSubscription(502, {
+      tenantId: 2,
+      billingTenantId: 2,
+      plan: 'advisor',
+    });
+    // Every read model but billing catches up: the tenants one has nothing to do with billing events.
+    await Promise.all(
+      [tenantsProjection, usersProjection, sellersProjection, partnersProjection].map((projection) =>
+        new ProjectionProcessor({ db: context.db, store, decode: context.decode, projection }).catchUp(),
+      ),
+    );
+    const before = await queryTenant(context.db, {
+      tenantId: 2,
+      afterPosition: started,
+      waitTimeoutMs: 20,
+    });
+    expect(before).toMatchObject({ stale: true, tenant: { Subscription: null } });
+    await catchUp();
+    expect(await queryTenant(context.db, { tenantId: 2, afterPosition: started })).toMatchObject({
+      stale: false,
+      tenant: { Subscription: { Id: 502, BillingTenantId: 2, Plan: { identifier: 'advisor' } } },
+    });
   });
 
   it('writes the same documents when every event is delivered twice and the history replayed', async () => {
