@@ -15,6 +15,9 @@ import type { HealthReport } from '../contracts/health';
 import { catalogue, registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { rateLimits, registerSecurity } from './plugins/security';
+import { registerSessionAuth } from './plugins/session-auth';
+import type { SessionStore } from './auth/session-store';
+import { streamHistoryRoutes, type EventSourceForHistory } from './routes/stream-history';
 import { industryRoutes } from './routes/industries';
 
 export type HealthProbe = () => Promise<HealthReport>;
@@ -25,10 +28,18 @@ export type AppOptions = {
   health: HealthProbe;
   /** The built web app (web/dist); served with a single-page-app fallback when present. */
   webRoot?: string;
+  /** What signed-in routes need; without it the app serves only public routes (unit tests). */
+  services?: { sessions: SessionStore; events: EventSourceForHistory };
 };
 
 /** Builds the gateway's Fastify instance without listening, so tests drive it with `inject`. */
-export const buildApp = async ({ config, logger, health, webRoot }: AppOptions): Promise<FastifyInstance> => {
+export const buildApp = async ({
+  config,
+  logger,
+  health,
+  webRoot,
+  services,
+}: AppOptions): Promise<FastifyInstance> => {
   // Typed with the base logger so the instance is the plain FastifyInstance that plugins expect.
   const app = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: logger,
@@ -43,6 +54,10 @@ export const buildApp = async ({ config, logger, health, webRoot }: AppOptions):
   await registerOpenApi(app);
   await registerSecurity(app, config);
   await app.register(industryRoutes);
+  if (services) {
+    registerSessionAuth(app, { sessions: services.sessions, config });
+    await app.register(streamHistoryRoutes(services.events));
+  }
 
   app.get('/api/health', async (_request, reply) => {
     const report = await health();
