@@ -107,6 +107,15 @@ export const useReadModelKit = (
       batchSize: 2,
     });
 
+  /** Every event delivered again, then a full rebuild, must leave the documents live processing wrote. */
+  const expectStableUnderRedeliveryAndRebuild = async () => {
+    const live = await checksums();
+    await redeliverEverything();
+    expect(await checksums()).toEqual(live);
+    await rebuild();
+    expect(await checksums()).toEqual(live);
+  };
+
   return {
     context,
     run,
@@ -115,6 +124,7 @@ export const useReadModelKit = (
     checksums,
     redeliverEverything,
     rebuild,
+    expectStableUnderRedeliveryAndRebuild,
     store: () => ready().store,
   };
 };
