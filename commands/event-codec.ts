@@ -49,14 +49,22 @@ export const encodeEvents = async (
   return { events: validated.map(({ type, data }) => ({ type, data })), toAppend };
 };
 
-/** Recorded events as the current code expects them: decrypted and at the current schema version. */
+/**
+ * Recorded events as the current code expects them: decrypted and at the current schema version.
+ * Strict by default (the write side must not decide on an event it does not understand); `lenient`
+ * passes unknown types, and versions newer than this program, through as stored, so a generic reader
+ * such as the audit history never stalls on one.
+ */
 export const decodeEvents = async (
   codec: EventCodec,
   recorded: readonly RecordedEvent[],
+  options: { lenient?: boolean } = {},
 ): Promise<RecordedEvent[]> => {
   const revealed = await codec.personalData.reveal(recorded);
   return revealed.map((event) => {
-    const schemaVersion = codec.registry.definitionOf(event.type)?.schemaVersion ?? event.schemaVersion;
+    const definition = codec.registry.definitionOf(event.type);
+    if (options.lenient && (!definition || event.schemaVersion >= definition.schemaVersion)) return event;
+    const schemaVersion = definition?.schemaVersion ?? event.schemaVersion;
     return { ...event, schemaVersion, data: upcastPayload(codec.registry, event) };
   });
 };

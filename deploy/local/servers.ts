@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
@@ -156,12 +157,12 @@ const ferretdb: ServerDefinition = {
     });
     // The published module lacks build/version/version.txt, which the binary embeds and checks at
     // start-up; build from a writable copy of the module with that file written.
-    const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({
-      stdout: execFileSync('go', ['list', '-m', '-f', '{{.Dir}}', module], { cwd: build }).toString().trim(),
-    }));
+    const moduleDir = execFileSync('go', ['list', '-m', '-f', '{{.Dir}}', module], { cwd: build })
+      .toString()
+      .trim();
     const source = join(build, 'src');
     if (!existsSync(join(source, 'go.mod'))) {
-      cpSync(stdout, source, { recursive: true });
+      cpSync(moduleDir, source, { recursive: true });
       await runStep('chmod', ['-R', 'u+w', source], { label: 'ferretdb build' });
     }
     writeFileSync(join(source, 'build', 'version', 'version.txt'), `v${FERRETDB_VERSION}\n`);

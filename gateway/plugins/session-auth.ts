@@ -19,6 +19,8 @@ export const registerSessionAuth = (
 ): void => {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
+    // Only the API needs the session; static files of the web app should not cost a database read.
+    if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[sessionCookie];
     request.session = token ? await deps.sessions.resume(token, new Date()) : null;
   });

@@ -10,9 +10,10 @@ import type {
   TenantEvent,
   UsageType,
 } from '../../contracts/events/tenant';
+import type { TenantLifecycle } from '../../domain/tenant/tenant';
 import { defineProjection, type ReadModelWrite } from '../framework/projection';
 
-export type TenantLifecycle = 'active' | 'disabled' | 'purged';
+export type { TenantLifecycle } from '../../domain/tenant/tenant';
 
 /**
  * One document per tenant (`_id` = TenantId), with the Tenant entity's fields as the events carry
