@@ -1,7 +1,7 @@
 import { streamHistory } from '../commands/stream-history';
 import type { Config } from '../contracts/config';
 import { isAppError } from '../contracts/errors';
-import { openEventSource } from '../projections/open-event-store';
+import { openEventSource } from '../commands/open-event-source';
 
 /** `ledgerwise history <streamId> [--from=N] [--limit=N]`: an operator's replay of one aggregate, as JSON lines. */
 export const printStreamHistory = async (config: Config, args: string[]): Promise<number> => {

@@ -46,3 +46,126 @@ export const loginMessages = {
 /** The method a user last signed in with, for the login page's reminder. */
 export const LoginMethod = z.enum(['password', 'google', 'microsoft']);
 export type LoginMethod = z.infer<typeof LoginMethod>;
+
+/** GET /api/auth/token: the anti-forgery token every write echoes in `x-csrf-token`. */
+export const CsrfTokenResponse = z.object({ csrfToken: z.string() });
+
+const Name = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100);
+
+/** POST /api/auth/register: the Get started form, plus the marketing attribution of the sign-up link. */
+export const RegisterRequest = z
+  .object({
+    givenName: Name('First name'),
+    familyName: Name('Last name'),
+    email: Email,
+    password: Password,
+    classification: z.enum(['BUSINESS', 'FIRM']).optional(),
+    referrer: z.string().trim().max(200).optional(),
+    referrerIdentifier: z.string().trim().max(200).optional(),
+    landingPage: z.string().trim().max(500).optional(),
+    planIdentifier: z.string().trim().max(100).optional(),
+  })
+  .strict();
+export type RegisterRequest = z.infer<typeof RegisterRequest>;
+
+/** POST /api/auth/switchTenant */
+export const SwitchTenantRequest = z.object({ tenantId: z.coerce.number().int().positive() }).strict();
+
+/** POST /api/auth/leaveTenant: the user must tick "I understand that I will lose access to manage this company". */
+export const LeaveTenantRequest = z
+  .object({
+    tenantId: z.coerce.number().int().positive().optional(),
+    confirmed: z.literal(true, { error: 'Please confirm that you understand you will lose access.' }),
+  })
+  .strict();
+
+/** GET /api/auth/logout?reason=: why the session ended (Session Idle, Access Denied...), shown on the login page. */
+export const LogoutQuery = z.object({ reason: z.string().trim().max(100).optional() }).strict();
+export const LogoutResponse = z.object({ loggedOut: z.literal(true), reason: z.string().nullable() });
+
+export const RecoverPasswordResponse = z.object({ message: z.string() });
+export const recoverySentMessage =
+  'Successfully sent password recovery email. The request is valid for 30 minutes.';
+export const passwordChangedMessage = 'Successfully updated your password.';
+
+/** The signed-in user as GET /api/auth/self and every sign-in call answer it. */
+export const SessionResponse = z.object({
+  user: z.object({
+    Id: z.number(),
+    Email: z.string(),
+    GivenName: z.string(),
+    FamilyName: z.string(),
+    Name: z.string(),
+    PrimaryClassification: z.enum(['MEMBER', 'ADVISOR']),
+    AuthProvider: z.enum(['password', 'google', 'microsoft']).nullable(),
+    LastLoginMethod: z.enum(['password', 'google', 'microsoft']).nullable(),
+    Logins: z.number(),
+    EmailVerified: z.boolean(),
+    DefaultPartnerTenantId: z.number().nullable(),
+    isPlatformAdmin: z.boolean(),
+    /** PLATFORM_ADMIN, or the role in the current tenant. */
+    Role: z.enum(['PLATFORM_ADMIN', 'ADMIN', 'USER']).nullable(),
+  }),
+  /** The tenant the session works in; null before the welcome modal has created one. */
+  tenant: z
+    .object({
+      Id: z.number(),
+      Name: z.string(),
+      FriendlyName: z.string().nullable(),
+      Classification: z.enum(['BUSINESS', 'FIRM']),
+      UsageType: z.enum(['NORMAL', 'TEST', 'INTERNAL', 'DEMO']),
+    })
+    .nullable(),
+  membership: z
+    .object({
+      Role: z.enum(['ADMIN', 'USER']),
+      Status: z.enum(['ACTIVE', 'INACTIVE']),
+      Classification: z.enum(['MEMBER', 'ADVISOR']),
+    })
+    .nullable(),
+  /** The tenant switcher: active memberships, by name. */
+  tenants: z.array(
+    z.object({
+      Id: z.number(),
+      Name: z.string(),
+      Classification: z.enum(['BUSINESS', 'FIRM']),
+      UsageType: z.enum(['NORMAL', 'TEST', 'INTERNAL', 'DEMO']),
+      Role: z.enum(['ADMIN', 'USER']),
+      MembershipClassification: z.enum(['MEMBER', 'ADVISOR']),
+    }),
+  ),
+  resetPasswordRequired: z.boolean(),
+  /** When the session ends without activity; the browser warns a minute before (idle banner). */
+  idleExpiresAt: z.iso.datetime(),
+  idleTimeoutSeconds: z.number(),
+});
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/** POST /api/auth/invite: the invite form (portal.md section 3, Forms; rules in section 5). */
+export const InviteRequest = z
+  .object({
+    name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
+    email: Email,
+    role: z.enum(['ADMIN', 'USER', 'ADVISOR']).nullable().optional(),
+    jobTitle: z.string().trim().max(100).nullable().optional(),
+    subscribeToReports: z.boolean().default(false),
+    classifyAsAdvisor: z.boolean().default(false),
+    workflow: z.enum(['STANDARD', 'ACCOUNTING_ADMIN']).default('STANDARD'),
+  })
+  .strict();
+export type InviteRequest = z.infer<typeof InviteRequest>;
+
+export const InviteResponse = z.object({
+  Uuid: z.uuid(),
+  Email: z.string(),
+  Name: z.string(),
+  /** sent when the email went out; pending when it could not be sent yet. */
+  status: z.enum(['pending', 'sent']),
+});
+
+export const InviteIdParam = z.object({ id: z.uuid() }).strict();

@@ -65,6 +65,21 @@ export const ConfigEnv = z
     STRIPE_API_URL: url(['http', 'https']).default('http://127.0.0.1:12111'),
     STRIPE_SECRET_KEY: z.string().min(1).default('sk_test_123'),
     SEED_DEMO: booleanFlag.default(true),
+    /**
+     * Platform administrators are named by the operator, never granted through the API
+     * (docs/adr/0013-gateway-access.md): accounts with these emails get the platform-admin flag.
+     */
+    PLATFORM_ADMIN_EMAILS: z
+      .string()
+      .default('admin@ledgerwise.local')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((email) => email.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    /** Password of the seeded platform administrator on a local run (SEED_DEMO); never used in production. */
+    SEED_ADMIN_PASSWORD: z.string().min(8).default('Ledgerwise-admin-1'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.SESSION_SECRET === DEV_SESSION_SECRET) {

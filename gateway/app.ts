@@ -16,9 +16,12 @@ import { catalogue, registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { rateLimits, registerSecurity } from './plugins/security';
 import { registerSessionAuth } from './plugins/session-auth';
-import type { SessionStore } from './auth/session-store';
-import { streamHistoryRoutes, type EventSourceForHistory } from './routes/stream-history';
+import { randomUUID } from 'node:crypto';
+import { registerAccess } from './plugins/access';
+import { registerReadYourWrites } from './plugins/read-your-writes';
 import { industryRoutes } from './routes/industries';
+import { apiRoutes } from './routes/api-routes';
+import type { GatewayServices } from './services';
 
 export type HealthProbe = () => Promise<HealthReport>;
 
@@ -28,8 +31,8 @@ export type AppOptions = {
   health: HealthProbe;
   /** The built web app (web/dist); served with a single-page-app fallback when present. */
   webRoot?: string;
-  /** What signed-in routes need; without it the app serves only public routes (unit tests). */
-  services?: { sessions: SessionStore; events: EventSourceForHistory };
+  /** What the API routes need; without it the app serves only the public, stateless routes (unit tests). */
+  services?: GatewayServices;
 };
 
 /** Builds the gateway's Fastify instance without listening, so tests drive it with `inject`. */
@@ -45,6 +48,8 @@ export const buildApp = async ({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
     trustProxy: config.NODE_ENV === 'production',
+    // Request ids seed command ids (execute-command.ts), so they must be unique across restarts.
+    genReqId: () => randomUUID(),
   });
 
   // Every request and response is checked against its zod schema from contracts/.
@@ -55,11 +60,14 @@ export const buildApp = async ({
   await registerSecurity(app, config);
   await app.register(industryRoutes);
   if (services) {
+    app.decorate('services', services);
+    registerReadYourWrites(app);
     registerSessionAuth(app, { sessions: services.sessions, config });
-    await app.register(streamHistoryRoutes(services.events));
+    registerAccess(app);
+    await app.register(apiRoutes);
   }
 
-  app.get('/api/health', async (_request, reply) => {
+  app.get('/api/health', { config: { access: 'public' } }, async (_request, reply) => {
     const report = await health();
     return reply.code(report.ok ? 200 : 503).send(report);
   });

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { projectionStatus } from './framework/projection-status';
 import { rebuildProjection } from './framework/rebuild-projection';
-import { openEventSource } from './open-event-store';
+import { openEventSource } from '../commands/open-event-source';
 import { projectionNamed, projections } from './registry';
 
 const usage = `Usage: ledgerwise projections <command>

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { check, healthReport, type HealthCheck, type RunningProcess } from '../contracts/health';
 import { ProjectionProcessor } from './framework/projection-processor';
-import { openEventSource } from './open-event-store';
+import { openEventSource } from '../commands/open-event-source';
 import { projections } from './registry';
 
 /** The projector process: one processor per read model, each from its own checkpoint. */

@@ -20,6 +20,8 @@ export type Session = {
   isPlatformAdmin: boolean;
   /** The user must set a new password before anything else (route guard /reset-password). */
   resetPasswordRequired: boolean;
+  /** Set on the session a recovery link opened: the one token its password reset may spend. */
+  recoveryTokenHash?: string | null;
   createdAt: Date;
   idleExpiresAt: Date;
   absoluteExpiresAt: Date;
@@ -31,14 +33,17 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('bas
 
 export type SessionStore = {
   create: (
-    session: Pick<Session, 'userId' | 'tenantId' | 'isPlatformAdmin' | 'resetPasswordRequired'>,
+    session: Pick<Session, 'userId' | 'tenantId' | 'isPlatformAdmin' | 'resetPasswordRequired'> &
+      Pick<Partial<Session>, 'recoveryTokenHash'>,
     now: Date,
   ) => Promise<{ token: string; session: Session }>;
   /** The live session of a token, its idle deadline moved forward; null when unknown, idle or expired. */
   resume: (token: string, now: Date) => Promise<Session | null>;
   update: (
     token: string,
-    changes: Partial<Pick<Session, 'tenantId' | 'resetPasswordRequired' | 'isPlatformAdmin'>>,
+    changes: Partial<
+      Pick<Session, 'tenantId' | 'resetPasswordRequired' | 'isPlatformAdmin' | 'recoveryTokenHash'>
+    >,
   ) => Promise<void>;
   revoke: (token: string) => Promise<void>;
   /** Ends every session of a user, except optionally the one making the change. */

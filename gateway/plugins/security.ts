@@ -3,6 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../contracts/config';
+import { CsrfTokenResponse } from '../../contracts/auth';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -37,7 +38,11 @@ export const registerSecurity = async (app: FastifyInstance, config: Config): Pr
     app.csrfProtection(request, reply, done);
   });
 
-  app.get('/api/auth/token', { schema: { tags: ['auth'] } }, (_request, reply) => ({
-    csrfToken: reply.generateCsrf(),
-  }));
+  app.get(
+    '/api/auth/token',
+    { config: { access: 'public' }, schema: { tags: ['auth'], response: { 200: CsrfTokenResponse } } },
+    (_request, reply) => ({
+      csrfToken: reply.generateCsrf(),
+    }),
+  );
 };

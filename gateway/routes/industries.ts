@@ -8,6 +8,7 @@ export const industryRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/industries',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['industries'],
         querystring: IndustriesQuery,

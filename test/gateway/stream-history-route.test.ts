@@ -1,40 +1,18 @@
-import { MongoClient } from 'mongodb';
-import pino from 'pino';
-import { handleCommand, type CommandHandlerDeps } from '../../commands/command-handler';
-import { decodeEvents } from '../../commands/event-codec';
-import { eventRegistry } from '../../commands/event-registry';
-import { createPersonalDataProtector } from '../../commands/personal-data';
-import { InMemoryPersonalDataKeyStore } from '../../commands/personal-data-key-store';
 import { runWithRequestContext } from '../../commands/request-context';
-import { useTempSqliteFiles } from '../../commands/testing/temp-sqlite-files';
 import { StreamHistoryResponse } from '../../contracts/stream-history';
 import type { Actor } from '../../domain/actor';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
-import { buildApp } from '../../gateway/app';
-import { createSessionStore } from '../../gateway/auth/session-store';
-import { isolatedNames, testConfig } from '../harness/isolation';
+import { handleCommand } from '../../commands/command-handler';
+import { platformAdmin, signUp } from './fixtures';
+import { useGatewayWorld } from './gateway-world';
 
-const config = testConfig(isolatedNames(__filename));
-const client = new MongoClient(config.MONGO_URL);
-const files = useTempSqliteFiles();
+const world = useGatewayWorld(__filename);
 const admin: Actor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
 const now = new Date('2025-05-01T09:00:00.000Z');
 
-afterAll(async () => {
-  await client.db().dropDatabase();
-  await client.close();
-});
+let adminSignedIn: ReturnType<typeof platformAdmin> | undefined;
 
 const setUp = async () => {
-  const store = files.openStore();
-  const deps: CommandHandlerDeps = {
-    store,
-    registry: eventRegistry,
-    personalData: createPersonalDataProtector({
-      keys: new InMemoryPersonalDataKeyStore(),
-      registry: eventRegistry,
-    }),
-  };
   await runWithRequestContext({ actor: 'user:1', ip: '10.1.1.1', method: 'POST', url: '/api/tenants' }, () =>
     handleCommand(
       tenantDecider,
@@ -48,23 +26,15 @@ const setUp = async () => {
           actor: admin,
         },
       },
-      deps,
+      world.services.writeSide,
     ),
   );
-  const sessions = await createSessionStore(client.db());
-  const app = await buildApp({
-    config,
-    logger: pino({ level: 'silent' }),
-    health: () => Promise.resolve({ process: 'gateway', ok: true, checks: [] }),
-    webRoot: '/nonexistent',
-    services: { sessions, events: { store, decode: (events) => decodeEvents(deps, events) } },
-  });
+  const { app } = world;
   const cookieFor = async (isPlatformAdmin: boolean) => {
-    const { token } = await sessions.create(
-      { userId: isPlatformAdmin ? 1 : 2, tenantId: 8, isPlatformAdmin, resetPasswordRequired: false },
-      new Date(),
-    );
-    return `lw_session=${token}`;
+    const { browser } = isPlatformAdmin
+      ? await (adminSignedIn ??= platformAdmin(world))
+      : await signUp(world, { name: `member${Math.random()}` });
+    return [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   };
   return { app, cookieFor };
 };

@@ -1,13 +1,16 @@
+import type { RecordedEvent } from '../contracts/events/envelope';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../contracts/config';
-import { eventRegistry } from '../commands/event-registry';
-import type { EventStore } from '../commands/event-store/event-store';
-import { openEsdbEventStore } from '../commands/event-store/esdb-event-store';
-import { openSqliteEventStore } from '../commands/event-store/sqlite-event-store';
-import type { PersonalDataKeyStore } from '../commands/personal-data-key-store';
-import { openSqlitePersonalDataKeyStore } from '../commands/sqlite-personal-data-key-store';
-import { createEventDecoder } from './event-decoder';
+import { eventRegistry } from './event-registry';
+import type { EventStore } from './event-store/event-store';
+import { openEsdbEventStore } from './event-store/esdb-event-store';
+import { openSqliteEventStore } from './event-store/sqlite-event-store';
+import type { PersonalDataKeyStore } from './personal-data-key-store';
+import { openSqlitePersonalDataKeyStore } from './sqlite-personal-data-key-store';
+import type { CommandHandlerDeps } from './command-handler';
+import { decodeEvents } from './event-codec';
+import { createPersonalDataProtector } from './personal-data';
 
 /** The embedded store's file: every process that shares the store opens this path. */
 export const sqliteEventStorePath = (config: Config): string => join(config.DATA_DIR, 'events.sqlite');
@@ -28,11 +31,14 @@ export const openEventStore = async (config: Config): Promise<EventStore> => {
 
 export type EventSource = {
   store: EventStore;
-  decode: ReturnType<typeof createEventDecoder>;
+  /** Events as readers see them: personal data decrypted or erased, upcast, unknown types passed through. */
+  decode: (events: readonly RecordedEvent[]) => Promise<RecordedEvent[]>;
+  /** What command handling needs: the store, the registry and the personal-data protector. */
+  writeSide: CommandHandlerDeps;
   close: () => Promise<void>;
 };
 
-/** The event store plus the decoder projections read through (decryption with the key store, upcasting). */
+/** The event store, its personal-data keys, and the decoding and command handling built on them. */
 export const openEventSource = async (config: Config): Promise<EventSource> => {
   const store = await openEventStore(config);
   let keys: PersonalDataKeyStore;
@@ -43,9 +49,15 @@ export const openEventSource = async (config: Config): Promise<EventSource> => {
     await store.close();
     throw error;
   }
+  const writeSide: CommandHandlerDeps = {
+    store,
+    registry: eventRegistry,
+    personalData: createPersonalDataProtector({ keys, registry: eventRegistry }),
+  };
   return {
     store,
-    decode: createEventDecoder({ keys, registry: eventRegistry }),
+    decode: (events) => decodeEvents(writeSide, events, { lenient: true }),
+    writeSide,
     close: async () => {
       await store.close();
       await keys.close();

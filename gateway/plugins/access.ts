@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../contracts/errors';
+import type { Actor } from '../../domain/actor';
+import { callerFacts, type CallerFacts } from '../../projections/users/caller-facts';
+import type { Session } from '../auth/session-store';
+
+/**
+ * Who may call a route (portal.md and admin.md section 6), declared on the route as `config.access`
+ * and enforced by one hook, so no route can forget its check and the route-table tests can read it.
+ * - public: anyone, signed in or not;
+ * - session: any signed-in user, even one without a current tenant;
+ * - member: an active member of the current tenant (any role), or a platform admin;
+ * - tenantAdmin: an ADMIN of the current tenant, or a platform admin;
+ * - advisor: an advisor in the current tenant (PrimaryClassification ADVISOR or an advisor membership), or a platform admin;
+ * - platformAdmin: platform administrators only.
+ */
+export const accessLevels = [
+  'public',
+  'session',
+  'member',
+  'tenantAdmin',
+  'advisor',
+  'platformAdmin',
+] as const;
+export type Access = (typeof accessLevels)[number];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Reachable while the user must still set a new password (self, resetPassword, logout). */
+    duringPasswordReset?: boolean;
+  }
+  interface FastifyRequest {
+    /** The signed-in caller with their standing in the current tenant; null on public routes for guests. */
+    caller: Caller | null;
+  }
+}
+
+export type Caller = {
+  session: Session;
+  userId: number;
+  /** The tenant the session works in; null before the user has one. */
+  tenantId: number | null;
+  isPlatformAdmin: boolean;
+  facts: CallerFacts;
+  /** The actor for commands about the current tenant. */
+  actor: Actor;
+};
+
+const denied = (why: string) => new AppError('forbidden', 'Access Denied', { message: why });
+
+export const isAdvisorIn = (facts: CallerFacts): boolean =>
+  facts.primaryClassification === 'ADVISOR' || facts.membership?.classification === 'ADVISOR';
+
+export const actorFrom = (session: Session, facts: CallerFacts): Actor => ({
+  userId: session.userId,
+  isPlatformAdmin: session.isPlatformAdmin,
+  tenantRole: facts.membership?.status === 'ACTIVE' ? facts.membership.role : null,
+  isAdvisor: isAdvisorIn(facts),
+});
+
+const activeMembership = (facts: CallerFacts) =>
+  facts.membership?.status === 'ACTIVE' ? facts.membership : null;
+
+/** Throws 403 unless the caller meets the level; platform admins meet every level. */
+const check = (access: Access, caller: Caller): void => {
+  if (caller.isPlatformAdmin || access === 'session' || access === 'public') return;
+  if (access === 'platformAdmin') throw denied('platform admin only');
+  if (caller.tenantId === null) throw denied('no current tenant');
+  const membership = activeMembership(caller.facts);
+  if (!membership) throw denied(`not an active member of tenant ${caller.tenantId}`);
+  if (access === 'tenantAdmin' && membership.role !== 'ADMIN') throw denied('tenant admin only');
+  if (access === 'advisor' && !isAdvisorIn(caller.facts)) throw denied('advisors only');
+};
+
+/** The facts about the caller and any tenant: for routes that name a tenant in their path. */
+export const callerIn = async (request: FastifyRequest, tenantId: number): Promise<Caller> => {
+  const caller = requireCaller(request);
+  if (caller.tenantId === tenantId) return caller;
+  const facts = await callerFacts(request.server.services.db, {
+    userId: caller.userId,
+    tenantId,
+    ...request.readAfter,
+  });
+  return { ...caller, tenantId, facts, actor: actorFrom(caller.session, facts) };
+};
+
+/**
+ * For a route that names a tenant (`/api/tenants/:id`): the caller's standing there, refused with 403
+ * unless they are an active member meeting the level, or a platform admin.
+ */
+export const requireTenantAccess = async (
+  request: FastifyRequest,
+  tenantId: number,
+  access: Extract<Access, 'member' | 'tenantAdmin' | 'advisor'> = 'member',
+): Promise<Caller> => {
+  const caller = await callerIn(request, tenantId);
+  check(access, caller);
+  return caller;
+};
+
+/** The signed-in caller of a route whose access level already guaranteed one. */
+export const requireCaller = (request: FastifyRequest): Caller => {
+  if (!request.caller) throw new AppError('unauthorized', 'Access Denied', { message: 'no live session' });
+  return request.caller;
+};
+
+/** The current tenant of a member-level route. */
+export const currentTenantOf = (request: FastifyRequest): number => {
+  const { tenantId } = requireCaller(request);
+  if (tenantId === null) throw denied('no current tenant');
+  return tenantId;
+};
+
+/**
+ * Entities found by id answer 404 to callers of other tenants, so ids cannot be probed across tenants.
+ * Platform admins see every tenant's entities.
+ */
+export const requireSameTenant = (request: FastifyRequest, ownerTenantId: number | null): void => {
+  const caller = requireCaller(request);
+  if (caller.isPlatformAdmin) return;
+  if (ownerTenantId === null || ownerTenantId !== caller.tenantId)
+    throw new AppError('not_found', 'Not Found', { message: `belongs to tenant ${ownerTenantId}` });
+};
+
+/** Registers the access hook: every /api route must declare its level, or it is refused for everyone. */
+export const registerAccess = (app: FastifyInstance): void => {
+  app.decorateRequest('caller', null);
+  app.addHook('preHandler', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const access = request.routeOptions.config.access;
+    // A route without a declared level is a mistake; refusing it keeps the mistake harmless.
+    if (!access) {
+      if (request.is404) return;
+      throw denied(`route ${request.routeOptions.url ?? request.url} declares no access level`);
+    }
+    const session = request.session;
+    if (!session) {
+      if (access === 'public') return;
+      throw new AppError('unauthorized', 'Access Denied', { message: 'no live session' });
+    }
+    const facts = await callerFacts(app.services.db, {
+      userId: session.userId,
+      tenantId: session.tenantId,
+      ...request.readAfter,
+    });
+    if (!facts.exists && access !== 'public') {
+      throw new AppError('unauthorized', 'Access Denied', { message: 'the user no longer exists' });
+    }
+    request.caller = {
+      session,
+      userId: session.userId,
+      tenantId: session.tenantId,
+      isPlatformAdmin: session.isPlatformAdmin,
+      facts,
+      actor: actorFrom(session, facts),
+    };
+    if (access === 'public') return;
+    if (session.resetPasswordRequired && !request.routeOptions.config.duringPasswordReset) {
+      throw new AppError('forbidden', 'You must set a new password before you continue.', {
+        message: 'password reset required',
+      });
+    }
+    check(access, request.caller);
+  });
+};

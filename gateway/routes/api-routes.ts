@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { accountRoutes } from './auth/account-routes';
+import { inviteRoutes } from './auth/invite-routes';
+import { sessionRoutes } from './auth/session-routes';
+import { streamHistoryRoutes } from './stream-history';
+
+/**
+ * Every route group of the API that needs the services (sessions, write side, read models). One
+ * plugin per resource group; each route declares its access level (plugins/access.ts).
+ */
+export const apiRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(sessionRoutes);
+  await app.register(accountRoutes);
+  await app.register(inviteRoutes);
+  await app.register(streamHistoryRoutes);
+};

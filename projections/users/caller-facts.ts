@@ -1,0 +1,43 @@
+import type { Db } from 'mongodb';
+import type {
+  MembershipClassification,
+  MembershipStatus,
+  PrimaryClassification,
+  TenantRole,
+} from '../../contracts/events/user';
+import { waitForReadModels, type Consistency } from '../wait-for-read-models';
+import { membershipsCollection } from './membership-counts';
+import { usersCollection } from './user-view';
+import { USERS } from './users-projection';
+
+/** What the gateway's access checks need to know about the signed-in user and one tenant. */
+export type CallerFacts = {
+  exists: boolean;
+  primaryClassification: PrimaryClassification;
+  membership: { role: TenantRole; status: MembershipStatus; classification: MembershipClassification } | null;
+};
+
+export const callerFacts = async (
+  db: Db,
+  query: Consistency & { userId: number; tenantId: number | null },
+): Promise<CallerFacts> => {
+  await waitForReadModels(db, [USERS], query);
+  const { tenantId } = query;
+  const [user, membership] = await Promise.all([
+    usersCollection(db).then((users) =>
+      users.findOne({ _id: query.userId, deleted: false }, { projection: { PrimaryClassification: 1 } }),
+    ),
+    tenantId === null
+      ? null
+      : membershipsCollection(db).then((memberships) =>
+          memberships.findOne({ userId: query.userId, tenantId, userDeleted: false }),
+        ),
+  ]);
+  return {
+    exists: user !== null,
+    primaryClassification: user?.PrimaryClassification ?? 'MEMBER',
+    membership: membership
+      ? { role: membership.Role, status: membership.Status, classification: membership.Classification }
+      : null,
+  };
+};

@@ -1,0 +1,62 @@
+import type { SessionResponse } from '../../contracts/auth';
+import type { TenantClassification } from '../../contracts/events/tenant';
+import { tenantDecider } from '../../domain/tenant/tenant-decider';
+import { userDecider } from '../../domain/user/user-decider';
+import type { Browser, World } from './gateway-world';
+
+export const strongPassword = 'Ledger-wise-42';
+
+/** Registers through the API; the browser is signed in afterwards. */
+export const signUp = async (
+  world: World,
+  who: { name: string; givenName?: string; familyName?: string; password?: string },
+): Promise<{ browser: Browser; session: SessionResponse; email: string; password: string }> => {
+  const browser = world.browser();
+  const email = world.email(who.name);
+  const password = who.password ?? strongPassword;
+  const response = await browser.post('/api/auth/register', {
+    givenName: who.givenName ?? who.name,
+    familyName: who.familyName ?? 'Tester',
+    email,
+    password,
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`register ${email}: ${response.statusCode} ${response.body}`);
+  return { browser, session: response.json<SessionResponse>(), email, password };
+};
+
+let nextTenantId = 900_000;
+
+/**
+ * A company with `userId` as its admin, made with the tenant and user commands directly (the tenants
+ * routes have their own tests); the browser is switched into it.
+ */
+export const companyFor = async (
+  world: World,
+  owner: { browser: Browser; session: SessionResponse },
+  company: { name: string; classification?: TenantClassification },
+): Promise<number> => {
+  const tenantId = (nextTenantId += 1);
+  const classification = company.classification ?? 'BUSINESS';
+  const actor = { userId: owner.session.user.Id, isPlatformAdmin: false, tenantRole: null, isAdvisor: false };
+  const now = world.clock.now();
+  await world.run(tenantDecider, `tenant-${tenantId}`, {
+    type: 'CreateTenant',
+    data: { tenantId, name: company.name, classification },
+    now,
+    actor,
+  });
+  await world.run(userDecider, `user-${owner.session.user.Id}`, {
+    type: 'JoinCreatedTenant',
+    data: { tenantId, tenantClassification: classification },
+    now,
+    actor,
+  });
+  await world.settle();
+  const switched = await owner.browser.post('/api/auth/switchTenant', { tenantId });
+  if (switched.statusCode !== 200) throw new Error(`switchTenant: ${switched.statusCode} ${switched.body}`);
+  return tenantId;
+};
+
+/** A signed-in platform administrator (the world's PLATFORM_ADMIN_EMAILS address). */
+export const platformAdmin = (world: World) => signUp(world, { name: 'admin' });
