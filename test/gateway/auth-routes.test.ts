@@ -188,7 +188,7 @@ describe('auth: password recovery', () => {
     const missing = await browser.post('/api/auth/resetPassword', { password: 'Another-Pass-7' });
     expect(missing.statusCode).toBe(422);
     expect(ErrorResponse.parse(missing.json()).properties).toEqual({
-      currentPassword: 'Please enter your current password.',
+      currentPassword: 'required',
     });
 
     const changed = await browser.post('/api/auth/resetPassword', {
