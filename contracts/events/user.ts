@@ -117,6 +117,18 @@ export const UserDefaultPartnerTenantChanged = z.object({
   data: z.object({ UserId: Id, DefaultPartnerTenantId: Id.nullable() }),
 });
 
+/** The user's contact id in the marketing-automation platform (ActiveCampaign), set by a platform admin. */
+export const UserActiveCampaignIdChanged = z.object({
+  type: z.literal('UserActiveCampaignIdChanged'),
+  data: z.object({ UserId: Id, ActiveCampaignId: z.string().min(1).nullable() }),
+});
+
+/** An advisor of a firm who is to be assigned to every client of the firm (the advisor assignment checkbox). */
+export const UserAssignToAllClientsChanged = z.object({
+  type: z.literal('UserAssignToAllClientsChanged'),
+  data: z.object({ UserId: Id, TenantId: Id, AssignToAllClients: z.boolean() }),
+});
+
 export const UserDeleted = z.object({
   type: z.literal('UserDeleted'),
   data: z.object({ UserId: Id, DeletedAt: IsoTime }),
@@ -184,6 +196,8 @@ export const UserEvent = z.discriminatedUnion('type', [
   UserEmailChanged,
   UserPrimaryClassificationChanged,
   UserDefaultPartnerTenantChanged,
+  UserActiveCampaignIdChanged,
+  UserAssignToAllClientsChanged,
   UserDeleted,
   UserJoinedTenant,
   UserTenantRoleChanged,
@@ -209,6 +223,8 @@ export const userEventVersions = {
   UserEmailChanged: 1,
   UserPrimaryClassificationChanged: 1,
   UserDefaultPartnerTenantChanged: 1,
+  UserActiveCampaignIdChanged: 1,
+  UserAssignToAllClientsChanged: 1,
   UserDeleted: 1,
   UserJoinedTenant: 1,
   UserTenantRoleChanged: 1,
@@ -242,6 +258,8 @@ export const userPersonalDataFields = {
   UserEmailChanged: ['Email'],
   UserPrimaryClassificationChanged: [],
   UserDefaultPartnerTenantChanged: [],
+  UserActiveCampaignIdChanged: ['ActiveCampaignId'],
+  UserAssignToAllClientsChanged: [],
   UserDeleted: [],
   UserJoinedTenant: ['JobTitle'],
   UserTenantRoleChanged: [],

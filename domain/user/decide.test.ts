@@ -771,6 +771,88 @@ describe('LeaveTenant', () => {
   });
 });
 
+describe('CRM contact id and advisor assignment', () => {
+  it('lets only a platform admin set the ActiveCampaign contact id; blank clears it', () => {
+    spec
+      .given([ada])
+      .when(command('ChangeUserActiveCampaignId', { activeCampaignId: ' 812 ' }, platformAdmin))
+      .then([{ type: 'UserActiveCampaignIdChanged', data: { UserId: 9, ActiveCampaignId: '812' } }]);
+    const withId: UserEvent = {
+      type: 'UserActiveCampaignIdChanged',
+      data: { UserId: 9, ActiveCampaignId: '812' },
+    };
+    spec
+      .given([ada, withId])
+      .when(command('ChangeUserActiveCampaignId', { activeCampaignId: '' }, platformAdmin))
+      .then([{ type: 'UserActiveCampaignIdChanged', data: { UserId: 9, ActiveCampaignId: null } }]);
+    spec
+      .given([ada, withId])
+      .when(command('ChangeUserActiveCampaignId', { activeCampaignId: '812' }, platformAdmin))
+      .then([]);
+    spec
+      .given([ada])
+      .when(command('ChangeUserActiveCampaignId', { activeCampaignId: '812' }, tenantAdmin))
+      .thenFails('forbidden', 'Only a platform administrator can do this.');
+  });
+
+  const firmAdvisor: UserEvent[] = [
+    ada,
+    joined({ Role: 'ADMIN', Classification: 'ADVISOR' }),
+    { type: 'UserPrimaryClassificationChanged', data: { UserId: 9, PrimaryClassification: 'ADVISOR' } },
+  ];
+  const assign = (tenantClassification: 'FIRM' | 'BUSINESS', assignToAllClients: boolean) =>
+    command(
+      'ChangeAssignToAllClients',
+      { tenantId: 42, tenantClassification, assignToAllClients },
+      tenantAdmin,
+    );
+
+  it('assigns an advisor who administers a firm to all its clients, and unassigns them', () => {
+    const assigned: UserEvent = {
+      type: 'UserAssignToAllClientsChanged',
+      data: { UserId: 9, TenantId: 42, AssignToAllClients: true },
+    };
+    spec.given(firmAdvisor).when(assign('FIRM', true)).then([assigned]);
+    spec
+      .given([...firmAdvisor, assigned])
+      .when(assign('FIRM', true))
+      .then([]);
+    spec
+      .given([...firmAdvisor, assigned])
+      .when(assign('FIRM', false))
+      .then([
+        {
+          type: 'UserAssignToAllClientsChanged',
+          data: { UserId: 9, TenantId: 42, AssignToAllClients: false },
+        },
+      ]);
+  });
+
+  it('refuses the assignment outside a firm, for a non-advisor or a standard user, and by a non-admin', () => {
+    const refusal =
+      'Only an advisor who is an administrator of an advisory firm can be assigned to all of its clients.';
+    spec.given(firmAdvisor).when(assign('BUSINESS', true)).thenFails('validation', refusal);
+    spec
+      .given([ada, joined({ Role: 'ADMIN' })])
+      .when(assign('FIRM', true))
+      .thenFails('validation', refusal);
+    spec
+      .given([...firmAdvisor.slice(0, 1), joined({ Role: 'USER' }), firmAdvisor[2] as UserEvent])
+      .when(assign('FIRM', true))
+      .thenFails('validation', refusal);
+    spec
+      .given(firmAdvisor)
+      .when(
+        command(
+          'ChangeAssignToAllClients',
+          { tenantId: 42, tenantClassification: 'FIRM', assignToAllClients: true },
+          tenantUser,
+        ),
+      )
+      .thenFails('forbidden', 'Only an administrator of this company can change its team.');
+  });
+});
+
 describe('event schemas', () => {
   it('accept what the decider emits', () => {
     const decisions: [UserEvent[], UserCommand][] = [

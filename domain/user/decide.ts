@@ -73,6 +73,19 @@ export type ChangeDefaultPartnerTenant = UserCommandOf<
   'ChangeDefaultPartnerTenant',
   { tenantId: number | null }
 >;
+export type ChangeUserActiveCampaignId = UserCommandOf<
+  'ChangeUserActiveCampaignId',
+  { activeCampaignId: string | null }
+>;
+
+/**
+ * The advisor assignment checkbox: only for an advisor (PrimaryClassification ADVISOR) who is an ADMIN
+ * of the advisory firm named by tenantId; `tenantClassification` is that tenant's, from its stream.
+ */
+export type ChangeAssignToAllClients = UserCommandOf<
+  'ChangeAssignToAllClients',
+  { tenantId: number; tenantClassification: TenantClassification; assignToAllClients: boolean }
+>;
 export type DeleteUser = UserCommandOf<'DeleteUser', Record<string, never>>;
 
 /**
@@ -147,6 +160,8 @@ export type UserCommand =
   | ChangeUserEmail
   | ChangePrimaryClassification
   | ChangeDefaultPartnerTenant
+  | ChangeUserActiveCampaignId
+  | ChangeAssignToAllClients
   | DeleteUser
   | JoinTenant
   | JoinCreatedTenant
@@ -180,6 +195,8 @@ const text = {
   notMember: 'The user is not a member of this company.',
   cannotLeaveFirm: 'You cannot leave an advisory firm.',
   onlyAdvisorsLeave: 'Only an advisor can leave a company.',
+  assignOnlyFirmAdvisors:
+    'Only an advisor who is an administrator of an advisory firm can be assigned to all of its clients.',
   lastAdvisorOrAdmin: 'You cannot leave this company: no other active advisor or administrator would remain.',
 } as const;
 
@@ -535,6 +552,41 @@ export const decideUser = (command: UserCommand, state: UserState): UserEvent[] 
           {
             type: 'UserDefaultPartnerTenantChanged',
             data: { UserId: user.userId, DefaultPartnerTenantId: tenantId },
+          },
+        ];
+      }),
+    )
+    .with({ type: 'ChangeUserActiveCampaignId' }, (c) =>
+      decidePlatformAdminEdit(c, state, (user): UserEvent[] => {
+        const activeCampaignId = blankToNull(c.data.activeCampaignId);
+        if (activeCampaignId === user.activeCampaignId) return [];
+        return [
+          {
+            type: 'UserActiveCampaignIdChanged',
+            data: { UserId: user.userId, ActiveCampaignId: activeCampaignId },
+          },
+        ];
+      }),
+    )
+    .with({ type: 'ChangeAssignToAllClients' }, (c) =>
+      decideMembershipEdit(c, state, (m, user): UserEvent[] => {
+        const eligible =
+          c.data.tenantClassification === 'FIRM' &&
+          user.primaryClassification === 'ADVISOR' &&
+          m.role === 'ADMIN';
+        if (c.data.assignToAllClients && !eligible)
+          throw invalidFields([
+            { field: 'AssignToAllClients', code: 'invalid', message: text.assignOnlyFirmAdvisors },
+          ]);
+        if (c.data.assignToAllClients === user.assignToAllClients) return [];
+        return [
+          {
+            type: 'UserAssignToAllClientsChanged',
+            data: {
+              UserId: user.userId,
+              TenantId: m.tenantId,
+              AssignToAllClients: c.data.assignToAllClients,
+            },
           },
         ];
       }),

@@ -36,6 +36,9 @@ export type User = {
   recovery: { tokenHash: string; expiresAt: string } | null;
   primaryClassification: PrimaryClassification;
   defaultPartnerTenantId: number | null;
+  activeCampaignId: string | null;
+  /** An advisor to be assigned to every client of their firm. */
+  assignToAllClients: boolean;
   logins: number;
   lastLogin: { at: string; method: LoginMethod } | null;
   /** Keyed by tenant id. */
@@ -76,6 +79,8 @@ export const evolveUser = (state: UserState, event: UserEvent): UserState =>
       recovery: null,
       primaryClassification: 'MEMBER',
       defaultPartnerTenantId: null,
+      activeCampaignId: null,
+      assignToAllClients: false,
       logins: 0,
       lastLogin: null,
       memberships: {},
@@ -130,6 +135,12 @@ export const evolveUser = (state: UserState, event: UserEvent): UserState =>
     )
     .with({ type: 'UserDefaultPartnerTenantChanged' }, ({ data }) =>
       whenExisting(state, (u) => ({ ...u, defaultPartnerTenantId: data.DefaultPartnerTenantId })),
+    )
+    .with({ type: 'UserActiveCampaignIdChanged' }, ({ data }) =>
+      whenExisting(state, (u) => ({ ...u, activeCampaignId: data.ActiveCampaignId })),
+    )
+    .with({ type: 'UserAssignToAllClientsChanged' }, ({ data }) =>
+      whenExisting(state, (u) => ({ ...u, assignToAllClients: data.AssignToAllClients })),
     )
     .with({ type: 'UserDeleted' }, () => whenExisting(state, (u) => ({ ...u, status: 'deleted' })))
     .with({ type: 'UserJoinedTenant' }, ({ data }) =>

@@ -19,6 +19,8 @@ export type UserView = {
   LastLoginMethod: LoginMethod | null;
   createdAt: string;
   DefaultPartnerTenantId: number | null;
+  ActiveCampaignId: string | null;
+  AssignToAllClients: boolean;
   EmailVerified: boolean;
   PasswordResetRequired: boolean;
   deleted: boolean;
@@ -45,6 +47,8 @@ export const toUserView = (user: UserDocument): UserView => ({
   LastLoginMethod: user.LastLoginMethod,
   createdAt: user.createdAt.toISOString(),
   DefaultPartnerTenantId: user.DefaultPartnerTenantId,
+  ActiveCampaignId: user.ActiveCampaignId ?? null,
+  AssignToAllClients: user.AssignToAllClients ?? false,
   EmailVerified: user.EmailVerified,
   PasswordResetRequired: user.PasswordResetRequired,
   deleted: user.deleted,

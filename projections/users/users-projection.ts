@@ -34,6 +34,9 @@ export type UserDocument = {
   LastLoginMethod: LoginMethod | null;
   createdAt: Date;
   DefaultPartnerTenantId: number | null;
+  /** Absent on documents projected before these fields existed: read as null and false. */
+  ActiveCampaignId?: string | null;
+  AssignToAllClients?: boolean;
   EmailVerified: boolean;
   PasswordResetRequired: boolean;
   deleted: boolean;
@@ -100,6 +103,12 @@ const deletionWrites = (userId: number, deletedAt: string): ReadModelWrite<Colle
     collection: 'users',
     filter: { _id: userId, JobTitle: { $ne: null } },
     fields: { JobTitle: ERASED },
+  },
+  {
+    kind: 'update',
+    collection: 'users',
+    filter: { _id: userId, ActiveCampaignId: { $ne: null } },
+    fields: { ActiveCampaignId: ERASED },
   },
   { kind: 'update', collection: 'memberships', filter: { userId }, fields: { userDeleted: true } },
   {
@@ -170,6 +179,10 @@ const writesFor = (event: UserEvent): ReadModelWrite<Collections>[] => {
       return [setUser(event.data.UserId, { PrimaryClassification: event.data.PrimaryClassification })];
     case 'UserDefaultPartnerTenantChanged':
       return [setUser(event.data.UserId, { DefaultPartnerTenantId: event.data.DefaultPartnerTenantId })];
+    case 'UserActiveCampaignIdChanged':
+      return [setUser(event.data.UserId, { ActiveCampaignId: event.data.ActiveCampaignId })];
+    case 'UserAssignToAllClientsChanged':
+      return [setUser(event.data.UserId, { AssignToAllClients: event.data.AssignToAllClients })];
     case 'UserDeleted':
       return deletionWrites(event.data.UserId, event.data.DeletedAt);
     case 'UserJoinedTenant': {
