@@ -18,6 +18,7 @@ import { rateLimits, registerSecurity } from './plugins/security';
 import { registerSessionAuth } from './plugins/session-auth';
 import { randomUUID } from 'node:crypto';
 import { registerAccess } from './plugins/access';
+import { registerRouteTable } from './plugins/route-table';
 import { registerReadYourWrites } from './plugins/read-your-writes';
 import { industryRoutes } from './routes/industries';
 import { apiRoutes } from './routes/api-routes';
@@ -56,6 +57,7 @@ export const buildApp = async ({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRouteTable(app);
   await registerOpenApi(app);
   await registerSecurity(app, config);
   await app.register(industryRoutes);

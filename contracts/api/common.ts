@@ -23,3 +23,6 @@ export type Done = z.infer<typeof Done>;
 
 /** A one-line text field: trimmed, bounded. */
 export const Text = (max = 200) => z.string().trim().max(max);
+
+/** The body of a write that takes no input: anything sent is an unknown field. */
+export const EmptyBody = z.object({}).strict();

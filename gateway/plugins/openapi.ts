@@ -15,5 +15,7 @@ export const registerOpenApi = async (app: FastifyInstance): Promise<void> => {
     },
     transform: jsonSchemaTransform,
   });
-  app.get('/api/docs/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/api/docs/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () =>
+    app.swagger(),
+  );
 };

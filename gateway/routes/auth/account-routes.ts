@@ -10,7 +10,7 @@ import {
   passwordChangedMessage,
   recoverySentMessage,
 } from '../../../contracts/auth';
-import { Done } from '../../../contracts/api/common';
+import { Done, EmptyBody } from '../../../contracts/api/common';
 import { AppError, isAppError } from '../../../contracts/errors';
 import { userDecider } from '../../../domain/user/user-decider';
 import { normaliseEmail } from '../../../domain/user/email';

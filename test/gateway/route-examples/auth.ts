@@ -1,27 +1,196 @@
-import { strongPassword } from '../fixtures';
-import type { RouteExample } from './types';
+import { systemActor } from '../../../domain/actor';
+import { userDecider } from '../../../domain/user/user-decider';
+import { signUp, strongPassword } from '../fixtures';
+import type { Cast, RouteExample } from './types';
 
 let count = 0;
-const unique = (cast: { world: { email: (n: string) => string } }, name: string) =>
-  cast.world.email(`${name}${(count += 1)}`);
+const unique = (cast: Cast, name: string) => cast.world.email(`${name}${(count += 1)}`);
+const fresh = (cast: Cast, name: string) => signUp(cast.world, { name: `${name}${(count += 1)}` });
+
+/** A pending invitation of tenant A, made by A's admin. */
+const inviteInA = async (cast: Cast) => {
+  const response = await cast.a.admin.browser.post('/api/auth/invite', {
+    name: 'Ina',
+    email: unique(cast, 'ina'),
+    role: 'USER',
+  });
+  return response.json<{ Uuid: string }>().Uuid;
+};
 
 export const examples: RouteExample[] = [
   {
     method: 'POST',
-    route: '/api/auth/invite',
-    happy: (cast) => Promise.resolve({ url: '/api/auth/invite', body: { name: 'Ann', email: unique(cast, 'inv'), role: 'USER' } }),
-    badInput: () => Promise.resolve({ url: '/api/auth/invite', body: { name: '', email: 'not-an-email', role: 'OWNER' } }),
-    otherTenant: { sameForEveryTenant: 'invites into the caller’s current tenant' },
+    route: '/api/auth/login',
+    access: 'public',
+    happy: (cast) =>
+      Promise.resolve({
+        url: '/api/auth/login',
+        body: { email: cast.a.user.email, password: strongPassword },
+      }),
+    badInput: () => Promise.resolve({ url: '/api/auth/login', body: { email: 'nope' } }),
+    otherTenant: { notTenantData: 'signs in; the account is the credential' },
+  },
+  {
+    method: 'GET',
+    route: '/api/auth/self',
+    access: 'session',
+    happy: () => Promise.resolve({ url: '/api/auth/self' }),
+    badInput: { none: 'takes no input' },
+    otherTenant: { sameForEveryTenant: "answers the caller's own session" },
+  },
+  {
+    method: 'GET',
+    route: '/api/auth/logout',
+    access: 'public',
+    happy: async (cast) => ({
+      url: '/api/auth/logout?reason=Access%20Denied',
+      as: (await fresh(cast, 'out')).browser,
+    }),
+    badInput: () => Promise.resolve({ url: `/api/auth/logout?reason=${'x'.repeat(300)}` }),
+    otherTenant: { notTenantData: "ends the caller's own session" },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/switchTenant',
+    access: 'session',
+    happy: (cast) => Promise.resolve({ url: '/api/auth/switchTenant', body: { tenantId: cast.a.tenantId } }),
+    badInput: () => Promise.resolve({ url: '/api/auth/switchTenant', body: { tenantId: 'first' } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/leaveTenant',
+    access: 'session',
+    // An advisor of A who is not its only admin may leave it.
+    happy: async (cast) => {
+      const leaver = await fresh(cast, 'leaver');
+      await cast.world.run(userDecider, `user-${leaver.session.user.Id}`, {
+        type: 'JoinTenant',
+        data: {
+          tenantId: cast.a.tenantId,
+          role: 'ADMIN',
+          classification: 'ADVISOR',
+          jobTitle: null,
+          sendWeekly: false,
+          sendMonthly: false,
+          inviteId: null,
+        },
+        now: cast.world.clock.now(),
+        actor: systemActor,
+      });
+      await cast.world.settle();
+      return {
+        url: '/api/auth/leaveTenant',
+        body: { tenantId: cast.a.tenantId, confirmed: true },
+        as: leaver.browser,
+      };
+    },
+    badInput: (cast) =>
+      Promise.resolve({ url: '/api/auth/leaveTenant', body: { tenantId: cast.a.tenantId } }),
+    otherTenant: {
+      notTenantData: 'B’s admin is not a member of A: the user decider refuses (tested in domain/user)',
+    },
   },
   {
     method: 'POST',
     route: '/api/auth/register',
+    access: 'public',
     happy: (cast) =>
       Promise.resolve({
         url: '/api/auth/register',
         body: { givenName: 'Reg', familyName: 'Ister', email: unique(cast, 'reg'), password: strongPassword },
       }),
-    badInput: () => Promise.resolve({ url: '/api/auth/register', body: { givenName: 'X', email: 'x', password: 'weak' } }),
+    badInput: () =>
+      Promise.resolve({ url: '/api/auth/register', body: { givenName: 'X', email: 'x', password: 'weak' } }),
     otherTenant: { notTenantData: 'creates an account' },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/verify/resend',
+    access: 'session',
+    happy: () => Promise.resolve({ url: '/api/auth/verify/resend', body: {} }),
+    badInput: () => Promise.resolve({ url: '/api/auth/verify/resend', body: { to: 'someone@else.test' } }),
+    otherTenant: { sameForEveryTenant: "emails the caller's own address" },
+  },
+  {
+    method: 'GET',
+    route: '/api/auth/verify',
+    access: 'public',
+    status: 302,
+    happy: () => Promise.resolve({ url: '/api/auth/verify?token=not-a-valid-token-at-all' }),
+    badInput: () => Promise.resolve({ url: '/api/auth/verify' }),
+    otherTenant: { notTenantData: 'the signed link is the credential' },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/recoverPassword',
+    access: 'public',
+    happy: (cast) =>
+      Promise.resolve({ url: '/api/auth/recoverPassword', body: { email: cast.a.user.email } }),
+    badInput: () => Promise.resolve({ url: '/api/auth/recoverPassword', body: { email: 'not an email' } }),
+    otherTenant: { notTenantData: 'answers the same for every address' },
+  },
+  {
+    method: 'GET',
+    route: '/api/auth/recover',
+    access: 'public',
+    status: 302,
+    happy: () => Promise.resolve({ url: '/api/auth/recover?token=1.not-a-real-recovery-token' }),
+    badInput: () => Promise.resolve({ url: '/api/auth/recover?token=' }),
+    otherTenant: { notTenantData: 'the emailed token is the credential' },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/resetPassword',
+    access: 'session',
+    happy: async (cast) => {
+      const changer = await fresh(cast, 'changer');
+      return {
+        url: '/api/auth/resetPassword',
+        body: { password: 'Changed-Pass-1', currentPassword: strongPassword },
+        as: changer.browser,
+      };
+    },
+    badInput: () => Promise.resolve({ url: '/api/auth/resetPassword', body: { password: 'alllowercase' } }),
+    otherTenant: { sameForEveryTenant: "changes the caller's own password" },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/invite',
+    access: 'tenantAdmin',
+    happy: (cast) =>
+      Promise.resolve({
+        url: '/api/auth/invite',
+        body: { name: 'Ann', email: unique(cast, 'inv'), role: 'USER' },
+      }),
+    badInput: () =>
+      Promise.resolve({ url: '/api/auth/invite', body: { name: '', email: 'not-an-email', role: 'OWNER' } }),
+    otherTenant: { sameForEveryTenant: "invites into the caller's current tenant" },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/auth/invite/:id',
+    access: 'tenantAdmin',
+    happy: async (cast) => ({ url: `/api/auth/invite/${await inviteInA(cast)}` }),
+    badInput: () => Promise.resolve({ url: '/api/auth/invite/not-a-uuid' }),
+  },
+  {
+    method: 'GET',
+    route: '/api/auth/invitation/:id',
+    access: 'public',
+    status: 302,
+    happy: async (cast) => ({
+      url: `/api/auth/invitation/${await inviteInA(cast)}`,
+      as: cast.world.browser(),
+    }),
+    badInput: () => Promise.resolve({ url: '/api/auth/invitation/12' }),
+    otherTenant: { notTenantData: 'the emailed invitation id is the credential' },
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/streams/:streamId/history',
+    access: 'platformAdmin',
+    happy: (cast) => Promise.resolve({ url: `/api/admin/streams/tenant-${cast.a.tenantId}/history` }),
+    badInput: () => Promise.resolve({ url: '/api/admin/streams/Not%20a%20stream/history' }),
+    otherTenant: { notTenantData: 'platform admins only' },
   },
 ];

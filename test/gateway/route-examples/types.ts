@@ -1,4 +1,5 @@
 import type { SessionResponse } from '../../../contracts/auth';
+import type { Access } from '../../../gateway/plugins/access';
 import type { Browser, World } from '../gateway-world';
 
 /** A signed-in person of the route-table test. */
@@ -18,7 +19,13 @@ export type Cast = {
   platformAdmin: Person;
 };
 
-export type ExampleRequest = { url: string; body?: unknown; headers?: Record<string, string> };
+export type ExampleRequest = {
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Who makes the happy request when it must not be one of the cast (logout, leaving a company). */
+  as?: Browser;
+};
 
 /**
  * One route's example for the generated checks. `happy` builds a valid request about tenant A's data
@@ -31,6 +38,8 @@ export type RouteExample = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The route exactly as registered, e.g. '/api/sellers/:id'. */
   route: string;
+  /** The route's `config.access`, repeated here so the checks are generated before the app starts (checked equal). */
+  access: Access;
   happy: (cast: Cast) => Promise<ExampleRequest>;
   /** Expected status of the happy path (default 200; 302 for browser redirects). */
   status?: number;
