@@ -110,7 +110,7 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/auth/verify/resend',
     {
       config: { access: 'session', rateLimit: sensitive },
-      schema: { tags: ['auth'], response: { 200: Done } },
+      schema: { tags: ['auth'], body: EmptyBody, response: { 200: Done } },
     },
     async (request) => {
       const { userId } = requireCaller(request);
