@@ -126,8 +126,12 @@ const main = async (argv: string[]): Promise<void> => {
       if (code !== 0) throw new Error('the local servers did not start; see the messages above');
     }
     await runRoles(['projector', 'worker', 'analytics', 'gateway'], config, logger);
+    const seeded = config.SEED_DEMO ? await (await import('./seed-demo')).seedDemo(config, logger) : null;
+    const signIn = seeded
+      ? `\n  Sign in:     ${config.PLATFORM_ADMIN_EMAILS[0] ?? '-'} (platform admin) or demo@ledgerwise.local, password ${config.SEED_ADMIN_PASSWORD}`
+      : '';
     process.stdout.write(
-      `\nLedgerwise is running.\n  App:         ${config.PUBLIC_URL}\n  Temporal UI: ${config.TEMPORAL_UI_URL}\n  MailDev:     ${config.MAILDEV_URL}\nPress Ctrl-C to stop.\n`,
+      `\nLedgerwise is running.\n  App:         ${config.PUBLIC_URL}\n  Temporal UI: ${config.TEMPORAL_UI_URL}\n  MailDev:     ${config.MAILDEV_URL}${signIn}\nPress Ctrl-C to stop.\n`,
     );
     return;
   }

@@ -19,6 +19,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** An OAuth client id or secret: unset until the operator registers the app with the provider. */
+const oauthClientValue = z.string().trim().min(1).optional();
+
 const DEV_SESSION_SECRET = 'ledgerwise-local-development-secret-do-not-use';
 
 export const ConfigEnv = z
@@ -80,6 +83,52 @@ export const ConfigEnv = z
       ),
     /** Password of the seeded platform administrator on a local run (SEED_DEMO); never used in production. */
     SEED_ADMIN_PASSWORD: z.string().min(8).default('Ledgerwise-admin-1'),
+
+    /**
+     * Sign-in with Google and Microsoft (OpenID Connect, discovered from the issuer) and the OAuth apps
+     * of the platform connections (docs/adr/0014-oidc-and-provider-connect.md). Endpoints default to the
+     * providers' production URLs; tests point them at a local server. Without a client id a provider's
+     * buttons answer with an error instead of a redirect.
+     */
+    OAUTH_GOOGLE_ISSUER: url(['http', 'https']).default('https://accounts.google.com'),
+    OAUTH_GOOGLE_CLIENT_ID: oauthClientValue,
+    OAUTH_GOOGLE_CLIENT_SECRET: oauthClientValue,
+    // The multi-tenant endpoint: work, school and personal accounts (openid-client checks the tenant's issuer).
+    OAUTH_MICROSOFT_ISSUER: url(['http', 'https']).default('https://login.microsoftonline.com/common/v2.0'),
+    OAUTH_MICROSOFT_CLIENT_ID: oauthClientValue,
+    OAUTH_MICROSOFT_CLIENT_SECRET: oauthClientValue,
+    OAUTH_QBO_AUTHORIZE_URL: url(['http', 'https']).default('https://appcenter.intuit.com/connect/oauth2'),
+    OAUTH_QBO_TOKEN_URL: url(['http', 'https']).default(
+      'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer',
+    ),
+    OAUTH_QBO_CLIENT_ID: oauthClientValue,
+    OAUTH_QBO_CLIENT_SECRET: oauthClientValue,
+    OAUTH_XERO_AUTHORIZE_URL: url(['http', 'https']).default('https://login.xero.com/identity/connect/authorize'),
+    OAUTH_XERO_TOKEN_URL: url(['http', 'https']).default('https://identity.xero.com/connect/token'),
+    OAUTH_XERO_CLIENT_ID: oauthClientValue,
+    OAUTH_XERO_CLIENT_SECRET: oauthClientValue,
+    OAUTH_STRIPE_AUTHORIZE_URL: url(['http', 'https']).default('https://connect.stripe.com/oauth/authorize'),
+    OAUTH_STRIPE_TOKEN_URL: url(['http', 'https']).default('https://connect.stripe.com/oauth/token'),
+    /** Stripe Connect's client id (ca_...); the token exchange authenticates with the platform's secret key. */
+    OAUTH_STRIPE_CLIENT_ID: oauthClientValue,
+    OAUTH_STRIPE_CLIENT_SECRET: oauthClientValue,
+    OAUTH_HUBSPOT_AUTHORIZE_URL: url(['http', 'https']).default('https://app.hubspot.com/oauth/authorize'),
+    OAUTH_HUBSPOT_TOKEN_URL: url(['http', 'https']).default('https://api.hubapi.com/oauth/v1/token'),
+    OAUTH_HUBSPOT_CLIENT_ID: oauthClientValue,
+    OAUTH_HUBSPOT_CLIENT_SECRET: oauthClientValue,
+    /** RevOps Pro is a HubSpot app of its own (more scopes), with its own client. */
+    OAUTH_REVOPS_AUTHORIZE_URL: url(['http', 'https']).default('https://app.hubspot.com/oauth/authorize'),
+    OAUTH_REVOPS_TOKEN_URL: url(['http', 'https']).default('https://api.hubapi.com/oauth/v1/token'),
+    OAUTH_REVOPS_CLIENT_ID: oauthClientValue,
+    OAUTH_REVOPS_CLIENT_SECRET: oauthClientValue,
+    OAUTH_SALESFORCE_AUTHORIZE_URL: url(['http', 'https']).default(
+      'https://login.salesforce.com/services/oauth2/authorize',
+    ),
+    OAUTH_SALESFORCE_TOKEN_URL: url(['http', 'https']).default(
+      'https://login.salesforce.com/services/oauth2/token',
+    ),
+    OAUTH_SALESFORCE_CLIENT_ID: oauthClientValue,
+    OAUTH_SALESFORCE_CLIENT_SECRET: oauthClientValue,
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.SESSION_SECRET === DEV_SESSION_SECRET) {
