@@ -1,4 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { auditRoutes } from './admin/audit-routes'
+import { partnerRoutes } from './admin/partner-routes'
+import { statsRoutes } from './admin/stats-routes'
 import { accountRoutes } from './auth/account-routes';
 import { inviteRoutes } from './auth/invite-routes';
 import { sessionRoutes } from './auth/session-routes';
@@ -13,4 +16,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(accountRoutes);
   await app.register(inviteRoutes);
   await app.register(streamHistoryRoutes);
+  await app.register(partnerRoutes);
+  await app.register(auditRoutes);
+  await app.register(statsRoutes);
 };
