@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { auditRoutes } from './admin/audit-routes'
-import { partnerRoutes } from './admin/partner-routes'
-import { statsRoutes } from './admin/stats-routes'
+import { auditRoutes } from './admin/audit-routes';
+import { partnerRoutes } from './admin/partner-routes';
+import { statsRoutes } from './admin/stats-routes';
 import { accountRoutes } from './auth/account-routes';
 import { inviteRoutes } from './auth/invite-routes';
 import { sessionRoutes } from './auth/session-routes';
