@@ -16,7 +16,7 @@ const transform = {
 
 // ESM-only packages in node_modules: Node 20.19 can require() them at run time, jest cannot, so swc
 // compiles them to CommonJS for tests.
-const esmOnlyPackages = ['content-disposition', 'cookie'];
+const esmOnlyPackages = ['content-disposition', 'cookie', 'openid-client', 'oauth4webapi', 'jose'];
 
 const common = {
   transform,

@@ -103,7 +103,9 @@ export const ConfigEnv = z
     ),
     OAUTH_QBO_CLIENT_ID: oauthClientValue,
     OAUTH_QBO_CLIENT_SECRET: oauthClientValue,
-    OAUTH_XERO_AUTHORIZE_URL: url(['http', 'https']).default('https://login.xero.com/identity/connect/authorize'),
+    OAUTH_XERO_AUTHORIZE_URL: url(['http', 'https']).default(
+      'https://login.xero.com/identity/connect/authorize',
+    ),
     OAUTH_XERO_TOKEN_URL: url(['http', 'https']).default('https://identity.xero.com/connect/token'),
     OAUTH_XERO_CLIENT_ID: oauthClientValue,
     OAUTH_XERO_CLIENT_SECRET: oauthClientValue,

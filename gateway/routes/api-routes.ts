@@ -4,6 +4,7 @@ import { partnerRoutes } from './admin/partner-routes';
 import { statsRoutes } from './admin/stats-routes';
 import { accountRoutes } from './auth/account-routes';
 import { inviteRoutes } from './auth/invite-routes';
+import { oidcRoutes } from './auth/oidc-routes';
 import { sessionRoutes } from './auth/session-routes';
 import { streamHistoryRoutes } from './stream-history';
 
@@ -15,6 +16,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sessionRoutes);
   await app.register(accountRoutes);
   await app.register(inviteRoutes);
+  await app.register(oidcRoutes);
   await app.register(streamHistoryRoutes);
   await app.register(partnerRoutes);
   await app.register(auditRoutes);

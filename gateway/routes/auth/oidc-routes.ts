@@ -73,7 +73,10 @@ export const oidcRoutes: FastifyPluginAsyncZod = (app) => {
     const query = request.query as ProviderCallbackQuery;
     const flow = takeFlow(request, reply, query.state);
     if (typeof flow === 'string' || flow.kind !== 'signin' || flow.provider !== provider) {
-      request.log.warn({ problem: typeof flow === 'string' ? flow : 'wrong_flow' }, 'sign-in callback refused');
+      request.log.warn(
+        { problem: typeof flow === 'string' ? flow : 'wrong_flow' },
+        'sign-in callback refused',
+      );
       return loginFailed(
         reply,
         flow === 'expired' ? providerSignInMessages.expired : providerSignInMessages.failed,
@@ -99,7 +102,13 @@ export const oidcRoutes: FastifyPluginAsyncZod = (app) => {
       void reply.setCookie(
         loginCookie,
         JSON.stringify({ csrfToken: reply.generateCsrf(), method: provider }),
-        { httpOnly: false, sameSite: 'lax', secure: services.config.NODE_ENV === 'production', path: '/', maxAge: 300 },
+        {
+          httpOnly: false,
+          sameSite: 'lax',
+          secure: services.config.NODE_ENV === 'production',
+          path: '/',
+          maxAge: 300,
+        },
       );
       const home = session.user.isPlatformAdmin ? '/admin/overview' : '/overview';
       return reply.redirect(flow.returnTo ?? home);
