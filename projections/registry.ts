@@ -9,6 +9,7 @@ import { recipientsProjection } from './recipients/recipients-projection';
 import { partnersProjection } from './partners/partners-projection';
 import { plansProjection } from './plans/plans-projection';
 import { billingSubscriptionsProjection } from './billing/billing-projection';
+import { jobsProjection } from './jobs/jobs-projection';
 
 /** Every read model the projector keeps; each gets its own processor and checkpoint. */
 export const projections: readonly Projection[] = [
@@ -22,6 +23,7 @@ export const projections: readonly Projection[] = [
   partnersProjection,
   plansProjection,
   billingSubscriptionsProjection,
+  jobsProjection,
 ];
 
 export const projectionNamed = (name: string): Projection | undefined =>

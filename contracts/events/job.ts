@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
-/** The long-running pipelines (architecture.md, workflows). */
-export const JobKind = z.enum(['sync', 'metrics', 'forecast', 'report', 'dataset']);
+/** The long-running pipelines (architecture.md, workflows); `task` runs an admin task (admin.md, Tasks). */
+export const JobKind = z.enum(['sync', 'metrics', 'forecast', 'report', 'dataset', 'task']);
 export type JobKind = z.infer<typeof JobKind>;
 
 /** Job parameters and results are plain JSON, so that any pipeline can describe its own. */
