@@ -1,8 +1,15 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { Kafka, logLevel } from 'kafkajs';
+import { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { check, healthReport, type RunningProcess } from '../contracts/health';
+import { openEventSource } from '../commands/open-event-source';
+import { createMetricsWorker } from './metrics/worker';
+import { createLedgerOutboxPublisher } from './outbox/ledger-outbox-publisher';
 import * as systemActivities from './system/activities';
+import { connectorsFor } from './sync/connectors';
+import { createSyncWorker } from './sync/worker';
 import { taskQueues } from './task-queues';
 
 let runtimeInstalled = false;
@@ -15,10 +22,37 @@ const installTemporalRuntime = (config: Config) => {
   Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [] });
 };
 
-/** The Temporal worker process. Later issues add the sync, metrics, reports and datasets queues. */
+/**
+ * The Temporal worker process: one worker per task queue (system, sync, metrics; reports and datasets
+ * arrive with their issues) and the ledger outbox publisher that feeds Kafka.
+ */
 export const startWorkerRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
   installTemporalRuntime(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const mongo = await new MongoClient(config.MONGO_URL).connect();
+  const db = mongo.db();
+  const events = await openEventSource(config);
+  const now = () => new Date();
+  const pipelineWorkers = [
+    await createSyncWorker({
+      connection,
+      config,
+      deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now },
+    }),
+    await createMetricsWorker({ connection, config, deps: { db, writeSide: events.writeSide, now } }),
+  ];
+  const kafka = new Kafka({
+    clientId: `${config.KAFKA_TOPIC_PREFIX}-ledger-outbox`,
+    brokers: config.KAFKA_BROKERS,
+    logLevel: logLevel.WARN,
+  });
+  const outbox = createLedgerOutboxPublisher({
+    db,
+    kafka,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    onError: (error) => logger.warn({ err: error }, 'the ledger outbox could not publish; retrying'),
+  });
+  outbox.start();
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -29,7 +63,8 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     maxConcurrentActivityTaskExecutions: 8,
     maxConcurrentWorkflowTaskExecutions: 8,
   });
-  const running = worker.run();
+  const workers = [worker, ...pipelineWorkers];
+  const running = Promise.all(workers.map((w) => w.run()));
   running.catch((error: unknown) =>
     logger.error({ err: error }, 'the Temporal worker stopped with an error'),
   );
@@ -37,14 +72,18 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     name: 'worker',
     health: async () =>
       healthReport('worker', [
-        await check('temporal worker', () =>
-          worker.getState() === 'RUNNING' ? Promise.resolve() : Promise.reject(new Error(worker.getState())),
-        ),
+        await check('temporal workers', () => {
+          const stopped = workers.find((w) => w.getState() !== 'RUNNING');
+          return stopped ? Promise.reject(new Error(stopped.getState())) : Promise.resolve();
+        }),
       ]),
     stop: async () => {
-      worker.shutdown();
+      await outbox.stop();
+      for (const w of workers) w.shutdown();
       await running.catch(() => undefined);
       await connection.close();
+      await events.close();
+      await mongo.close();
     },
   };
 };

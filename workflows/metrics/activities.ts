@@ -1,0 +1,118 @@
+import { heartbeat } from '@temporalio/activity';
+import type { Db } from 'mongodb';
+import type { CommandHandlerDeps } from '../../commands/command-handler';
+import { jobDecider } from '../../domain/job/job-decider';
+import { sellerDecider } from '../../domain/seller/seller-decider';
+import { tenantDecider } from '../../domain/tenant/tenant-decider';
+import { ledgerCollections } from '../ledger/ledger-collections';
+import { readState, runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
+import { createMetricsAccumulator, type MetricInvoice, type MetricPayment } from './compute-metrics';
+import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-input';
+import { storeMetrics } from './metric-store';
+
+export type MetricsDeps = { db: Db; writeSide: CommandHandlerDeps; now: () => Date };
+
+const HEARTBEAT_EVERY = 20_000;
+
+export const createMetricsActivities = (deps: MetricsDeps) => ({
+  /**
+   * Computes and stores every metric of a seller from its ledger, honouring its exclusion flags and
+   * the tenant's retention period, then records the MetricsDate. Rerunning it replaces the rows.
+   */
+  async generateSellerMetrics(
+    input: GenerateMetricsInput & { workflowId: string },
+  ): Promise<GenerateMetricsResult> {
+    const context: SystemCommandContext = {
+      writeSide: deps.writeSide,
+      workflowId: input.workflowId,
+      tenantId: input.tenantId,
+      process: 'generate-metrics',
+    };
+    const seller = await readState(deps.writeSide, sellerDecider, `seller-${input.sellerId}`);
+    if (seller.status !== 'known') throw new Error(`seller ${input.sellerId} is not known`);
+    const tenant = await readState(deps.writeSide, tenantDecider, `tenant-${input.tenantId}`);
+    const retention = tenant.status === 'none' ? 'AUTO' : tenant.reporting.RetentionPeriod;
+    // Metrics describe the data as collected: up to the CollectionDate, or now if there is none yet.
+    const asOf = seller.collectionDate ? new Date(seller.collectionDate) : deps.now();
+    const accumulator = createMetricsAccumulator({
+      customerIds: seller.featureFlags['exclusions.CustomerIds'],
+      productIds: seller.featureFlags['exclusions.ProductIds'],
+    });
+    let scanned = 0;
+    const invoices = deps.db
+      .collection<MetricInvoice>(ledgerCollections.invoices)
+      .find(
+        { sellerId: input.sellerId },
+        { projection: { _id: 0, customerId: 1, transactionDate: 1, balance: 1, lines: 1 } },
+      );
+    for await (const invoice of invoices) {
+      accumulator.addInvoice(invoice);
+      if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
+    }
+    const payments = deps.db
+      .collection<MetricPayment>(ledgerCollections.payments)
+      .find({ sellerId: input.sellerId }, { projection: { _id: 0, customerId: 1, date: 1, amount: 1 } });
+    for await (const payment of payments) {
+      accumulator.addPayment(payment);
+      if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
+    }
+    const metrics = accumulator.compute({ asOf, retention });
+    heartbeat(scanned);
+    await storeMetrics(
+      deps.db,
+      { sellerId: input.sellerId, tenantId: input.tenantId, asOf, generation: input.workflowId },
+      metrics,
+    );
+    const metricsDate = deps.now();
+    await runSystemCommand(context, sellerDecider, {
+      streamId: `seller-${input.sellerId}`,
+      step: 'record-metrics-date',
+      command: { type: 'RecordSellerMetricsDate', now: metricsDate, data: { metricsDate } },
+    });
+    if (input.jobId !== null)
+      await runSystemCommand(context, jobDecider, {
+        streamId: `job-${input.jobId}`,
+        step: 'progress:metrics',
+        command: {
+          type: 'RecordJobProgress',
+          now: metricsDate,
+          data: { stage: 'metrics', done: 1, total: 1 },
+        },
+      });
+    return {
+      rows: metrics.rows.length,
+      customers: metrics.customers.length,
+      metricsDate: metricsDate.toISOString(),
+    };
+  },
+
+  /** Ends the job a metrics run owns. */
+  async finishMetricsJob(
+    input: GenerateMetricsInput & {
+      workflowId: string;
+      failure: string | null;
+      result: GenerateMetricsResult | null;
+    },
+  ) {
+    if (input.jobId === null) return;
+    const context: SystemCommandContext = {
+      writeSide: deps.writeSide,
+      workflowId: input.workflowId,
+      tenantId: input.tenantId,
+      process: 'generate-metrics',
+    };
+    const now = deps.now();
+    const job = await readState(deps.writeSide, jobDecider, `job-${input.jobId}`);
+    if (job.status === 'none') return;
+    await runSystemCommand(context, jobDecider, {
+      streamId: `job-${input.jobId}`,
+      step: input.failure === null ? 'complete-job' : 'fail-job',
+      command:
+        input.failure === null
+          ? { type: 'CompleteJob', now, data: { result: input.result } }
+          : { type: 'FailJob', now, data: { reason: input.failure } },
+    });
+  },
+});
+
+export type MetricsActivities = ReturnType<typeof createMetricsActivities>;

@@ -1,0 +1,41 @@
+import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { MetricsActivities } from './activities';
+import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-input';
+
+const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation'];
+
+const { generateSellerMetrics } = proxyActivities<MetricsActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: refusals,
+  },
+});
+
+const { finishMetricsJob } = proxyActivities<MetricsActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 8, nonRetryableErrorTypes: refusals },
+});
+
+const reasonOf = (error: unknown): string => {
+  const cause = error instanceof Error && 'cause' in error ? error.cause : undefined;
+  if (cause instanceof ApplicationFailure && cause.message) return cause.message;
+  return error instanceof Error && error.message ? error.message : 'Generating the metrics failed.';
+};
+
+/** GenerateMetrics: every metric of one seller from its ledger; records the MetricsDate. */
+export async function generateMetricsWorkflow(input: GenerateMetricsInput): Promise<GenerateMetricsResult> {
+  const { workflowId } = workflowInfo();
+  try {
+    const result = await generateSellerMetrics({ ...input, workflowId });
+    if (input.finishJob) await finishMetricsJob({ ...input, workflowId, failure: null, result });
+    return result;
+  } catch (error) {
+    if (input.finishJob)
+      await finishMetricsJob({ ...input, workflowId, failure: reasonOf(error), result: null });
+    throw error;
+  }
+}

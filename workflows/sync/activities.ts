@@ -1,0 +1,177 @@
+import { activityInfo, cancellationSignal, CancelledFailure, heartbeat } from '@temporalio/activity';
+import type { Db } from 'mongodb';
+import type { SellerProvider } from '../../contracts/events/seller';
+import type { CommandHandlerDeps } from '../../commands/command-handler';
+import { jobDecider } from '../../domain/job/job-decider';
+import { sellerDecider } from '../../domain/seller/seller-decider';
+import { ensureLedgerIndexes } from '../ledger/ledger-collections';
+import { deleteSellerLedger, writeLedgerPage } from '../ledger/write-ledger-page';
+import { ledgerEpochOf, recordLedgerEpoch } from '../ledger/ledger-epochs';
+import type { LedgerConnector } from './ledger-connector';
+import type { SyncPlan, SyncStepInput } from './sync-input';
+import { readState, runSystemCommand, type SystemCommandContext } from './system-commands';
+import { throttledProgress } from './throttled-progress';
+
+export type SyncDeps = {
+  db: Db;
+  writeSide: CommandHandlerDeps;
+  connectorFor: (provider: SellerProvider) => LedgerConnector;
+  now: () => Date;
+};
+
+/** What a sync activity keeps in its heartbeat: where the next attempt resumes. */
+type PagesCheckpoint = { cursor: string | null; pages: number; records: number };
+
+const sellerStream = (sellerId: number) => `seller-${sellerId}`;
+const jobStream = (jobId: number) => `job-${jobId}`;
+
+const commandContext = (deps: SyncDeps, input: SyncStepInput): SystemCommandContext => ({
+  writeSide: deps.writeSide,
+  workflowId: input.workflowId,
+  tenantId: input.tenantId,
+  process: 'sync-seller',
+});
+
+export const createSyncActivities = (deps: SyncDeps) => {
+  const providerOf = async (sellerId: number) => {
+    const seller = await readState(deps.writeSide, sellerDecider, sellerStream(sellerId));
+    if (seller.status !== 'known') throw new Error(`seller ${sellerId} is not known`);
+    return seller;
+  };
+
+  return {
+    /**
+     * Marks the sync requested and started on the seller and the job (creating the job if the caller
+     * did not), and settles the window: a sync fetches what changed since the CollectionDate; populate
+     * and repopulate fetch everything into a new ledger epoch, repopulate after deleting the old rows.
+     */
+    async beginSellerSync(input: SyncStepInput): Promise<SyncPlan> {
+      const context = commandContext(deps, input);
+      const now = deps.now();
+      const job = await readState(deps.writeSide, jobDecider, jobStream(input.jobId));
+      if (job.status === 'none')
+        await runSystemCommand(context, jobDecider, {
+          streamId: jobStream(input.jobId),
+          step: 'create-job',
+          command: {
+            type: 'CreateJob',
+            now,
+            data: {
+              jobId: input.jobId,
+              kind: 'sync',
+              tenantId: input.tenantId,
+              sellerId: input.sellerId,
+              parameters: { mode: input.mode, onlyFetch: input.onlyFetch },
+              workflowId: input.workflowId,
+            },
+          },
+        });
+      const seller = await providerOf(input.sellerId);
+      for (const [step, type] of [
+        ['request-sync', 'RequestSellerSync'],
+        ['start-sync', 'StartSellerSync'],
+      ] as const)
+        await runSystemCommand(context, sellerDecider, {
+          streamId: sellerStream(input.sellerId),
+          step,
+          command: { type, now, data: { syncId: input.jobId, mode: input.mode } } as never,
+        });
+      await runSystemCommand(context, jobDecider, {
+        streamId: jobStream(input.jobId),
+        step: 'start-job',
+        command: { type: 'StartJob', now, data: {} },
+      });
+      await ensureLedgerIndexes(deps.db);
+      const until = input.until ?? now.toISOString();
+      if (input.mode === 'sync')
+        return { since: seller.collectionDate, until, epoch: await ledgerEpochOf(deps.db, input.sellerId) };
+      if (input.mode === 'repopulate') await deleteSellerLedger(deps.db, input.sellerId);
+      await recordLedgerEpoch(deps.db, { sellerId: input.sellerId, epoch: input.jobId });
+      return { since: null, until, epoch: input.jobId };
+    },
+
+    /**
+     * Pages through the platform into the ledger. The heartbeat carries the cursor of the next page
+     * after each page is written, so an attempt after a crash starts there: at worst it rewrites the
+     * page in flight, which upserts leave unchanged.
+     */
+    async syncLedgerPages(input: SyncStepInput & { plan: SyncPlan }): Promise<PagesCheckpoint> {
+      const seller = await providerOf(input.sellerId);
+      const connector = deps.connectorFor(seller.provider);
+      const resumed = activityInfo().heartbeatDetails as PagesCheckpoint | undefined;
+      const checkpoint: PagesCheckpoint = resumed ?? { cursor: null, pages: 0, records: 0 };
+      const progress = throttledProgress(commandContext(deps, input), { jobId: input.jobId, now: deps.now });
+      const since = input.plan.since === null ? null : new Date(input.plan.since);
+      const until = new Date(input.plan.until);
+      for (;;) {
+        if (cancellationSignal().aborted) throw new CancelledFailure('the sync was cancelled');
+        const fetched = await connector.fetchPage({
+          sellerId: input.sellerId,
+          since,
+          until,
+          cursor: checkpoint.cursor,
+          pageSize: input.pageSize,
+        });
+        checkpoint.records += await writeLedgerPage(
+          {
+            db: deps.db,
+            tenantId: input.tenantId,
+            epoch: input.plan.epoch,
+            now: deps.now(),
+            compare: input.mode === 'sync' || resumed !== undefined,
+          },
+          fetched.page,
+        );
+        checkpoint.pages += 1;
+        checkpoint.cursor = fetched.nextCursor;
+        heartbeat(checkpoint);
+        await progress.record({ stage: 'fetching', done: fetched.done, total: fetched.total });
+        if (fetched.nextCursor === null) return checkpoint;
+      }
+    },
+
+    /** Records the CollectionDate (the window's end) and ends the seller's running sync. */
+    async finishSellerSync(input: SyncStepInput & { collectionDate: string; completeJob: boolean }) {
+      const context = commandContext(deps, input);
+      const now = deps.now();
+      await runSystemCommand(context, sellerDecider, {
+        streamId: sellerStream(input.sellerId),
+        step: 'complete-sync',
+        command: {
+          type: 'CompleteSellerSync',
+          now,
+          data: { syncId: input.jobId, collectionDate: new Date(input.collectionDate) },
+        },
+      });
+      if (input.completeJob)
+        await runSystemCommand(context, jobDecider, {
+          streamId: jobStream(input.jobId),
+          step: 'complete-job',
+          command: { type: 'CompleteJob', now, data: { result: { collectionDate: input.collectionDate } } },
+        });
+    },
+
+    /** A failed sync ends the seller's running sync and the job with the reason, so nothing hangs. */
+    async failSellerSync(input: SyncStepInput & { reason: string; syncStarted: boolean }) {
+      const context = commandContext(deps, input);
+      const now = deps.now();
+      const reason = input.reason.trim() || 'The sync failed.';
+      const seller = await providerOf(input.sellerId);
+      if (seller.runningSync?.syncId === input.jobId)
+        await runSystemCommand(context, sellerDecider, {
+          streamId: sellerStream(input.sellerId),
+          step: 'fail-sync',
+          command: { type: 'FailSellerSync', now, data: { syncId: input.jobId, reason } },
+        });
+      const job = await readState(deps.writeSide, jobDecider, jobStream(input.jobId));
+      if (job.status !== 'none')
+        await runSystemCommand(context, jobDecider, {
+          streamId: jobStream(input.jobId),
+          step: 'fail-job',
+          command: { type: 'FailJob', now, data: { reason } },
+        }).catch(() => undefined);
+    },
+  };
+};
+
+export type SyncActivities = ReturnType<typeof createSyncActivities>;

@@ -1,0 +1,77 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { Config } from '../../contracts/config';
+import { AppError } from '../../contracts/errors';
+import type { SellerSyncMode } from '../../contracts/events/seller';
+import { taskQueues } from '../task-queues';
+import type { SyncSellerInput } from './sync-input';
+import type { syncSellerWorkflow } from './workflows';
+
+/** Registered on the Temporal server (deploy/local, the test harness): operators filter runs by them. */
+export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.INT);
+export const SellerIdKey = defineSearchAttributeKey('SellerId', SearchAttributeType.INT);
+
+const alreadySyncing = () => new AppError('conflict', 'A sync of this seller is already running.');
+
+export const syncWorkflowIdOf = (sellerId: number, at: Date) => `sync-seller-${sellerId}-${at.getTime()}`;
+
+export type StartSellerSync = {
+  sellerId: number;
+  tenantId: number;
+  mode: SellerSyncMode;
+  jobId: number;
+  onlyFetch?: boolean;
+  /** DEMO's advance-to-date; default now. */
+  until?: Date;
+  pageSize?: number;
+};
+
+export type TemporalAccess = {
+  client: Client;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>;
+  now?: () => Date;
+};
+
+const runningSyncOf = async (client: Client, sellerId: number): Promise<string | null> => {
+  const query = `WorkflowType = 'syncSellerWorkflow' AND SellerId = ${sellerId} AND ExecutionStatus = 'Running'`;
+  for await (const execution of client.workflow.list({ query, pageSize: 1 })) return execution.workflowId;
+  return null;
+};
+
+/**
+ * Starts SyncSeller for a seller, refusing while another sync of it runs. Visibility is eventually
+ * consistent, so two starts within a moment can both pass this check: the seller decider is the
+ * authoritative guard (its RequestSellerSync refuses a second running sync and the later run fails).
+ */
+export const startSellerSync = async (request: StartSellerSync, temporal: TemporalAccess) => {
+  if (await runningSyncOf(temporal.client, request.sellerId)) throw alreadySyncing();
+  const queues = taskQueues(temporal.config);
+  const workflowId = syncWorkflowIdOf(request.sellerId, (temporal.now ?? (() => new Date()))());
+  const input: SyncSellerInput = {
+    sellerId: request.sellerId,
+    tenantId: request.tenantId,
+    mode: request.mode,
+    jobId: request.jobId,
+    onlyFetch: request.onlyFetch ?? false,
+    until: request.until?.toISOString() ?? null,
+    metricsTaskQueue: queues.metrics,
+    pageSize: request.pageSize ?? 500,
+  };
+  try {
+    const handle = await temporal.client.workflow.start<typeof syncSellerWorkflow>('syncSellerWorkflow', {
+      taskQueue: queues.sync,
+      workflowId,
+      workflowIdConflictPolicy: 'FAIL',
+      args: [input],
+      typedSearchAttributes: [
+        { key: TenantIdKey, value: request.tenantId },
+        { key: SellerIdKey, value: request.sellerId },
+      ],
+    });
+    return { workflowId, runId: handle.firstExecutionRunId };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) throw alreadySyncing();
+    throw error;
+  }
+};
