@@ -6,6 +6,9 @@ import { accountRoutes } from './auth/account-routes';
 import { inviteRoutes } from './auth/invite-routes';
 import { oidcRoutes } from './auth/oidc-routes';
 import { sessionRoutes } from './auth/session-routes';
+import { qbdConfigRoutes } from './platforms/qbd-config-routes';
+import { sellerRoutes } from './platforms/seller-routes';
+import { sellerSyncRoutes } from './platforms/seller-sync-routes';
 import { streamHistoryRoutes } from './stream-history';
 
 /**
@@ -18,6 +21,9 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(inviteRoutes);
   await app.register(oidcRoutes);
   await app.register(streamHistoryRoutes);
+  await app.register(sellerRoutes);
+  await app.register(sellerSyncRoutes);
+  await app.register(qbdConfigRoutes);
   await app.register(partnerRoutes);
   await app.register(auditRoutes);
   await app.register(statsRoutes);

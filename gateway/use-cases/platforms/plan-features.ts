@@ -1,0 +1,40 @@
+import type { Db } from 'mongodb';
+import type { IntegrationProduct, IntegrationProvider } from '../../../contracts/events/integration';
+import type { SellerProvider } from '../../../contracts/events/seller';
+import { getTenantSubscription } from '../../../projections/billing/query-billing-subscriptions';
+import { getPlanByIdentifier } from '../../../projections/plans/query-plans';
+
+/**
+ * The plan-gated connections (portal.md section 6, "Upgrade plan to access"), as product identifiers
+ * in the spec's group/feature form (docs/adr/0014-credential-vault.md records the names). A platform
+ * missing here is open to every plan.
+ */
+const gatedFeatures: Partial<Record<string, string>> = {
+  QBD: 'platforms/qbd_web_connector',
+  SAGE: 'platforms/sage',
+  HUBSPOT: 'integrations/hubspot',
+  'HUBSPOT:REVOPS': 'integrations/hubspot_revops',
+  SALESFORCE: 'integrations/salesforce',
+  ACTIVE_CAMPAIGN: 'integrations/active_campaign',
+};
+
+export const featureOf = (
+  provider: SellerProvider | IntegrationProvider,
+  product: IntegrationProduct | null = null,
+): string | null => gatedFeatures[product ? `${provider}:${product}` : provider] ?? null;
+
+/**
+ * Whether the tenant's plan includes the platform: its plan's products, or a product added to its
+ * subscription (counted only while active and not expired). No subscription means no gated platform.
+ */
+export const planAllows = async (
+  db: Db,
+  query: { tenantId: number; feature: string | null; now: Date },
+): Promise<boolean> => {
+  if (query.feature === null) return true;
+  const { subscription } = await getTenantSubscription(db, { tenantId: query.tenantId, now: query.now });
+  if (!subscription) return false;
+  if (subscription.SubscriptionProducts.some((product) => product.Identifier === query.feature)) return true;
+  const plan = await getPlanByIdentifier(db, { identifier: subscription.Plan.Identifier });
+  return plan?.Products.some((product) => product.Identifier === query.feature) ?? false;
+};

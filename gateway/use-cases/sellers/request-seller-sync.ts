@@ -1,0 +1,51 @@
+import type { FastifyReply } from 'fastify';
+import type { SellerSyncMode } from '../../../contracts/events/seller';
+import { jobDecider } from '../../../domain/job/job-decider';
+import { sellerDecider } from '../../../domain/seller/seller-decider';
+import { allocateIdFor, executeCommand } from '../../execute-command';
+
+export type SellerSyncRequest = { sellerId: number; tenantId: number; mode: SellerSyncMode };
+export type RecordedSellerSync = SellerSyncRequest & { jobId: number; workflowId: string; position: number };
+
+/** The Temporal workflow id of a seller sync: also the idempotency key of its side effects. */
+export const sellerSyncWorkflowId = (sellerId: number, jobId: number): string =>
+  `seller-sync-${sellerId}-${jobId}`;
+
+/**
+ * Records a sync request: the seller's stream takes the sync (refusing a second one while one runs,
+ * 409) and a job stream describes it. The seller goes first, so a refused sync leaves no job behind.
+ * This is the one place a sync is requested: starting the Temporal workflow belongs here.
+ */
+export const requestSellerSync = async (
+  reply: FastifyReply,
+  request: SellerSyncRequest,
+): Promise<RecordedSellerSync> => {
+  const { now } = reply.request.server.services;
+  const part = `sync-${request.sellerId}`;
+  const jobId = await allocateIdFor(reply, 'job', part);
+  const workflowId = sellerSyncWorkflowId(request.sellerId, jobId);
+  await executeCommand(reply, sellerDecider, {
+    streamId: `seller-${request.sellerId}`,
+    tenantId: request.tenantId,
+    part,
+    command: { type: 'RequestSellerSync', data: { syncId: jobId, mode: request.mode }, now: now() },
+  });
+  const created = await executeCommand(reply, jobDecider, {
+    streamId: `job-${jobId}`,
+    tenantId: request.tenantId,
+    part,
+    command: {
+      type: 'CreateJob',
+      data: {
+        jobId,
+        kind: 'sync',
+        tenantId: request.tenantId,
+        sellerId: request.sellerId,
+        parameters: { target: 'seller', sellerId: request.sellerId, mode: request.mode },
+        workflowId,
+      },
+      now: now(),
+    },
+  });
+  return { ...request, jobId, workflowId, position: created.position };
+};
