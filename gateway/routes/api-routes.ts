@@ -10,6 +10,9 @@ import { qbdConfigRoutes } from './platforms/qbd-config-routes';
 import { sellerRoutes } from './platforms/seller-routes';
 import { sellerSyncRoutes } from './platforms/seller-sync-routes';
 import { streamHistoryRoutes } from './stream-history';
+import { userRoutes } from './users/user-routes';
+import { userEditRoutes } from './users/user-edit-routes';
+import { browserStateRoutes } from './browser-state/browser-state-routes';
 
 /**
  * Every route group of the API that needs the services (sessions, write side, read models). One
@@ -27,4 +30,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(partnerRoutes);
   await app.register(auditRoutes);
   await app.register(statsRoutes);
+  await app.register(userRoutes);
+  await app.register(userEditRoutes);
+  await app.register(browserStateRoutes);
 };

@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Done, IdParam } from '../../../contracts/api/common';
+import {
+  TeamMember,
+  UpdateUserRequest,
+  UserStatusRequest,
+  UserWithTenants,
+} from '../../../contracts/api/users';
+import { AppError } from '../../../contracts/errors';
+import { userSubject } from '../../../commands/personal-data';
+import { userDecider } from '../../../domain/user/user-decider';
+import { queryTeam } from '../../../projections/users/query-team';
+import { executeCommand, ifMatchOf, loadAggregate } from '../../execute-command';
+import { currentTenantOf, requireCaller } from '../../plugins/access';
+import { runCommands } from '../../use-cases/run-commands';
+import { userEditCommands } from '../../use-cases/users/user-edit-commands';
+import { userForCaller } from '../../use-cases/users/user-for-caller';
+
+const notFound = () => new AppError('not_found', 'User not found.');
+
+/** User edits, access status, deletion and auth reset (portal.md sections 4-7, admin.md section 4). */
+export const userEditRoutes: FastifyPluginAsyncZod = (app) => {
+  const { services } = app;
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/api/users/:id',
+      config: { access: 'member' },
+      schema: {
+        tags: ['users'],
+        params: IdParam,
+        body: UpdateUserRequest,
+        response: { 200: UserWithTenants },
+      },
+      handler: async (request, reply) => {
+        const caller = requireCaller(request);
+        const userId = request.params.id;
+        const streamId = `user-${userId}`;
+        const { state } = await loadAggregate(request, userDecider, streamId);
+        if (state.status !== 'registered') throw notFound();
+        // Others than platform admins edit only people of their current company (and themselves there).
+        const tenantId = caller.tenantId;
+        if (!caller.isPlatformAdmin && (tenantId === null || !state.memberships[tenantId])) throw notFound();
+        const commands = await userEditCommands(request, { caller, user: state, body: request.body });
+        const done = await runCommands(reply, userDecider, {
+          streamId,
+          commands,
+          ifMatch: ifMatchOf(request),
+          tenantId,
+        });
+        void reply.header('etag', `"${done.revision}"`);
+        const readAfter = done.position === null ? request.readAfter : { afterPosition: done.position };
+        return userForCaller(request, userId, readAfter);
+      },
+    });
+  }
+
+  app.put(
+    '/api/users/:id/status',
+    {
+      config: { access: 'tenantAdmin' },
+      schema: {
+        tags: ['users'],
+        params: IdParam,
+        body: UserStatusRequest,
+        response: { 200: TeamMember },
+      },
+    },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const tenantId = currentTenantOf(request);
+      const userId = request.params.id;
+      const { state } = await loadAggregate(request, userDecider, `user-${userId}`);
+      if (state.status !== 'registered' || !state.memberships[tenantId]) throw notFound();
+      // A disabled member keeps their sessions; the access hook refuses them in this company (INACTIVE).
+      const changed = await executeCommand(reply, userDecider, {
+        streamId: `user-${userId}`,
+        tenantId,
+        command: {
+          type: 'ChangeMembershipStatus',
+          data: { tenantId, status: request.body.Status, toggleReports: request.body.ToggleReports },
+          now: services.now(),
+          actor: caller.actor,
+        },
+      });
+      const { members } = await queryTeam(services.db, { tenantId, afterPosition: changed.position });
+      const member = members.find((m) => m.Id === userId);
+      if (!member) throw notFound();
+      return member;
+    },
+  );
+
+  app.delete(
+    '/api/users/:id',
+    {
+      config: { access: 'platformAdmin' },
+      schema: { tags: ['users'], params: IdParam, response: { 200: Done } },
+    },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const userId = request.params.id;
+      await executeCommand(reply, userDecider, {
+        streamId: `user-${userId}`,
+        tenantId: null,
+        command: { type: 'DeleteUser', data: {}, now: services.now(), actor: caller.actor },
+      });
+      // Crypto-shredding (docs/adr/0005): the user's name, email and job titles become unreadable.
+      await services.writeSide.personalData.erase(userSubject(userId));
+      await services.sessions.revokeAllOf(userId);
+      return { ok: true as const };
+    },
+  );
+
+  app.delete(
+    '/api/users/:id/auth',
+    {
+      config: { access: 'platformAdmin' },
+      schema: { tags: ['users'], params: IdParam, response: { 200: Done } },
+    },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const userId = request.params.id;
+      await executeCommand(reply, userDecider, {
+        streamId: `user-${userId}`,
+        tenantId: null,
+        command: { type: 'ResetUserAuth', data: {}, now: services.now(), actor: caller.actor },
+      });
+      // Whoever signed in with the old password or provider is signed out.
+      await services.sessions.revokeAllOf(userId);
+      return { ok: true as const };
+    },
+  );
+
+  return Promise.resolve();
+};
