@@ -5,6 +5,7 @@ import { statsRoutes } from './admin/stats-routes';
 import { accountRoutes } from './auth/account-routes';
 import { inviteRoutes } from './auth/invite-routes';
 import { oidcRoutes } from './auth/oidc-routes';
+import { connectRoutes } from './connect/connect-routes';
 import { sessionRoutes } from './auth/session-routes';
 import { qbdConfigRoutes } from './platforms/qbd-config-routes';
 import { sellerRoutes } from './platforms/seller-routes';
@@ -23,6 +24,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(accountRoutes);
   await app.register(inviteRoutes);
   await app.register(oidcRoutes);
+  await app.register(connectRoutes);
   await app.register(streamHistoryRoutes);
   await app.register(sellerRoutes);
   await app.register(sellerSyncRoutes);
