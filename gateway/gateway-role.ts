@@ -5,6 +5,7 @@ import { check, healthReport, type RunningProcess } from '../contracts/health';
 import { openEventSource } from '../commands/open-event-source';
 import { createMailer } from '../workflows/email/smtp-mailer';
 import { buildApp } from './app';
+import { startLive } from './live/live-service';
 import { createGatewayServices } from './services';
 
 /** The gateway process: the HTTP API, websockets and the built web app. */
@@ -14,6 +15,9 @@ export const startGatewayRole = async (config: Config, logger: Logger): Promise<
   const source = await openEventSource(config);
   const mailer = createMailer(config);
   const services = await createGatewayServices({ config, db: mongo.db(), source, mailer });
+  // Each gateway process follows the store itself and notifies its own sockets.
+  const live = await startLive({ store: source.writeSide.store, db: mongo.db(), logger });
+  services.live = live.service;
   const app = await buildApp({ config, logger, health, services });
   await app.listen({ host: config.GATEWAY_HOST, port: config.GATEWAY_PORT });
   return {
@@ -21,6 +25,7 @@ export const startGatewayRole = async (config: Config, logger: Logger): Promise<
     health,
     stop: async () => {
       await app.close();
+      await live.stop();
       mailer.close();
       await source.close();
       await mongo.close();

@@ -5,6 +5,7 @@ import type { Config } from '../contracts/config';
 import type { Mailer } from '../workflows/email/smtp-mailer';
 import { createSessionStore, type SessionStore } from './auth/session-store';
 import { createLoginThrottle, type LoginThrottle } from './auth/login-throttle';
+import type { LiveService } from './live/live-service';
 
 /**
  * Everything the signed-in routes reach: the write side (commands), the read models, sessions and
@@ -22,6 +23,8 @@ export type GatewayServices = {
   mailer: Mailer;
   /** The clock; tests move it to expire links and sessions. */
   now: () => Date;
+  /** The live websocket's hub (gateway/live); without it /api/live is not served. */
+  live?: LiveService;
 };
 
 declare module 'fastify' {

@@ -39,6 +39,8 @@ export type SessionStore = {
   ) => Promise<{ token: string; session: Session }>;
   /** The live session of a token, its idle deadline moved forward; null when unknown, idle or expired. */
   resume: (token: string, now: Date) => Promise<Session | null>;
+  /** The live session of a token without moving its idle deadline (an open websocket is not activity). */
+  peek: (token: string, now: Date) => Promise<Session | null>;
   update: (
     token: string,
     changes: Partial<
@@ -87,6 +89,11 @@ export const createSessionStore = async (db: Db): Promise<SessionStore> => {
           { $set: { idleExpiresAt: doc.idleExpiresAt, lastTouchedAt: now } },
         );
       }
+      return strip(doc);
+    },
+    peek: async (token, now) => {
+      const doc = await sessions.findOne({ _id: hashOf(token) });
+      if (!doc || doc.idleExpiresAt <= now || doc.absoluteExpiresAt <= now) return null;
       return strip(doc);
     },
     update: async (token, changes) => {

@@ -11,6 +11,7 @@ import { qbdConfigRoutes } from './platforms/qbd-config-routes';
 import { sellerRoutes } from './platforms/seller-routes';
 import { sellerSyncRoutes } from './platforms/seller-sync-routes';
 import { streamHistoryRoutes } from './stream-history';
+import { liveRoutes } from '../live/live-routes';
 import { userRoutes } from './users/user-routes';
 import { userEditRoutes } from './users/user-edit-routes';
 import { browserStateRoutes } from './browser-state/browser-state-routes';
@@ -26,6 +27,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(oidcRoutes);
   await app.register(connectRoutes);
   await app.register(streamHistoryRoutes);
+  await app.register(liveRoutes);
   await app.register(sellerRoutes);
   await app.register(sellerSyncRoutes);
   await app.register(qbdConfigRoutes);

@@ -14,6 +14,7 @@ import { runWithRequestContext } from '../../commands/request-context';
 import type { Config } from '../../contracts/config';
 import type { Decider, DomainEvent } from '../../domain/decider';
 import { buildApp } from '../../gateway/app';
+import { startLive } from '../../gateway/live/live-service';
 import { createGatewayServices, type GatewayServices } from '../../gateway/services';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { projectionPositions } from '../../projections/framework/read-your-writes';
@@ -43,6 +44,8 @@ export type World = {
   ) => Promise<CommandResult<Event>>;
   /** Waits until every read model has processed the store's last event. */
   settle: () => Promise<void>;
+  /** Stops one read model's processor (a lagging projector) until `resume` is called. */
+  pauseProjection: (name: string) => Promise<{ resume: () => void }>;
   /** A unique email address for this run. */
   email: (name: string) => string;
 };
@@ -66,7 +69,16 @@ export type Browser = {
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const useGatewayWorld = (testFile: string, overrides: Record<string, string> = {}): World => {
+export type WorldOptions = {
+  /** Runs the live notifier and serves /api/live (listen on a port to connect sockets). */
+  live?: { heartbeatMs?: number; waitTimeoutMs?: number };
+};
+
+export const useGatewayWorld = (
+  testFile: string,
+  overrides: Record<string, string> = {},
+  options: WorldOptions = {},
+): World => {
   const names = isolatedNames(testFile);
   const config = testConfig(names, {
     PLATFORM_ADMIN_EMAILS: `admin.${names.runId}@example.test`,
@@ -93,6 +105,7 @@ export const useGatewayWorld = (testFile: string, overrides: Record<string, stri
   let store: SqliteEventStore | undefined;
   let processors: ProjectionProcessor[] = [];
   let mailer: ReturnType<typeof createMailer> | undefined;
+  let stopLive: (() => Promise<void>) | undefined;
   let dir = '';
 
   beforeAll(async () => {
@@ -116,6 +129,11 @@ export const useGatewayWorld = (testFile: string, overrides: Record<string, stri
     mailer = createMailer(config);
     const services = await createGatewayServices({ config, db, source: { writeSide, decode }, mailer });
     services.now = clock.now;
+    if (options.live) {
+      const live = await startLive({ store: writeSide.store, db, logger, ...options.live });
+      services.live = live.service;
+      stopLive = live.stop;
+    }
     world.services = services;
     world.app = await buildApp({
       config,
@@ -137,6 +155,7 @@ export const useGatewayWorld = (testFile: string, overrides: Record<string, stri
 
   afterAll(async () => {
     await world.app?.close();
+    await stopLive?.();
     await Promise.all(processors.map((processor) => processor.stop()));
     mailer?.close();
     await store?.close();
@@ -145,6 +164,12 @@ export const useGatewayWorld = (testFile: string, overrides: Record<string, stri
     rmSync(dir, { recursive: true, force: true });
   });
 
+  world.pauseProjection = async (name) => {
+    const processor = processors.find((candidate) => candidate.name === name);
+    if (!processor) throw new Error(`no projection ${name}`);
+    await processor.stop();
+    return { resume: () => processor.start() };
+  };
   world.email = (name) => `${name}.${names.runId}@example.test`;
   world.browser = () => newBrowser(() => world.app);
   return world;

@@ -1,0 +1,166 @@
+import type { Db } from 'mongodb';
+import type { WebSocket, RawData } from 'ws';
+import { ClientMessage, liveCloseCodes, type ServerMessage } from '../../contracts/live';
+import { callerFacts } from '../../projections/users/caller-facts';
+import type { Session, SessionStore } from '../auth/session-store';
+import type { LiveClient, LiveHub } from './live-hub';
+
+/** A websocket frame as text (ws hands over one buffer, fragments, or an ArrayBuffer). */
+const textOf = (data: RawData): string => {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+};
+
+export type LiveConnectionDeps = {
+  hub: LiveHub;
+  sessions: SessionStore;
+  db: Db;
+  now: () => Date;
+  /** A socket whose unsent data passes this is closed: a slow reader must not grow the server's memory. */
+  maxBufferedBytes: number;
+};
+
+/**
+ * One authenticated socket: which tenant it watches, what its user may watch, and whether it is
+ * alive. The session is checked again at every heartbeat (without counting as activity), so a
+ * logout, an idle expiry or a lost membership ends the delivery.
+ */
+export class LiveConnection implements LiveClient {
+  readonly isPlatformAdmin: boolean;
+  private tenantId: number | null = null;
+  private alive = true;
+  private closed = false;
+  /** Client messages are handled one at a time, in order. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly session: { token: string; current: Session },
+    private readonly deps: LiveConnectionDeps,
+  ) {
+    this.isPlatformAdmin = session.current.isPlatformAdmin;
+    socket.on('pong', () => {
+      this.alive = true;
+    });
+    socket.on('message', (data) => {
+      this.queue = this.queue.then(() => this.onMessage(data));
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.deps.hub.unwatch(this, this.tenantId);
+    });
+  }
+
+  /** Watches the session's current tenant; `after` (a reconnect) asks whether anything was missed. */
+  async open(after: number | undefined): Promise<void> {
+    const tenantId = await this.allowedTenant(this.session.current.tenantId);
+    if (this.closed) return;
+    this.watch(tenantId);
+    if (after !== undefined && this.deps.hub.mayHaveMissed(after, this, tenantId))
+      this.send({ type: 'refetch' });
+  }
+
+  send(message: ServerMessage): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) {
+      this.end(liveCloseCodes.tooSlow, 'too slow');
+      return;
+    }
+    this.socket.send(JSON.stringify(message));
+  }
+
+  /**
+   * Ends a socket that did not answer the last ping; otherwise pings again, sends a heartbeat and
+   * checks that the session still stands and may still watch its tenant.
+   */
+  async heartbeat(): Promise<void> {
+    if (this.closed) return;
+    if (!this.alive) {
+      this.socket.terminate();
+      return;
+    }
+    this.alive = false;
+    this.socket.ping();
+    this.send({ type: 'heartbeat', position: this.deps.hub.position });
+    await this.recheck();
+  }
+
+  private async recheck(): Promise<void> {
+    const current = await this.deps.sessions.peek(this.session.token, this.deps.now());
+    if (!current) {
+      this.end(liveCloseCodes.sessionEnded, 'session ended');
+      return;
+    }
+    this.session.current = current;
+    if (this.tenantId === null || this.isPlatformAdmin) return;
+    const allowed = await this.allowedTenant(this.tenantId);
+    if (allowed === null && !this.closed) this.watch(null);
+  }
+
+  private async onMessage(data: RawData): Promise<void> {
+    let parsed: ReturnType<typeof ClientMessage.safeParse>;
+    try {
+      parsed = ClientMessage.safeParse(JSON.parse(textOf(data)));
+    } catch {
+      this.send({ type: 'error', code: 'validation', message: 'Messages must be JSON.' });
+      return;
+    }
+    if (!parsed.success) {
+      this.send({ type: 'error', code: 'validation', message: 'Unknown message.' });
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === 'ping') {
+      this.send({ type: 'heartbeat', position: this.deps.hub.position });
+      return;
+    }
+    await this.subscribe(message.tenantId);
+  }
+
+  private async subscribe(tenantId: number): Promise<void> {
+    const current = await this.deps.sessions.peek(this.session.token, this.deps.now());
+    if (!current) {
+      this.end(liveCloseCodes.sessionEnded, 'session ended');
+      return;
+    }
+    this.session.current = current;
+    const allowed = await this.allowedTenant(tenantId);
+    if (allowed === null) {
+      this.send({ type: 'error', code: 'forbidden', message: 'Access Denied' });
+      return;
+    }
+    if (this.closed) return;
+    const changed = allowed !== this.tenantId;
+    this.watch(allowed);
+    // What the client shows belongs to another tenant, or predates this subscription.
+    if (changed) this.send({ type: 'refetch' });
+  }
+
+  /**
+   * The tenant this socket may watch: any for a platform admin; otherwise only the session's current
+   * tenant, and only while the user is an active member of it.
+   */
+  private async allowedTenant(tenantId: number | null): Promise<number | null> {
+    if (tenantId === null) return null;
+    const { current } = this.session;
+    if (current.isPlatformAdmin) return tenantId;
+    if (current.tenantId !== tenantId) return null;
+    const facts = await callerFacts(this.deps.db, { userId: current.userId, tenantId });
+    return facts.exists && facts.membership?.status === 'ACTIVE' ? tenantId : null;
+  }
+
+  /** Moves the socket to a tenant's channel (or none) and says so with a hello. */
+  private watch(tenantId: number | null): void {
+    this.deps.hub.unwatch(this, this.tenantId);
+    this.tenantId = tenantId;
+    this.deps.hub.watch(this, tenantId);
+    this.send({ type: 'hello', tenantId, position: this.deps.hub.position });
+  }
+
+  private end(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.deps.hub.unwatch(this, this.tenantId);
+    this.socket.close(code, reason);
+  }
+}
