@@ -7,6 +7,7 @@ import { inviteRoutes } from './auth/invite-routes';
 import { oidcRoutes } from './auth/oidc-routes';
 import { connectRoutes } from './connect/connect-routes';
 import { sessionRoutes } from './auth/session-routes';
+import { integrationRoutes } from './platforms/integration-routes';
 import { qbdConfigRoutes } from './platforms/qbd-config-routes';
 import { sellerRoutes } from './platforms/seller-routes';
 import { sellerSyncRoutes } from './platforms/seller-sync-routes';
@@ -31,6 +32,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sellerRoutes);
   await app.register(sellerSyncRoutes);
   await app.register(qbdConfigRoutes);
+  await app.register(integrationRoutes);
   await app.register(partnerRoutes);
   await app.register(auditRoutes);
   await app.register(statsRoutes);

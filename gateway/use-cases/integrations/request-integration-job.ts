@@ -1,0 +1,61 @@
+import type { FastifyReply } from 'fastify';
+import { jobDecider } from '../../../domain/job/job-decider';
+import { integrationDecider } from '../../../domain/integration/integration-decider';
+import { allocateIdFor, executeCommand } from '../../execute-command';
+import { requireCaller } from '../../plugins/access';
+
+export type IntegrationJobRequest = {
+  integrationId: number;
+  tenantId: number;
+  action: { kind: 'sync' } | { kind: 'purge'; unlink: boolean };
+};
+
+/** The Temporal workflow id of an account's sync or purge. */
+export const integrationWorkflowId = (integrationId: number, action: string, jobId: number): string =>
+  `integration-${action}-${integrationId}-${jobId}`;
+
+/**
+ * Records a sync or purge of an integration account as a job: the account's stream takes it first
+ * (refusing a second sync while one runs, or a purge of an active account), then the job stream
+ * describes it. Starting the Temporal workflow belongs here.
+ */
+export const requestIntegrationJob = async (
+  reply: FastifyReply,
+  request: IntegrationJobRequest,
+): Promise<{ jobId: number; workflowId: string; position: number }> => {
+  const { now } = reply.request.server.services;
+  const caller = requireCaller(reply.request);
+  const { integrationId, tenantId, action } = request;
+  const jobId = await allocateIdFor(reply, 'job', `${action.kind}-${integrationId}`);
+  const workflowId = integrationWorkflowId(integrationId, action.kind, jobId);
+  await executeCommand(reply, integrationDecider, {
+    streamId: `integration-${integrationId}`,
+    tenantId,
+    command:
+      action.kind === 'sync'
+        ? { type: 'RequestIntegrationSync', data: { jobId, actor: caller.actor }, now: now() }
+        : { type: 'PurgeIntegration', data: { jobId, unlink: action.unlink }, now: now() },
+  });
+  const created = await executeCommand(reply, jobDecider, {
+    streamId: `job-${jobId}`,
+    tenantId,
+    command: {
+      type: 'CreateJob',
+      data: {
+        jobId,
+        kind: 'sync',
+        tenantId,
+        sellerId: null,
+        parameters: {
+          target: 'integration',
+          integrationId,
+          action: action.kind,
+          ...(action.kind === 'purge' ? { unlink: action.unlink } : {}),
+        },
+        workflowId,
+      },
+      now: now(),
+    },
+  });
+  return { jobId, workflowId, position: created.position };
+};
