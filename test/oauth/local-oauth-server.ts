@@ -213,6 +213,8 @@ export const startLocalOAuthServer = async (options: { publicUrl: string }): Pro
   });
 
   await app.listen({ host: '127.0.0.1', port: 0 });
+  // A test file that never closes it (the route-table examples) must still be able to exit.
+  app.server.unref();
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the OAuth server did not get a port');
   issuer = `http://127.0.0.1:${address.port}`;
