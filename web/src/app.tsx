@@ -1,30 +1,31 @@
-import { useQuery } from '@tanstack/react-query';
-import { Badge, Card, Title, Text } from '@tremor/react';
-import { HealthReport } from '../../contracts/health';
+import { StrictMode } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { logoutReasons } from './api/error-catalogue';
+import { appRoutes } from './routing/app-routes';
+import type { AppServices } from './session/app-services';
+import { AppServicesProvider } from './session/app-services-context';
+import { endSession } from './session/session-actions';
 
-const fetchHealth = async (): Promise<HealthReport> => {
-  const response = await fetch('/api/health');
-  return HealthReport.parse(await response.json());
-};
-
-/** The app shell arrives with the portal issue; until then the page shows that the gateway is alive. */
-export const App = () => {
-  const health = useQuery({ queryKey: ['system', 'health'], queryFn: fetchHealth, refetchInterval: 10_000 });
+/**
+ * Wires the services to the router: navigation from outside components, and the API client's forced
+ * logout (401 or 403 anywhere ends the session with reason Access Denied, once).
+ */
+export const createApp = (services: AppServices) => {
+  const router = createBrowserRouter(appRoutes);
+  services.navigate = (to) => void router.navigate(to, { replace: true });
+  let endingSession = false;
+  services.api.onAccessDenied = () => {
+    if (endingSession) return;
+    endingSession = true;
+    void endSession(services, { reason: logoutReasons.accessDenied }).finally(() => {
+      endingSession = false;
+    });
+  };
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <Card>
-        <Title>Ledgerwise</Title>
-        <Text>Receivables and revenue analytics.</Text>
-        <div className="mt-4 flex flex-wrap gap-2">
-          {health.isPending && <Badge color="gray">Checking the gateway...</Badge>}
-          {health.isError && <Badge color="red">The operation failed to reach our servers.</Badge>}
-          {health.data?.checks.map((c) => (
-            <Badge key={c.name} color={c.ok ? 'emerald' : 'red'}>
-              {c.name}: {c.ok ? 'healthy' : (c.detail ?? 'unhealthy')}
-            </Badge>
-          ))}
-        </div>
-      </Card>
-    </main>
+    <StrictMode>
+      <AppServicesProvider services={services}>
+        <RouterProvider router={router} />
+      </AppServicesProvider>
+    </StrictMode>
   );
 };

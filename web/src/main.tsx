@@ -1,20 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Provider as JotaiProvider } from 'jotai';
-import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { createApp } from './app';
+import { createAppServices } from './session/app-services';
 import './index.css';
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000 } } });
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <JotaiProvider>
-      <QueryClientProvider client={queryClient}>
-        <App />
-      </QueryClientProvider>
-    </JotaiProvider>
-  </StrictMode>,
-);
+createRoot(root).render(createApp(createAppServices()));

@@ -1,0 +1,105 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { ForgotPasswordPage } from '../pages/auth/forgot-password-page';
+import { LoginPage } from '../pages/auth/login-page';
+import {
+  EmailVerifiedPage,
+  InviteCancelledPage,
+  NotFoundPage,
+  RecoveryFailedPage,
+  VerificationFailedPage,
+} from '../pages/auth/message-pages';
+import { RegisterPage } from '../pages/auth/register-page';
+import { ResetPasswordPage } from '../pages/auth/reset-password-page';
+import { PlaceholderPage } from '../pages/placeholder-page';
+import { ReportsPage } from '../pages/reports-page';
+import { DashboardShell } from '../shell/dashboard-shell';
+import type { RouteAccess } from './route-access';
+import { RouteGuard, type RouteHandle } from './route-guard';
+
+const handle = (name: string, access: RouteAccess, forceLogout?: boolean): RouteHandle => ({
+  meta: { name, access, ...(forceLogout ? { forceLogout } : {}) },
+});
+
+const later = (title: string, note?: string) => <PlaceholderPage title={title} {...(note ? { note } : {})} />;
+
+/** Pages inside the dashboard shell: every route of portal.md section 2.1 that needs a session. */
+const shellRoutes: RouteObject[] = [
+  { path: '/', element: <Navigate to="/overview" replace />, handle: handle('Overview', 'signedIn') },
+  { path: '/overview', element: later('Dashboard'), handle: handle('Overview', 'signedIn') },
+  {
+    path: '/advisor/overview',
+    element: later('Advisor Dashboard'),
+    handle: handle('Advisor Dashboard', 'signedIn'),
+  },
+  { path: '/clients', element: later('Clients'), handle: handle('Clients', 'advisor') },
+  {
+    path: '/manage-users',
+    element: later('Manage Users Across Your Clients'),
+    handle: handle('Manage Users', 'advisor'),
+  },
+  { path: '/profile', element: later('Profile'), handle: handle('Profile', 'signedIn') },
+  {
+    path: '/complete-registration',
+    element: later('Complete registration'),
+    handle: handle('Complete Registration', 'signedIn'),
+  },
+  { path: '/platforms', element: later('Connected platforms'), handle: handle('Platforms', 'signedIn') },
+  { path: '/reports', element: <ReportsPage />, handle: handle('Reports', 'signedIn') },
+  {
+    path: '/reports/new',
+    element: later('New report template'),
+    handle: handle('ReportTemplateNew', 'signedIn'),
+  },
+  {
+    path: '/reports/:templateId/edit',
+    element: later('Edit report template'),
+    handle: handle('ReportTemplateEdit', 'signedIn'),
+  },
+  {
+    path: '/recipients',
+    element: <Navigate to="/reports" replace />,
+    handle: handle('Recipients', 'signedIn'),
+  },
+  { path: '/settings', element: later('Settings'), handle: handle('Settings', 'tenantAdmin') },
+  { path: '/users', element: later('Team'), handle: handle('Users', 'signedIn') },
+  { path: '/users/:userId', element: later('User'), handle: handle('User', 'signedIn') },
+  { path: '/sellers/:sellerId', element: later('Seller'), handle: handle('Seller', 'signedIn') },
+  {
+    path: '/admin/*',
+    element: later('Admin', 'The admin area comes in a later issue.'),
+    handle: handle('Admin', 'platformAdmin'),
+  },
+  {
+    path: '/devops/*',
+    element: later('DevOps', 'The devops area comes in a later issue.'),
+    handle: handle('DevOps', 'platformAdmin'),
+  },
+];
+
+/** Pages without the shell: sign-in flows, the pages the API's redirects land on, and 404. */
+const bareRoutes: RouteObject[] = [
+  { path: '/login', element: <LoginPage />, handle: handle('Login', 'guestOnly') },
+  { path: '/register', element: <RegisterPage />, handle: handle('Register', 'guestOnly') },
+  { path: '/forgot', element: <ForgotPasswordPage />, handle: handle('Forgot Password', 'guestOnly') },
+  { path: '/reset-password', element: <ResetPasswordPage />, handle: handle('Reset Password', 'signedIn') },
+  { path: '/email-verified', element: <EmailVerifiedPage />, handle: handle('Email Verified', 'any') },
+  {
+    path: '/invite-cancelled',
+    element: <InviteCancelledPage />,
+    handle: handle('Invite Cancelled', 'any', true),
+  },
+  { path: '/recovery-failed', element: <RecoveryFailedPage />, handle: handle('Recovery Failed', 'any') },
+  {
+    path: '/verification-failed',
+    element: <VerificationFailedPage />,
+    handle: handle('Verification Failed', 'any'),
+  },
+  { path: '*', element: <NotFoundPage />, handle: handle('Not Found', 'any') },
+];
+
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RouteGuard />,
+    children: [{ element: <DashboardShell />, children: shellRoutes }, ...bareRoutes],
+  },
+];

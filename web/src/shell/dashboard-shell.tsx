@@ -1,0 +1,60 @@
+import { Card, Text, Title } from '@tremor/react';
+import { Outlet } from 'react-router';
+import { factsOf } from '../session/session-facts';
+import { useSession } from '../session/session-query';
+import { useIdleLogout } from '../session/use-idle-logout';
+import { useConnectedSellers } from './connected-sellers-query';
+import { IdleBanner } from './idle-banner';
+import { MobileMenu } from './mobile-menu';
+import { ShellFooter } from './shell-footer';
+import { Sidebar } from './sidebar';
+import type { SidebarFacts } from './sidebar-links';
+import { tenantSwitcherId } from './tenant-switcher';
+import { TopBar } from './top-bar';
+
+const focusSwitcher = () => document.getElementById(tenantSwitcherId)?.focus();
+
+/** Until the welcome modal exists, a user without a company sees why the dashboard is empty. */
+const NoCompanyYet = () => (
+  <Card className="mx-auto max-w-xl">
+    <Title>Welcome to Ledgerwise</Title>
+    <Text>Your account has no company yet. Creating your first company comes with the welcome step.</Text>
+  </Card>
+);
+
+/** The signed-in frame: sidebar, top bar, idle warning, content and footer (portal.md section 2.3). */
+export const DashboardShell = () => {
+  const session = useSession();
+  const sellers = useConnectedSellers();
+  const facts: SidebarFacts = {
+    ...factsOf(session),
+    hasConnectedSeller: (sellers.data?.rows.length ?? 0) > 0,
+  };
+  const idle = useIdleLogout(session.idleTimeoutSeconds);
+  const showMain = session.tenants.length > 0 || session.user.isPlatformAdmin;
+
+  return (
+    <div className="flex min-h-screen bg-gray-50">
+      <a
+        href="#main-content"
+        className="sr-only z-50 rounded bg-white px-3 py-2 focus:not-sr-only focus:absolute focus:left-2 focus:top-2"
+      >
+        Skip to content
+      </a>
+      <aside className="hidden w-60 shrink-0 lg:block">
+        <div className="sticky top-0 h-screen">
+          <Sidebar facts={facts} onSwitchCompanies={focusSwitcher} />
+        </div>
+      </aside>
+      <MobileMenu facts={facts} onSwitchCompanies={focusSwitcher} />
+      <div className="flex min-w-0 flex-1 flex-col">
+        {idle === 'warning' && <IdleBanner />}
+        <TopBar />
+        <main id="main-content" tabIndex={-1} className="flex-1 p-3 sm:p-6">
+          {showMain ? <Outlet /> : <NoCompanyYet />}
+        </main>
+        <ShellFooter />
+      </div>
+    </div>
+  );
+};
