@@ -25,10 +25,12 @@ import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
 import { ledgerCollections, ledgerEntities, type LedgerDoc } from '../../workflows/ledger/ledger-collections';
 import { queryMetricRows, querySellerMetricSummary } from '../../workflows/metrics/metric-store';
 import { createMetricsWorker } from '../../workflows/metrics/worker';
+import type { generateMetricsWorkflow } from '../../workflows/metrics/workflows';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { startSellerSync } from '../../workflows/sync/client';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
+import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
 import { readState } from '../../workflows/sync/system-commands';
 import { isolatedNames, testConfig } from '../harness/isolation';
 import { expectedMetricRows } from './expected-metrics';
@@ -185,9 +187,11 @@ describe('SyncSeller and GenerateMetrics on a DEMO seller', () => {
         temporal(),
       );
       expect(started.workflowId).toMatch(new RegExp(`^sync-seller-${sellerId}-\\d+$`));
-      const handle = client.workflow.getHandle(started.workflowId);
+      const handle = client.workflow.getHandle<typeof syncSellerWorkflow>(started.workflowId);
       const outcome = await handle.result();
-      await client.workflow.getHandle(`${started.workflowId}-metrics`).result();
+      await client.workflow
+        .getHandle<typeof generateMetricsWorkflow>(`${started.workflowId}-metrics`)
+        .result();
       return outcome;
     });
 
@@ -246,7 +250,7 @@ describe('SyncSeller and GenerateMetrics on a DEMO seller', () => {
         { sellerId, tenantId, mode: 'sync', jobId: 502, until: later, onlyFetch: true, pageSize: 40 },
         temporal(),
       );
-      return client.workflow.getHandle(started.workflowId).result();
+      return client.workflow.getHandle<typeof syncSellerWorkflow>(started.workflowId).result();
     });
     expect(byProviderId(await storedLedger(sellerId))).toEqual(
       byProviderId(generated(smallCompany, sellerId, later)),
@@ -308,7 +312,9 @@ describe('a killed sync worker', () => {
       startSellerSync({ sellerId, tenantId, mode: 'sync', jobId: 602, until }, temporal()),
     ).rejects.toMatchObject({ code: 'conflict', userMessage: 'A sync of this seller is already running.' });
 
-    const result = await withWorkers(() => client.workflow.getHandle(started.workflowId).result());
+    const result = await withWorkers(() =>
+      client.workflow.getHandle<typeof syncSellerWorkflow>(started.workflowId).result(),
+    );
     const ledger = await storedLedger(sellerId);
     expect(byProviderId(ledger)).toEqual(byProviderId(expected));
     for (const entity of ledgerEntities) {

@@ -2,7 +2,7 @@ import type { RetentionPeriod } from '../../contracts/events/tenant';
 import type { MetricFrequency, MetricType } from '../../contracts/ledger';
 
 /**
- * The seller metrics (docs/adr/0015-seller-metrics.md), computed in one pass over the ledger:
+ * The seller metrics, computed in one pass over the ledger:
  * - TOTAL_REVENUE: invoice line amounts by transaction date, in cents;
  * - TOTAL_PAID: payment amounts by payment date, in cents;
  * - AVG_DAYS_BETWEEN_PURCHASES: for each invoice, days since the same customer's previous invoice,

@@ -20,7 +20,7 @@ export type SyncDeps = {
 };
 
 /** What a sync activity keeps in its heartbeat: where the next attempt resumes. */
-type PagesCheckpoint = { cursor: string | null; pages: number; records: number };
+type PagesCheckpoint = { cursor: string | null; pages: number; records: number; finished: boolean };
 
 const sellerStream = (sellerId: number) => `seller-${sellerId}`;
 const jobStream = (jobId: number) => `job-${jobId}`;
@@ -99,7 +99,9 @@ export const createSyncActivities = (deps: SyncDeps) => {
       const seller = await providerOf(input.sellerId);
       const connector = deps.connectorFor(seller.provider);
       const resumed = activityInfo().heartbeatDetails as PagesCheckpoint | undefined;
-      const checkpoint: PagesCheckpoint = resumed ?? { cursor: null, pages: 0, records: 0 };
+      const checkpoint: PagesCheckpoint = resumed ?? { cursor: null, pages: 0, records: 0, finished: false };
+      // A crash after the last page but before returning: nothing is left to fetch.
+      if (checkpoint.finished) return checkpoint;
       const progress = throttledProgress(commandContext(deps, input), { jobId: input.jobId, now: deps.now });
       const since = input.plan.since === null ? null : new Date(input.plan.since);
       const until = new Date(input.plan.until);
@@ -124,6 +126,7 @@ export const createSyncActivities = (deps: SyncDeps) => {
         );
         checkpoint.pages += 1;
         checkpoint.cursor = fetched.nextCursor;
+        checkpoint.finished = fetched.nextCursor === null;
         heartbeat(checkpoint);
         await progress.record({ stage: 'fetching', done: fetched.done, total: fetched.total });
         if (fetched.nextCursor === null) return checkpoint;

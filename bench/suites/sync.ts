@@ -1,0 +1,168 @@
+/**
+ * End-to-end sync of an N-invoice DEMO seller (issue 5): the SyncSeller workflow on a real Temporal
+ * worker pages the generated company into the Mongo ledger while the outbox publisher feeds Kafka;
+ * timed until the workflow has finished and nothing is pending. Beside it, measured in the same run:
+ * a raw insertMany of the same documents plus a batched kafkajs send of the same records.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { Kafka, logLevel } from 'kafkajs';
+import { MongoClient, type Db } from 'mongodb';
+import { loadConfig } from '../../contracts/config';
+import { openEventSource } from '../../commands/open-event-source';
+import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
+import { ledgerCollections, ledgerEntities } from '../../workflows/ledger/ledger-collections';
+import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
+import { startSellerSync } from '../../workflows/sync/client';
+import { connectorsFor } from '../../workflows/sync/connectors';
+import { createSyncWorker } from '../../workflows/sync/worker';
+import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
+import type { BenchSuite } from '../harness';
+import { benchProfile, benchUntil, connectBenchSeller, measurePeakRss } from '../sync-bench-seller';
+
+const pendingCount = async (db: Db) => {
+  let n = 0;
+  for (const entity of ledgerEntities)
+    n += await db.collection(ledgerCollections[entity]).countDocuments({ outboxPending: true });
+  return n;
+};
+
+export const suite: BenchSuite = {
+  name: 'sync',
+  description:
+    'SyncSeller of an N-invoice DEMO seller into the Mongo ledger and Kafka beside raw insertMany + batched kafkajs send of the same data',
+  params: { invoices: 20_000, pageSize: 500 },
+  run: async (params, { log }) => {
+    const invoices = params.invoices ?? 20_000;
+    const run = Date.now().toString(36);
+    const dataDir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-sync-'));
+    const base = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+    const mongoUrl = new URL(base.MONGO_URL);
+    mongoUrl.pathname = `/lwbench_sync_${run}`;
+    const config = {
+      ...base,
+      DATA_DIR: dataDir,
+      MONGO_URL: mongoUrl.toString(),
+      TEMPORAL_TASK_QUEUE_PREFIX: `lwbench-${run}`,
+      KAFKA_TOPIC_PREFIX: `lwbench.${run}`,
+    };
+    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+    const mongo = await new MongoClient(config.MONGO_URL).connect();
+    const db = mongo.db();
+    const events = await openEventSource(config);
+    const nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const kafka = new Kafka({
+      clientId: `bench-${run}`,
+      brokers: config.KAFKA_BROKERS,
+      logLevel: logLevel.NOTHING,
+    });
+    const ids = { sellerId: 1, tenantId: 1 };
+    try {
+      await connectBenchSeller(events, ids);
+      await saveDemoProfile(db, { sellerId: ids.sellerId, profile: benchProfile(invoices) });
+      const worker = await createSyncWorker({
+        connection: nativeConnection,
+        config,
+        deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now: () => new Date() },
+      });
+      const publisher = createLedgerOutboxPublisher({
+        db,
+        kafka,
+        topicPrefix: config.KAFKA_TOPIC_PREFIX,
+        pollIntervalMs: 200,
+      });
+      log(
+        `syncing a DEMO seller of about ${invoices} invoices (worker, ledger and publisher in this process)`,
+      );
+      const started = performance.now();
+      const { result, peakMiB } = await measurePeakRss(async () => {
+        publisher.start();
+        const outcome = await worker.runUntil(async () => {
+          const { workflowId } = await startSellerSync(
+            {
+              ...ids,
+              mode: 'populate',
+              jobId: 1,
+              until: benchUntil,
+              onlyFetch: true,
+              pageSize: params.pageSize ?? 500,
+            },
+            { client, config },
+          );
+          return client.workflow.getHandle<typeof syncSellerWorkflow>(workflowId).result();
+        });
+        while ((await pendingCount(db)) > 0) await new Promise((r) => setTimeout(r, 100));
+        await publisher.stop();
+        return outcome;
+      });
+      const syncSeconds = (performance.now() - started) / 1000;
+      const stored = await db.collection(ledgerCollections.invoices).countDocuments({});
+      log(
+        `sync: ${stored} invoices (${result.records} records) in ${syncSeconds.toFixed(1)} s, peak RSS ${peakMiB.toFixed(0)} MiB`,
+      );
+
+      log('baseline: raw insertMany of the same documents, then a batched kafkajs send of the same records');
+      let rawSeconds = 0;
+      const producer = kafka.producer();
+      await producer.connect();
+      const rawTopic = `${config.KAFKA_TOPIC_PREFIX}.raw`;
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.createTopics({ topics: [{ topic: rawTopic, numPartitions: 3 }], waitForLeaders: true });
+      await admin.disconnect();
+      for (const entity of ledgerEntities) {
+        const cursor = db.collection(ledgerCollections[entity]).find({});
+        let batch: Record<string, unknown>[] = [];
+        const flush = async () => {
+          if (batch.length === 0) return;
+          const t = performance.now();
+          await db.collection(`raw_${ledgerCollections[entity]}`).insertMany(batch, { ordered: false });
+          await producer.send({
+            topic: rawTopic,
+            acks: -1,
+            messages: batch.map((doc) => ({ key: '1', value: JSON.stringify(doc) })),
+          });
+          rawSeconds += (performance.now() - t) / 1000;
+          batch = [];
+        };
+        for await (const doc of cursor) {
+          batch.push(doc);
+          if (batch.length >= 1000) await flush();
+        }
+        await flush();
+      }
+      await producer.disconnect();
+      log(`raw: ${rawSeconds.toFixed(1)} s (writes and sends only)`);
+      const restingMiB = process.memoryUsage().rss / 2 ** 20;
+      return [
+        {
+          name: 'end-to-end DEMO sync into Mongo and Kafka',
+          unit: 'invoices/s',
+          value: stored / syncSeconds,
+          baseline: { name: 'raw insertMany + batched kafkajs send', value: stored / rawSeconds },
+          higherIsBetter: true,
+        },
+        {
+          name: 'peak RSS during the sync',
+          unit: 'MiB',
+          value: peakMiB,
+          baseline: { name: 'RSS after the run', value: restingMiB },
+          higherIsBetter: false,
+        },
+      ];
+    } finally {
+      await connection.close();
+      await nativeConnection.close();
+      await events.close();
+      await db.dropDatabase();
+      await mongo.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};
