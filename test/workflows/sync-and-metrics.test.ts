@@ -35,7 +35,7 @@ import { readState } from '../../workflows/sync/system-commands';
 import { isolatedNames, testConfig } from '../harness/isolation';
 import { expectedMetricRows } from './expected-metrics';
 
-jest.setTimeout(240_000);
+jest.setTimeout(480_000);
 
 const names = isolatedNames(__filename);
 const dataDir = mkdtempSync(join(tmpdir(), 'lw-sync-test-'));
@@ -263,7 +263,7 @@ describe('SyncSeller and GenerateMetrics on a DEMO seller', () => {
 describe('a killed sync worker', () => {
   const sellerId = 202;
   const tenantId = 8;
-  const bigCompany: DemoProfile = { seed: 7, startDate: '2022-01-01', invoicesPerYear: 3000 };
+  const bigCompany: DemoProfile = { seed: 7, startDate: '2022-01-01', invoicesPerYear: 1000 };
   let child: ChildProcess | null = null;
 
   afterEach(() => child?.kill('SIGKILL'));
