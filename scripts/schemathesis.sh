@@ -3,6 +3,7 @@
 # Starts its own gateway (all roles, embedded defaults, a throw-away database and data folder) on port
 # 3200, signs in as the seeded platform administrator, runs `schemathesis run` with the
 # not_a_server_error check, and stops the gateway. Usage: bash scripts/schemathesis.sh [extra st args]
+# The ordinary rate limit is lifted for the run (login, recovery and 404 limits stay), else most answers are 429.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,13 +18,14 @@ run_id="st$(date +%s)"
 work="$(mktemp -d)"
 export DATA_DIR="${work}/data" MONGO_URL="mongodb://127.0.0.1:27017/lw_${run_id}" LOG_LEVEL=warn \
   GATEWAY_PORT=3200 PROJECTOR_HEALTH_PORT=3201 WORKER_HEALTH_PORT=3202 ANALYTICS_HEALTH_PORT=3203 \
-  PUBLIC_URL=http://127.0.0.1:3200 TEMPORAL_TASK_QUEUE_PREFIX="${run_id}" KAFKA_TOPIC_PREFIX="${run_id}"
+  PUBLIC_URL=http://127.0.0.1:3200 RATE_LIMIT_PER_MINUTE=100000 TEMPORAL_TASK_QUEUE_PREFIX="${run_id}" KAFKA_TOPIC_PREFIX="${run_id}"
 base="http://127.0.0.1:3200"
 
-npx tsx cli/ledgerwise.ts all --no-infra >"${work}/gateway.log" 2>&1 &
+# Its own process group, so stopping it stops npx, tsx and node together.
+setsid npx tsx cli/ledgerwise.ts all --no-infra >"${work}/gateway.log" 2>&1 &
 app_pid=$!
 cleanup() {
-  kill "${app_pid}" 2>/dev/null || true
+  kill -- "-${app_pid}" 2>/dev/null || true
   wait "${app_pid}" 2>/dev/null || true
   node -e "require('mongodb').MongoClient.connect(process.env.MONGO_URL).then(async (c) => { await c.db().dropDatabase(); await c.close(); })" || true
   rm -rf "${work}"
@@ -43,7 +45,8 @@ curl -sf -c "${jar}" -b "${jar}" -H "x-csrf-token: ${csrf}" -H 'content-type: ap
   -d '{"email":"admin@ledgerwise.local","password":"Ledgerwise-admin-1"}' "${base}/api/auth/login" >/dev/null
 curl -sf -c "${jar}" -b "${jar}" -H "x-csrf-token: ${csrf}" -H 'content-type: application/json' \
   -d '{"tenantId":1}' "${base}/api/auth/switchTenant" >/dev/null
-cookie="$(awk '!/^#/ && NF >= 7 { printf "%s%s=%s", sep, $6, $7; sep="; " }' "${jar}")"
+# curl marks httpOnly cookies (the session, the CSRF secret) with a #HttpOnly_ prefix: keep those lines.
+cookie="$(sed 's/^#HttpOnly_//' "${jar}" | awk '!/^#/ && NF >= 7 { printf "%s%s=%s", sep, $6, $7; sep="; " }')"
 
 # Logout and the account-ending admin calls would end the fuzzer's own session halfway through.
 "${venv}/bin/schemathesis" run "${base}/api/docs/openapi.json" \

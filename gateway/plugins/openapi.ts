@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /** The OpenAPI document, generated from the same zod schemas that validate requests: /api/docs/openapi.json. */
 export const registerOpenApi = async (app: FastifyInstance): Promise<void> => {
@@ -14,6 +14,8 @@ export const registerOpenApi = async (app: FastifyInstance): Promise<void> => {
       },
     },
     transform: jsonSchemaTransform,
+    // Collects shared and recursive schemas (JSON values, for one) into components, so every $ref resolves.
+    transformObject: jsonSchemaTransformObject,
   });
   app.get('/api/docs/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () =>
     app.swagger(),

@@ -24,7 +24,7 @@ export const registerSecurity = async (app: FastifyInstance, config: Config): Pr
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
   await app.register(fastifyRateLimit, {
-    max: rateLimits.default,
+    max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     // Answered through the one error handler, with Retry-After set by the plugin.
     errorResponseBuilder: (_request, context) => ({
