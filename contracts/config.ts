@@ -68,6 +68,8 @@ export const ConfigEnv = z
     STRIPE_API_URL: url(['http', 'https']).default('http://127.0.0.1:12111'),
     STRIPE_SECRET_KEY: z.string().min(1).default('sk_test_123'),
     SEED_DEMO: booleanFlag.default(true),
+    /** Requests per minute per client address on ordinary API routes (login, recovery and 404s have lower limits). */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     /**
      * Platform administrators are named by the operator, never granted through the API
      * (docs/adr/0013-gateway-access.md): accounts with these emails get the platform-admin flag.
