@@ -9,6 +9,7 @@ import { connectRoutes } from './connect/connect-routes';
 import { sessionRoutes } from './auth/session-routes';
 import { integrationRoutes } from './platforms/integration-routes';
 import { qbdConfigRoutes } from './platforms/qbd-config-routes';
+import { recipientRoutes } from './platforms/recipient-routes';
 import { sellerRoutes } from './platforms/seller-routes';
 import { sellerSyncRoutes } from './platforms/seller-sync-routes';
 import { streamHistoryRoutes } from './stream-history';
@@ -33,6 +34,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sellerSyncRoutes);
   await app.register(qbdConfigRoutes);
   await app.register(integrationRoutes);
+  await app.register(recipientRoutes);
   await app.register(partnerRoutes);
   await app.register(auditRoutes);
   await app.register(statsRoutes);

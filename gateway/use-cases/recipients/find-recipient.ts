@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../../contracts/errors';
+import { recipientDecider } from '../../../domain/recipient/recipient-decider';
+import type { KnownRecipient } from '../../../domain/recipient/recipient';
+import { listSellerRecipients, type RecipientView } from '../../../projections/recipients/query-recipients';
+import { loadAggregate } from '../../execute-command';
+import { requireSameTenant } from '../../plugins/access';
+
+/** A subscription named by id, from its stream: 404 when unknown or deleted, and to other tenants. */
+export const findRecipient = async (
+  request: FastifyRequest,
+  recipientId: number,
+): Promise<KnownRecipient> => {
+  const { state } = await loadAggregate(request, recipientDecider, `recipient-${recipientId}`);
+  if (state.status !== 'known') throw new AppError('not_found', 'Subscription not found.');
+  requireSameTenant(request, state.tenantId);
+  return state;
+};
+
+/** The subscription as the tables show it, after the caller's own change. */
+export const recipientAfter = async (
+  request: FastifyRequest,
+  query: { recipient: Pick<KnownRecipient, 'recipientId' | 'sellerId' | 'tenantId'>; position: number },
+): Promise<RecipientView> => {
+  const { recipients } = await listSellerRecipients(request.server.services.db, {
+    sellerId: query.recipient.sellerId,
+    tenantId: query.recipient.tenantId,
+    readAfter: { afterPosition: query.position },
+  });
+  const view = recipients.find((row) => row.Id === query.recipient.recipientId);
+  if (!view) throw new AppError('not_found', 'Subscription not found.');
+  return view;
+};
