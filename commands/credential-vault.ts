@@ -3,7 +3,7 @@ import type { Collection, Db } from 'mongodb';
 
 /**
  * Provider secrets (Sage passwords, ActiveCampaign API keys, OAuth tokens, the QBD Web Connector
- * password hash) never enter events, the audit trail or logs (docs/adr/0014-credential-vault.md):
+ * password hash) never enter events, the audit trail or logs (docs/adr/0016-credential-vault.md):
  * events carry only a reference (`credentialsRef`) to an entry here. Entries are sealed with
  * AES-256-GCM under a key derived from the configured secret, and can be deleted, which events cannot.
  */

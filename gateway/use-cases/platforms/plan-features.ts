@@ -6,7 +6,7 @@ import { getPlanByIdentifier } from '../../../projections/plans/query-plans';
 
 /**
  * The plan-gated connections (portal.md section 6, "Upgrade plan to access"), as product identifiers
- * in the spec's group/feature form (docs/adr/0014-credential-vault.md records the names). A platform
+ * in the spec's group/feature form (docs/adr/0016-credential-vault.md records the names). A platform
  * missing here is open to every plan.
  */
 const gatedFeatures: Partial<Record<string, string>> = {
