@@ -64,3 +64,16 @@ export const unfinishedJobs = async (
     })
     .toArray();
 };
+
+/** The seller's newest job of a kind and type (a report's last request), or null. */
+export const latestJob = async (
+  db: Db,
+  query: { kind: JobKind; type: string; sellerId: number; readAfter?: ReadAfter },
+): Promise<JobDoc | null> => {
+  requireId('sellerId', query.sellerId);
+  await waitUntilRead(db, JOBS, query.readAfter);
+  return (await jobsCollection(db)).findOne(
+    { kind: query.kind, type: query.type, sellerId: query.sellerId },
+    { sort: { createdAt: -1, _id: -1 } },
+  );
+};

@@ -1,5 +1,8 @@
 import type { SessionResponse } from '../../contracts/auth';
+import type { SellerProvider } from '../../contracts/events/seller';
 import { systemActor } from '../../domain/actor';
+import { recipientDecider } from '../../domain/recipient/recipient-decider';
+import { sellerDecider } from '../../domain/seller/seller-decider';
 import { userDecider } from '../../domain/user/user-decider';
 import { signUp } from './fixtures';
 import type { Browser, World } from './gateway-world';
@@ -29,4 +32,60 @@ export const plainUserOf = async (
   const switched = await user.browser.post('/api/auth/switchTenant', { tenantId });
   if (switched.statusCode !== 200) throw new Error(`switchTenant: ${switched.statusCode} ${switched.body}`);
   return user;
+};
+
+let nextSellerId = 960_000;
+let nextRecipientId = 960_000;
+
+/** A connected seller of `tenantId`, made with the seller command directly (the sellers routes have their own tests). */
+export const sellerOf = async (
+  world: World,
+  tenantId: number,
+  seller: { companyName: string; provider?: SellerProvider },
+): Promise<number> => {
+  const sellerId = (nextSellerId += 1);
+  const provider = seller.provider ?? 'XERO';
+  await world.run(sellerDecider, `seller-${sellerId}`, {
+    type: 'ConnectSeller',
+    data: {
+      sellerId,
+      tenantId,
+      provider,
+      companyName: seller.companyName,
+      url: null,
+      authMethod: provider === 'DEMO' ? 'none' : 'oauth2',
+      authTokenOwner: null,
+      credentialsRef: provider === 'DEMO' ? null : `secrets/seller-${sellerId}`,
+      companyFilePath: null,
+      actor: systemActor,
+      tenantIsDemo: provider === 'DEMO',
+      tenantHasConnectedSeller: false,
+      planAllowsProvider: true,
+    },
+    now: world.clock.now(),
+  });
+  await world.settle();
+  return sellerId;
+};
+
+/** A user's report subscription to a seller's reports. */
+export const recipientOf = async (
+  world: World,
+  subscription: { tenantId: number; sellerId: number; userId: number },
+): Promise<number> => {
+  const recipientId = (nextRecipientId += 1);
+  await world.run(recipientDecider, `recipient-${recipientId}`, {
+    type: 'SubscribeRecipient',
+    data: {
+      recipientId,
+      tenantId: subscription.tenantId,
+      sellerId: subscription.sellerId,
+      subscriber: { userId: subscription.userId },
+      actor: systemActor,
+      subscriberAlreadySubscribed: false,
+    },
+    now: world.clock.now(),
+  });
+  await world.settle();
+  return recipientId;
 };

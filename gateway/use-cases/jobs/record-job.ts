@@ -1,0 +1,61 @@
+import type { FastifyReply } from 'fastify';
+import type { Job } from '../../../contracts/api/jobs';
+import type { JobJson, JobKind } from '../../../contracts/events/job';
+import { jobDecider } from '../../../domain/job/job-decider';
+import { jobTypeOf } from '../../../projections/jobs/jobs-projection';
+import { allocateIdFor, executeCommand } from '../../execute-command';
+
+export type JobRequest = {
+  kind: JobKind;
+  /** What is asked within the kind; stored as `parameters.type` so the jobs table can show it. */
+  type: string;
+  tenantId: number;
+  sellerId: number | null;
+  parameters: JobJson;
+};
+
+/** The Temporal workflow id of a job: also the idempotency key of its side effects. */
+export const jobWorkflowId = (kind: JobKind, jobId: number): string => `${kind}-${jobId}`;
+
+/**
+ * Records one pipeline request as a job stream and answers the job as the jobs table will show it.
+ * The workflows that run jobs are attached to JobCreated by a later issue; a retried request (same
+ * Idempotency-Key) gets the same job id and appends nothing new.
+ */
+export const recordJob = async (reply: FastifyReply, request: JobRequest): Promise<Job> => {
+  const { now } = reply.request.server.services;
+  const part = `${request.kind}-${request.type}-${request.sellerId ?? 'all'}`;
+  const jobId = await allocateIdFor(reply, 'job', part);
+  const parameters: JobJson = { ...request.parameters, type: request.type };
+  const data = {
+    jobId,
+    kind: request.kind,
+    tenantId: request.tenantId,
+    sellerId: request.sellerId,
+    parameters,
+    workflowId: jobWorkflowId(request.kind, jobId),
+  };
+  const created = await executeCommand(reply, jobDecider, {
+    streamId: `job-${jobId}`,
+    tenantId: request.tenantId,
+    part,
+    command: { type: 'CreateJob', data, now: now() },
+  });
+  const event = created.events.find((e) => e.type === 'JobCreated');
+  return {
+    Id: jobId,
+    Kind: data.kind,
+    Type: jobTypeOf(data.kind, parameters),
+    Status: 'created',
+    TenantId: data.tenantId,
+    SellerId: data.sellerId,
+    Parameters: parameters,
+    WorkflowId: data.workflowId,
+    Progress: null,
+    Result: null,
+    Failure: null,
+    createdAt: event?.type === 'JobCreated' ? event.data.createdAt : now().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+  };
+};

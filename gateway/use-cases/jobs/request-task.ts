@@ -1,0 +1,67 @@
+import type { FastifyReply } from 'fastify';
+import type { Job, TaskRequest } from '../../../contracts/api/jobs';
+import { AppError } from '../../../contracts/errors';
+import { listAdminSellers } from '../../../projections/sellers/query-sellers';
+import { tenantSummaries } from '../../../projections/tenant-lookup';
+import { requireCaller } from '../../plugins/access';
+import { recordJob } from './record-job';
+
+type UpdateDemoSeller = Extract<TaskRequest, { name: 'update_demo_seller' }>;
+type MoveIndirectCustomer = Extract<TaskRequest, { name: 'moveIndirectCustomer' }>;
+
+/** Update Demo Seller: a task job per DEMO seller of a demo tenant (normally the one Demo Client). */
+const updateDemoSeller = async (reply: FastifyReply, task: UpdateDemoSeller): Promise<Job[]> => {
+  const { db, now } = reply.request.server.services;
+  const { rows } = await listAdminSellers(db, {
+    now: now(),
+    providers: ['DEMO'],
+    readAfter: reply.request.readAfter,
+  });
+  const tenants = await tenantSummaries(
+    db,
+    rows.map((seller) => seller.TenantId),
+  );
+  const demoSellers = rows.filter((seller) => tenants.get(seller.TenantId)?.UsageType === 'DEMO');
+  if (demoSellers.length === 0) throw new AppError('conflict', 'There is no demo seller to update.');
+  const jobs: Job[] = [];
+  for (const seller of demoSellers)
+    jobs.push(
+      await recordJob(reply, {
+        kind: 'task',
+        type: task.name,
+        tenantId: seller.TenantId,
+        sellerId: seller.Id,
+        parameters: { force: task.force, onlyFetch: task.onlyFetch },
+      }),
+    );
+  return jobs;
+};
+
+/**
+ * Move Customer: the customer's seller is found by the task itself (the ledger), so the request is
+ * recorded in the history of the admin's current company.
+ */
+const moveIndirectCustomer = async (reply: FastifyReply, task: MoveIndirectCustomer): Promise<Job[]> => {
+  const tenantId = requireCaller(reply.request).tenantId;
+  if (tenantId === null)
+    throw new AppError('conflict', 'Switch to a company first: the request is recorded in its history.');
+  return [
+    await recordJob(reply, {
+      kind: 'task',
+      type: task.name,
+      tenantId,
+      sellerId: null,
+      parameters: { customerId: task.customerId },
+    }),
+  ];
+};
+
+/** POST /api/tasks (platform admins). */
+export const requestTask = (reply: FastifyReply, task: TaskRequest): Promise<Job[]> => {
+  switch (task.name) {
+    case 'update_demo_seller':
+      return updateDemoSeller(reply, task);
+    case 'moveIndirectCustomer':
+      return moveIndirectCustomer(reply, task);
+  }
+};
