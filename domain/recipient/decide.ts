@@ -143,9 +143,17 @@ const setSendFlag = (command: SetRecipientSendFlag, state: RecipientSubscription
   ];
 };
 
+/** portal.md section 6: activating, deactivating and deleting a report recipient are platform-admin only. */
 const deactivate = (command: DeactivateRecipient, recipient: KnownRecipient): RecipientEvent[] => {
-  if (!mayManage(command.data.actor, recipient.subscriberUserId))
-    throw new AppError('forbidden', `Error Deactivating Subscription: ${ownOnly}`);
+  // A tenant admin who disables a member also deactivates their subscriptions (ToggleReports).
+  const allowed =
+    command.data.actor.isPlatformAdmin ||
+    (command.data.cause === 'member_access_disabled' && command.data.actor.tenantRole === 'ADMIN');
+  if (!allowed)
+    throw new AppError(
+      'forbidden',
+      'Error Deactivating Subscription: only a platform administrator can deactivate a subscription.',
+    );
   if (!isActiveState(recipient.state)) return [];
   return [
     {
@@ -185,8 +193,8 @@ export const decideRecipient = (
     .with({ type: 'ActivateRecipient' }, (c) => activate(c, requireRecipient(state)))
     .with({ type: 'DeleteRecipient' }, (c): RecipientEvent[] => {
       const recipient = requireRecipient(state);
-      if (!mayManage(c.data.actor, recipient.subscriberUserId))
-        throw new AppError('forbidden', 'You may change only your own subscriptions.');
+      if (!c.data.actor.isPlatformAdmin)
+        throw new AppError('forbidden', 'Only a platform administrator can delete a subscription.');
       return [
         {
           type: 'RecipientDeleted',

@@ -190,19 +190,22 @@ describe('SendWeekly and SendMonthly', () => {
 });
 
 describe('deactivating and activating', () => {
-  it.each(['ACTIVE', 'ADMIN'] as const)('deactivates a %s subscription to INACTIVE', (state) => {
-    spec
-      .given([subscribed({ state })])
-      .when(command('DeactivateRecipient', { actor: subscriberUser, cause: 'requested' }))
-      .then([
-        { type: 'RecipientDeactivated', data: { recipientId: 31, state: 'INACTIVE', deactivatedAt: at } },
-      ]);
-  });
+  it.each(['ACTIVE', 'ADMIN'] as const)(
+    'lets a platform admin deactivate a %s subscription to INACTIVE',
+    (state) => {
+      spec
+        .given([subscribed({ state })])
+        .when(command('DeactivateRecipient', { actor: platformAdmin, cause: 'requested' }))
+        .then([
+          { type: 'RecipientDeactivated', data: { recipientId: 31, state: 'INACTIVE', deactivatedAt: at } },
+        ]);
+    },
+  );
 
-  it('marks it DEACTIVATED when the member lost access to the tenant', () => {
+  it('marks it DEACTIVATED when a tenant admin disabled the member', () => {
     spec
       .given([subscribed()])
-      .when(command('DeactivateRecipient', { actor: platformAdmin, cause: 'member_access_disabled' }))
+      .when(command('DeactivateRecipient', { actor: tenantAdmin, cause: 'member_access_disabled' }))
       .then([
         { type: 'RecipientDeactivated', data: { recipientId: 31, state: 'DEACTIVATED', deactivatedAt: at } },
       ]);
@@ -211,15 +214,19 @@ describe('deactivating and activating', () => {
   it('changes nothing when deactivating an inactive subscription', () => {
     spec
       .given([subscribed(), deactivated()])
-      .when(command('DeactivateRecipient', { actor: tenantAdmin, cause: 'requested' }))
+      .when(command('DeactivateRecipient', { actor: platformAdmin, cause: 'requested' }))
       .then([]);
   });
 
-  it('refuses a non-admin deactivating someone else', () => {
-    spec
-      .given([subscribed()])
-      .when(command('DeactivateRecipient', { actor: otherUser, cause: 'requested' }))
-      .thenFails('forbidden', 'Error Deactivating Subscription: you may change only your own subscriptions.');
+  it('refuses a deactivation asked by anyone but a platform admin (portal.md section 6)', () => {
+    for (const actor of [subscriberUser, tenantAdmin, otherUser])
+      spec
+        .given([subscribed()])
+        .when(command('DeactivateRecipient', { actor, cause: 'requested' }))
+        .thenFails(
+          'forbidden',
+          'Error Deactivating Subscription: only a platform administrator can deactivate a subscription.',
+        );
   });
 
   it.each(['INACTIVE', 'DEACTIVATED'] as const)(
@@ -262,7 +269,7 @@ describe('deleting', () => {
   it('deletes a subscription, after which it is not found', () => {
     spec
       .given([subscribed()])
-      .when(command('DeleteRecipient', { actor: subscriberUser }))
+      .when(command('DeleteRecipient', { actor: platformAdmin }))
       .then([{ type: 'RecipientDeleted', data: { recipientId: 31, deletedAt: at } }]);
     spec
       .given([subscribed(), deleted])
@@ -270,11 +277,12 @@ describe('deleting', () => {
       .thenFails('not_found', 'Subscription not found.');
   });
 
-  it('refuses a non-admin deleting someone else', () => {
-    spec
-      .given([subscribed()])
-      .when(command('DeleteRecipient', { actor: otherUser }))
-      .thenFails('forbidden', 'You may change only your own subscriptions.');
+  it('lets only a platform admin delete, not the subscriber nor a tenant admin (portal.md section 6)', () => {
+    for (const actor of [subscriberUser, tenantAdmin])
+      spec
+        .given([subscribed()])
+        .when(command('DeleteRecipient', { actor }))
+        .thenFails('forbidden', 'Only a platform administrator can delete a subscription.');
   });
 });
 

@@ -142,7 +142,12 @@ describe('changing a subscription', () => {
       STATE: 'Send STATE or exactly one of SendWeekly and SendMonthly',
     });
 
-    const off = await user.browser.patch(`/api/subscriptions/${own.Id}`, { STATE: 'INACTIVE' });
+    // Deactivating and activating are platform-admin actions (portal.md section 6).
+    const refusedOff = await user.browser.patch(`/api/subscriptions/${own.Id}`, { STATE: 'INACTIVE' });
+    expect(error(refusedOff).message).toBe(
+      'Error Deactivating Subscription: only a platform administrator can deactivate a subscription.',
+    );
+    const off = await (await admin()).patch(`/api/subscriptions/${own.Id}`, { STATE: 'INACTIVE' });
     expect(recipient(off)).toMatchObject({ STATE: 'INACTIVE', Danger: true, StateAction: 'activate' });
     const on = await browser.patch(`/api/subscriptions/${own.Id}`, { STATE: 'ACTIVE' });
     expect(on.statusCode).toBe(403);
@@ -157,17 +162,19 @@ describe('changing a subscription', () => {
     );
   });
 
-  it('deletes a subscription: the tenant admin any, a user only their own, another tenant none', async () => {
+  it('deletes a subscription: platform admins only (portal.md section 6)', async () => {
     const [{ sellerId, admin: browser, user }, other] = await companies();
     const contact = recipient(
       await browser.post('/api/subscriptions', { email: world.email('d'), sellerId }),
     );
-    expect((await other.admin.delete(`/api/subscriptions/${contact.Id}`)).statusCode).toBe(404);
+    expect((await other.admin.delete(`/api/subscriptions/${contact.Id}`)).statusCode).toBe(403);
     expect((await user.browser.delete(`/api/subscriptions/${contact.Id}`)).statusCode).toBe(403);
-    expect((await browser.delete(`/api/subscriptions/${contact.Id}`)).json()).toEqual({ ok: true });
+    expect((await browser.delete(`/api/subscriptions/${contact.Id}`)).statusCode).toBe(403);
+    const platform = await admin();
+    expect((await platform.delete(`/api/subscriptions/${contact.Id}`)).json()).toEqual({ ok: true });
     const left = RecipientsResponse.parse((await browser.get('/api/subscriptions')).json());
     expect(left.rows.map((row) => row.Id)).not.toContain(contact.Id);
-    expect((await browser.delete(`/api/subscriptions/${contact.Id}`)).statusCode).toBe(404);
-    expect((await browser.delete('/api/subscriptions/abc')).statusCode).toBe(422);
+    expect((await platform.delete(`/api/subscriptions/${contact.Id}`)).statusCode).toBe(404);
+    expect((await platform.delete('/api/subscriptions/abc')).statusCode).toBe(422);
   });
 });

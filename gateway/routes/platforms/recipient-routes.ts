@@ -165,9 +165,10 @@ export const recipientRoutes: FastifyPluginAsyncZod = (app) => {
     },
   );
 
+  // portal.md section 6: deleting a report recipient is for platform admins only.
   app.delete(
     '/api/subscriptions/:id',
-    { config: { access: 'member' }, schema: { tags, params: IdParam, response: { 200: Done } } },
+    { config: { access: 'platformAdmin' }, schema: { tags, params: IdParam, response: { 200: Done } } },
     async (request, reply) => {
       const { actor } = requireCaller(request);
       const recipient = await findRecipient(request, request.params.id);

@@ -92,7 +92,7 @@ export const examples: RouteExample[] = [
   {
     method: 'DELETE',
     route: '/api/subscriptions/:id',
-    access: 'member',
+    access: 'platformAdmin',
     happy: async (cast) => ({ url: `/api/subscriptions/${await subscriptionOfUser(cast)}` }),
     badInput: () => Promise.resolve({ url: '/api/subscriptions/zero' }),
   },
