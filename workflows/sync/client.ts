@@ -33,8 +33,9 @@ export type TemporalAccess = {
   now?: () => Date;
 };
 
-const runningSyncOf = async (client: Client, sellerId: number): Promise<string | null> => {
-  const query = `WorkflowType = 'syncSellerWorkflow' AND SellerId = ${sellerId} AND ExecutionStatus = 'Running'`;
+/** Scoped to this deployment's sync queue: test runs and other deployments may share a Temporal server. */
+const runningSyncOf = async (client: Client, scope: { sellerId: number; taskQueue: string }) => {
+  const query = `WorkflowType = 'syncSellerWorkflow' AND SellerId = ${scope.sellerId} AND TaskQueue = '${scope.taskQueue}' AND ExecutionStatus = 'Running'`;
   for await (const execution of client.workflow.list({ query, pageSize: 1 })) return execution.workflowId;
   return null;
 };
@@ -45,8 +46,9 @@ const runningSyncOf = async (client: Client, sellerId: number): Promise<string |
  * authoritative guard (its RequestSellerSync refuses a second running sync and the later run fails).
  */
 export const startSellerSync = async (request: StartSellerSync, temporal: TemporalAccess) => {
-  if (await runningSyncOf(temporal.client, request.sellerId)) throw alreadySyncing();
   const queues = taskQueues(temporal.config);
+  if (await runningSyncOf(temporal.client, { sellerId: request.sellerId, taskQueue: queues.sync }))
+    throw alreadySyncing();
   const workflowId = syncWorkflowIdOf(request.sellerId, (temporal.now ?? (() => new Date()))());
   const input: SyncSellerInput = {
     sellerId: request.sellerId,
