@@ -6,12 +6,14 @@ import type { AppServices } from './session/app-services';
 import { AppServicesProvider } from './session/app-services-context';
 import { endSession } from './session/session-actions';
 
+/** A browser router in the app, a memory router in tests: the same type. */
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+
 /**
  * Wires the services to the router: navigation from outside components, and the API client's forced
- * logout (401 or 403 anywhere ends the session with reason Access Denied, once).
+ * logout (a 401 or 403 anywhere ends the session with reason Access Denied, once).
  */
-export const createApp = (services: AppServices) => {
-  const router = createBrowserRouter(appRoutes);
+export const connectServices = (services: AppServices, router: AppRouter): void => {
   services.navigate = (to) => void router.navigate(to, { replace: true });
   let endingSession = false;
   services.api.onAccessDenied = () => {
@@ -21,11 +23,20 @@ export const createApp = (services: AppServices) => {
       endingSession = false;
     });
   };
+};
+
+export const AppRoot = ({ services, router }: { services: AppServices; router: AppRouter }) => (
+  <AppServicesProvider services={services}>
+    <RouterProvider router={router} />
+  </AppServicesProvider>
+);
+
+export const createApp = (services: AppServices) => {
+  const router = createBrowserRouter(appRoutes);
+  connectServices(services, router);
   return (
     <StrictMode>
-      <AppServicesProvider services={services}>
-        <RouterProvider router={router} />
-      </AppServicesProvider>
+      <AppRoot services={services} router={router} />
     </StrictMode>
   );
 };

@@ -57,7 +57,7 @@ const isCsrfRefusal = (status: number, body: ErrorResponse | null) =>
   status === 403 && body !== null && /csrf/i.test(body.message);
 
 /** The error a failed answer becomes, with the catalogue's text where the server gave none (portal.md 7, 8). */
-export const errorOfResponse = (status: number, statusText: string, body: unknown): ApiError => {
+export const errorOfResponse = (status: number, body: unknown): ApiError => {
   const parsed = ErrorResponse.safeParse(body);
   const problem = parsed.success ? parsed.data : null;
   const loose = body as { message?: unknown; error?: unknown } | null | undefined;
@@ -70,7 +70,8 @@ export const errorOfResponse = (status: number, statusText: string, body: unknow
   if (status === 503) return new ApiError(errorCatalogue.unavailable, { status, code: 'unavailable' });
   // 5xx details are never the user's business; the server already hides them.
   if (status >= 500) return new ApiError(errorCatalogue.internal, { status, code: 'internal' });
-  const message = serverText ?? (statusText || errorCatalogue.default);
+  // A bare status text ("Conflict") tells a user nothing; the catalogue's default does.
+  const message = serverText ?? errorCatalogue.default;
   return new ApiError(message, { status, code: problem?.code ?? null, serverText: serverText ?? null });
 };
 
@@ -152,11 +153,7 @@ export class ApiClient {
         continue;
       }
 
-      const error = errorOfResponse(
-        response.status,
-        response.statusText,
-        typeof body === 'symbol' ? null : body,
-      );
+      const error = errorOfResponse(response.status, typeof body === 'symbol' ? null : body);
       if ((response.status === 401 || response.status === 403) && options.authFailure !== 'throw') {
         this.onAccessDenied();
       }

@@ -30,7 +30,7 @@ export const guardDecision = (input: {
     case 'any':
       return { kind: 'show' };
     case 'guestOnly':
-      return session ? { kind: 'redirect', to: '/' } : { kind: 'show' };
+      return session ? { kind: 'redirect', to: signedInTarget(input.path, session) } : { kind: 'show' };
     case 'signedIn':
     case 'advisor':
     case 'tenantAdmin':
@@ -44,6 +44,16 @@ export const guardDecision = (input: {
       return allowed ? { kind: 'show' } : { kind: 'redirect', to: '/' };
     }
   }
+};
+
+/**
+ * A signed-in user on a guest page goes to /; right after logging in on /login (the session has just
+ * arrived) they go to the login's return address or the platform admin's home instead.
+ */
+const signedInTarget = (path: string, session: SessionFacts): string => {
+  if (!path.startsWith('/login')) return '/';
+  const returnTo = new URLSearchParams(path.split('?')[1] ?? '').get('returnTo');
+  return afterLoginPath({ returnTo, isPlatformAdmin: session.isPlatformAdmin });
 };
 
 /** Where a successful login goes: the return address when it is a path of this site, else home. */

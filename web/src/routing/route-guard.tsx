@@ -44,7 +44,7 @@ export const RouteGuard = () => {
   useEffect(() => {
     if (decision?.kind !== 'logout' || loggingOut.current) return;
     loggingOut.current = true;
-    void endSession(services, { navigate: false }).finally(() => {
+    void endSession(services).finally(() => {
       loggingOut.current = false;
     });
   }, [decision?.kind, services]);

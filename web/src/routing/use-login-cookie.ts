@@ -22,8 +22,6 @@ export const useLoginCookie = (): void => {
     if (cookie.csrfToken) services.api.csrf.set(cookie.csrfToken);
     else services.api.csrf.forget();
     rememberLoginMethod(cookie.method ?? null);
-    services.queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
-    services.clientState.reset();
     void services.queryClient
       .fetchQuery({ queryKey: sessionKey, queryFn: () => fetchSession(services.api), staleTime: 0 })
       .then((session) => (session ? undefined : endSession(services)))

@@ -7,8 +7,10 @@ export type AppServices = {
   api: ApiClient;
   queryClient: QueryClient;
   clientState: ClientState;
-  /** Set once the router exists; navigation from outside components (a forced logout). */
+  /** Set once the router exists; navigation from outside components (a tenant switch). */
   navigate: (to: string) => void;
+  /** Why the last session ended (Session Idle, Access Denied), for the login page to say. */
+  logoutReason: { current: string | null };
 };
 
 export const createAppServices = (
@@ -28,4 +30,5 @@ export const createAppServices = (
     }),
   clientState: new ClientState(),
   navigate: (to) => window.history.pushState(null, '', to),
+  logoutReason: { current: null },
 });

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { createContext, useContext } from 'react';
 import type { SessionResponse } from '../../../contracts/auth';
 import { fetchSession } from '../api/auth-calls';
 import { sessionKey } from '../api/query-keys';
@@ -14,9 +15,14 @@ export const useSessionQuery = () => {
   });
 };
 
-/** For components inside the signed-in shell, where the guard has already loaded a session. */
+/**
+ * The session inside the signed-in shell. The shell provides it and keeps the last one while a
+ * logout unmounts it, so no component below ever renders without a session.
+ */
+export const SignedInSession = createContext<SessionResponse | null>(null);
+
 export const useSession = (): SessionResponse => {
-  const { data } = useSessionQuery();
-  if (!data) throw new Error('useSession outside a signed-in route');
-  return data;
+  const session = useContext(SignedInSession);
+  if (!session) throw new Error('useSession outside the signed-in shell');
+  return session;
 };

@@ -1,7 +1,9 @@
 import { Card, Text, Title } from '@tremor/react';
+import { useRef } from 'react';
 import { Outlet } from 'react-router';
+import type { SessionResponse } from '../../../contracts/auth';
 import { factsOf } from '../session/session-facts';
-import { useSession } from '../session/session-query';
+import { SignedInSession, useSessionQuery } from '../session/session-query';
 import { useIdleLogout } from '../session/use-idle-logout';
 import { useConnectedSellers } from './connected-sellers-query';
 import { IdleBanner } from './idle-banner';
@@ -24,7 +26,18 @@ const NoCompanyYet = () => (
 
 /** The signed-in frame: sidebar, top bar, idle warning, content and footer (portal.md section 2.3). */
 export const DashboardShell = () => {
-  const session = useSession();
+  const { data } = useSessionQuery();
+  const kept = useRef<SessionResponse | null>(null);
+  if (data) kept.current = data;
+  if (!kept.current) return null;
+  return (
+    <SignedInSession.Provider value={kept.current}>
+      <ShellFrame session={kept.current} />
+    </SignedInSession.Provider>
+  );
+};
+
+const ShellFrame = ({ session }: { session: SessionResponse }) => {
   const sellers = useConnectedSellers();
   const facts: SidebarFacts = {
     ...factsOf(session),

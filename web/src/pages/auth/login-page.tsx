@@ -1,6 +1,6 @@
 import { Button } from '@tremor/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { login } from '../../api/auth-calls';
 import { ApiError, isValidationError } from '../../api/api-error';
 import { logoutReasons } from '../../api/error-catalogue';
@@ -10,7 +10,6 @@ import { ProviderButtons } from '../../components/provider-buttons';
 import { TextLink } from '../../components/text-link';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { TextField } from '../../forms/text-field';
-import { afterLoginPath } from '../../routing/guard-decision';
 import { useAppServices } from '../../session/app-services-context';
 import { lastLoginMethod, loginMethodLabels } from '../../session/last-login-method';
 import { startSignedIn } from '../../session/session-actions';
@@ -25,7 +24,6 @@ const reasonTexts: Record<string, string> = {
 /** Login (portal.md section 2.3): email and password, Google and Microsoft, the last-method reminder. */
 export const LoginPage = () => {
   const services = useAppServices();
-  const navigate = useNavigate();
   const [search] = useSearchParams();
   const returnTo = search.get('returnTo');
   const [email, setEmail] = useState('');
@@ -34,7 +32,7 @@ export const LoginPage = () => {
   const [status, setStatus] = useState<LoginStatus>('idle');
   const [message, setMessage] = useState<string | null>(search.get('error'));
   const lastMethod = lastLoginMethod();
-  const reason = search.get('reason');
+  const reason = services.logoutReason.current ?? search.get('reason');
 
   // The token is fetched on load so the first submit does not wait for it.
   useEffect(() => {
@@ -54,10 +52,8 @@ export const LoginPage = () => {
     try {
       const session = await login(services.api, { email: email.trim(), password });
       setStatus('success');
+      // The guard sends the now signed-in user on to the return address (guard-decision.ts).
       startSignedIn(services, session);
-      await navigate(afterLoginPath({ returnTo, isPlatformAdmin: session.user.isPlatformAdmin }), {
-        replace: true,
-      });
     } catch (error) {
       setStatus('error');
       if (isValidationError(error)) setErrors(formErrorsOf(error.properties));

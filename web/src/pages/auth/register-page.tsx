@@ -1,6 +1,6 @@
 import { Button } from '@tremor/react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { RegisterRequest, passwordHint } from '../../../../contracts/auth';
 import { register } from '../../api/auth-calls';
 import { ApiError, isValidationError } from '../../api/api-error';
@@ -19,7 +19,6 @@ import { classificationOfPlan, signUpParameters } from './sign-up-parameters';
 /** Register, titled Get started (portal.md sections 2.3 and 5). */
 export const RegisterPage = () => {
   const services = useAppServices();
-  const navigate = useNavigate();
   const [search] = useSearchParams();
   const { prefill, attribution } = useMemo(() => signUpParameters(search), [search]);
   const [values, setValues] = useState({ ...prefill, password: '' });
@@ -50,8 +49,8 @@ export const RegisterPage = () => {
     setLoading(true);
     try {
       const session = await register(services.api, checked.data);
+      // The guard sends the now signed-in user from this guest page to the dashboard.
       startSignedIn(services, session);
-      await navigate('/overview', { replace: true });
     } catch (error) {
       if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
       else

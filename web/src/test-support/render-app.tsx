@@ -1,0 +1,27 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
+import { ApiClient } from '../api/api-client';
+import { AppRoot, connectServices } from '../app';
+import { appRoutes } from '../routing/app-routes';
+import { createAppServices } from '../session/app-services';
+import type { FakeFetch } from './fake-fetch';
+
+/** The whole app at `path` in memory, talking to a scripted API. */
+export const renderApp = (input: { path: string; fake: FakeFetch }) => {
+  let keys = 0;
+  const api = new ApiClient({
+    fetch: input.fake.fetch,
+    sleep: () => Promise.resolve(),
+    newIdempotencyKey: () => `test-key-${++keys}`,
+  });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const services = createAppServices({ api, queryClient });
+  const router = createMemoryRouter(appRoutes, { initialEntries: [input.path] });
+  connectServices(services, router);
+  const view = render(<AppRoot services={services} router={router} />);
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  return { ...view, router, services, location };
+};
