@@ -6,6 +6,17 @@ import { executeCommand, loadAggregate } from '../execute-command';
 
 const staleText = 'Someone else changed this since you opened it. Reload to see the latest version.';
 
+/** Decides the commands in order against the state each leaves, appending nothing; throws the first refusal. */
+export const checkCommands = <State, Command, Event>(
+  decider: Decider<State, Command, Event>,
+  state: State,
+  commands: readonly Command[],
+): State => {
+  let checked = state;
+  for (const command of commands) checked = decider.decide(command, checked).reduce(decider.evolve, checked);
+  return checked;
+};
+
 /**
  * One form save that maps to several commands on one stream (a tenant's Company and Reporting tabs, a
  * user's account and membership fields). Every command is decided first against the state the previous
@@ -26,9 +37,7 @@ export const runCommands = async <
     throw new AppError('stale', staleText, {
       message: `${input.streamId}: If-Match ${input.ifMatch}, current revision ${revision}`,
     });
-  let checked = state;
-  for (const command of input.commands)
-    checked = decider.decide(command, checked).reduce(decider.evolve, checked);
+  checkCommands(decider, state, input.commands);
 
   let expected = revision;
   let last: CommandResult<Event> | null = null;

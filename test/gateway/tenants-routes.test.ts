@@ -1,0 +1,352 @@
+import { MyTenantsResponse, Tenant, TenantListResponse } from '../../contracts/api/tenants';
+import { UserWithTenants } from '../../contracts/api/users';
+import { ErrorResponse } from '../../contracts/errors';
+import { systemActor } from '../../domain/actor';
+import { partnerDecider } from '../../domain/partner/partner-decider';
+import type { Browser } from './gateway-world';
+import { useGatewayWorld } from './gateway-world';
+import { companyFor, platformAdmin } from './fixtures';
+import { multipartForm, pngBytes as png } from './multipart-form';
+import { joinAs, person, type Person } from './team-fixtures';
+
+const world = useGatewayWorld(__filename);
+
+let adminPromise: ReturnType<typeof platformAdmin> | undefined;
+const theAdmin = () => (adminPromise ??= platformAdmin(world));
+
+let count = 0;
+const idOf = (p: Person) => p.session.user.Id;
+
+/** A business with its ADMIN owner and a plain USER, and someone of another business. */
+const business = async () => {
+  count += 1;
+  const owner = await person(world, { name: `owner${count}` });
+  const tenantId = await companyFor(world, owner, { name: `Business ${count}` });
+  const member = await person(world, { name: `member${count}` });
+  await joinAs(world, member, { tenantId, role: 'USER' });
+  const stranger = await person(world, { name: `stranger${count}` });
+  const otherTenantId = await companyFor(world, stranger, { name: `Elsewhere ${count}` });
+  return { tenantId, owner, member, stranger, otherTenantId };
+};
+
+const welcome = { Name: 'Fresh Co', Industry: { FreeForm: 'Bakery' }, BusinessModel: 'B2C' };
+
+const propertiesOf = (response: { json: () => unknown }) =>
+  ErrorResponse.parse(response.json()).properties ?? {};
+
+const upload = (browser: Browser, tenantId: number, files: Parameters<typeof multipartForm>[0]) => {
+  const form = multipartForm(files);
+  return browser.request({ method: 'POST', url: `/api/tenants/${tenantId}/logo`, ...form });
+};
+
+describe('POST /api/tenants', () => {
+  it('creates the first company from the welcome modal, with the creator as its ADMIN', async () => {
+    count += 1;
+    const newcomer = await person(world, { name: `newcomer${count}` });
+    const created = await newcomer.browser.post('/api/tenants', welcome);
+    expect(created.statusCode).toBe(201);
+    const tenant = Tenant.parse(created.json());
+    expect(tenant).toMatchObject({ Name: 'Fresh Co', Classification: 'BUSINESS', BusinessModel: 'B2C' });
+    const mine = MyTenantsResponse.parse((await newcomer.browser.get('/api/tenants')).json());
+    expect(mine.tenants).toEqual([expect.objectContaining({ Id: tenant.Id, Role: 'ADMIN' })]);
+  });
+
+  it('makes the creator of a firm its advisor; a plan identifier decides the classification', async () => {
+    count += 1;
+    const founder = await person(world, { name: `founder${count}` });
+    const firm = Tenant.parse(
+      (
+        await founder.browser.post('/api/tenants', {
+          ...welcome,
+          Name: 'Advisory LLP',
+          planIdentifier: 'growth_client',
+        })
+      ).json(),
+    );
+    expect(firm.Classification).toBe('FIRM');
+    expect(firm.FriendlyName).toBe('Advisory LLP');
+    const self = UserWithTenants.parse((await founder.browser.get(`/api/users/${idOf(founder)}`)).json());
+    expect(self.PrimaryClassification).toBe('ADVISOR');
+    expect(self.DefaultPartnerTenantId).toBe(firm.Id);
+  });
+
+  it('links an advisor’s new client to the firm’s partner and its client plan', async () => {
+    count += 1;
+    const advisor = await person(world, { name: `advisor${count}` });
+    const firmId = await companyFor(world, advisor, { name: `Firm ${count}`, classification: 'FIRM' });
+    const partnerId = 800_000 + count;
+    await world.run(partnerDecider, `partner-${partnerId}`, {
+      type: 'CreatePartner',
+      data: {
+        partnerId,
+        tenantId: firmId,
+        name: `Firm ${count} Partners`,
+        clientPlanIdentifier: 'basic_client',
+        nameTakenInTenant: false,
+      },
+      now: world.clock.now(),
+      actor: systemActor,
+    });
+    await world.settle();
+    const created = await advisor.browser.post('/api/tenants', { ...welcome, Name: 'Client Bakery' });
+    expect(created.statusCode).toBe(201);
+    expect(Tenant.parse(created.json())).toMatchObject({
+      PartnerId: partnerId,
+      AdvisoryPartner: { Id: partnerId },
+      PlanIdentifier: 'basic_client',
+    });
+  });
+
+  it('answers missing name, industry and classification with the spec’s texts', async () => {
+    const { owner } = await business();
+    const response = await owner.browser.post('/api/tenants', { Name: '' });
+    expect(response.statusCode).toBe(422);
+    expect(propertiesOf(response)).toMatchObject({ Name: 'Please enter company name' });
+    const second = await owner.browser.post('/api/tenants', { Name: 'No Details' });
+    expect(propertiesOf(second)).toMatchObject({
+      Classification: 'Please select a classification',
+      'Industry.FreeForm': 'Please enter an industry',
+    });
+  });
+
+  it('refuses a plain user, and admin-only fields to anyone but a platform admin', async () => {
+    const { owner, member } = await business();
+    expect((await member.browser.post('/api/tenants', welcome)).statusCode).toBe(403);
+    expect((await owner.browser.post('/api/tenants', { ...welcome, skipUserTenant: true })).statusCode).toBe(
+      403,
+    );
+    expect((await owner.browser.post('/api/tenants', { ...welcome, UsageType: 'TEST' })).statusCode).toBe(
+      403,
+    );
+
+    const admin = await theAdmin();
+    const created = await admin.browser.post('/api/tenants', {
+      Name: 'Admin Test Co',
+      Classification: 'BUSINESS',
+      UsageType: 'TEST',
+      skipUserTenant: true,
+    });
+    expect(created.statusCode).toBe(201);
+    const tenant = Tenant.parse(created.json());
+    expect(tenant.UsageType).toBe('TEST');
+    const mine = MyTenantsResponse.parse((await admin.browser.get('/api/tenants')).json());
+    expect(mine.tenants.map((t) => t.Id)).not.toContain(tenant.Id);
+  });
+});
+
+describe('GET /api/tenants and /api/tenants/:id', () => {
+  it('shows a company to its members with its revision, and to nobody else', async () => {
+    const { tenantId, member, stranger } = await business();
+    const response = await member.browser.get(`/api/tenants/${tenantId}`);
+    expect(response.statusCode).toBe(200);
+    expect(Tenant.parse(response.json())).toMatchObject({
+      Id: tenantId,
+      Settings: { Reporting: { WeeklyDay: 2, MonthlyDay: 7, Currency: 'USD', RetentionPeriod: 'AUTO' } },
+    });
+    expect(response.headers.etag).toBe('"0"');
+    expect((await stranger.browser.get(`/api/tenants/${tenantId}`)).statusCode).toBe(403);
+    expect((await member.browser.get('/api/tenants/x')).statusCode).toBe(422);
+  });
+
+  it('gives platform admins the filtered admin list with summary cards; nobody else', async () => {
+    const { owner } = await business();
+    const admin = await theAdmin();
+    const response = await admin.browser.get(
+      `/api/tenants?scope=all&search=Business%20${count}&classification=BUSINESS`,
+    );
+    expect(response.statusCode).toBe(200);
+    const list = TenantListResponse.parse(response.json());
+    expect(list.rows.map((row) => [row.Name, row.userCount])).toEqual([[`Business ${count}`, 2]]);
+    expect(list.pagination).toBeNull();
+    expect(list.summary.businesses).toBeGreaterThan(0);
+    const unfiltered = TenantListResponse.parse((await admin.browser.get('/api/tenants?scope=all')).json());
+    expect(unfiltered.pagination).toMatchObject({ page: 1, pageSize: 20 });
+
+    expect((await owner.browser.get('/api/tenants?scope=all')).statusCode).toBe(403);
+    const bad = await admin.browser.get('/api/tenants?scope=all&classification=CLIENT&usageType=ODD');
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(propertiesOf(bad))).toEqual(expect.arrayContaining(['classification']));
+  });
+});
+
+describe('PUT and PATCH /api/tenants/:id', () => {
+  it('saves the Company and Reporting tabs for the company’s admin', async () => {
+    const { tenantId, owner } = await business();
+    const saved = await owner.browser.put(`/api/tenants/${tenantId}`, {
+      Name: 'Renamed Business',
+      BusinessModel: 'HYBRID',
+      Industry: { FreeForm: 'Software', NAICS2017: '511210', Description: 'Software Publishers' },
+      Settings: { Reporting: { WeeklyDay: 5, Currency: 'EUR' } },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(Tenant.parse(saved.json())).toMatchObject({
+      Name: 'Renamed Business',
+      BusinessModel: 'HYBRID',
+      Industry: { NAICS2017: '511210' },
+      Settings: { Reporting: { WeeklyDay: 5, MonthlyDay: 7, Currency: 'EUR' } },
+    });
+    const patched = await owner.browser.patch(`/api/tenants/${tenantId}`, {
+      Settings: { Reporting: { MonthlyEmailsDisabled: true } },
+    });
+    expect(Tenant.parse(patched.json()).Settings.Reporting).toMatchObject({
+      WeeklyDay: 5,
+      MonthlyEmailsDisabled: true,
+    });
+  });
+
+  it('refuses a plain user, another company, bad values, and admin fields as a whole save', async () => {
+    const { tenantId, owner, member, stranger } = await business();
+    expect((await member.browser.put(`/api/tenants/${tenantId}`, { Name: 'Mine now' })).statusCode).toBe(403);
+    expect((await stranger.browser.put(`/api/tenants/${tenantId}`, { Name: 'Mine now' })).statusCode).toBe(
+      403,
+    );
+    const bad = await owner.browser.put(`/api/tenants/${tenantId}`, {
+      Settings: { Reporting: { WeeklyDay: 7, MonthlyDay: 29 } },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(propertiesOf(bad))).toEqual(
+      expect.arrayContaining(['Settings.Reporting.WeeklyDay', 'Settings.Reporting.MonthlyDay']),
+    );
+    const mixed = await owner.browser.put(`/api/tenants/${tenantId}`, { Name: 'Test Co', UsageType: 'TEST' });
+    expect(mixed.statusCode).toBe(403);
+    expect(Tenant.parse((await owner.browser.get(`/api/tenants/${tenantId}`)).json()).Name).toBe(
+      `Business ${count}`,
+    );
+
+    const admin = await theAdmin();
+    const byAdmin = await admin.browser.put(`/api/tenants/${tenantId}`, {
+      UsageType: 'TEST',
+      Referrer: 'partner-site',
+    });
+    expect(Tenant.parse(byAdmin.json())).toMatchObject({ UsageType: 'TEST', Referrer: 'partner-site' });
+  });
+
+  it('refuses a save from a stale page with 412, and a firm without a client display name', async () => {
+    const { tenantId, owner } = await business();
+    const etag = String((await owner.browser.get(`/api/tenants/${tenantId}`)).headers.etag);
+    await owner.browser.put(`/api/tenants/${tenantId}`, { Name: 'First Edit' });
+    const stale = await owner.browser.request({
+      method: 'PUT',
+      url: `/api/tenants/${tenantId}`,
+      body: { Name: 'Second Edit' },
+      headers: { 'if-match': etag },
+    });
+    expect(stale.statusCode).toBe(412);
+
+    const firm = await owner.browser.put(`/api/tenants/${tenantId}`, {
+      Classification: 'FIRM',
+      FriendlyName: null,
+    });
+    expect(firm.statusCode).toBe(422);
+    expect(propertiesOf(firm)).toHaveProperty('FriendlyName');
+  });
+});
+
+describe('PUT /api/tenants/batch', () => {
+  it('updates the advisor’s selected clients and adds a firm member as their advisor', async () => {
+    count += 1;
+    const advisor = await person(world, { name: `batch-advisor${count}` });
+    const firmId = await companyFor(world, advisor, { name: `Batch Firm ${count}`, classification: 'FIRM' });
+    const colleague = await person(world, { name: `colleague${count}` });
+    await joinAs(world, colleague, { tenantId: firmId, role: 'USER', advisor: true });
+    const clients: number[] = [];
+    for (const name of ['North', 'South']) {
+      const created = await advisor.browser.post('/api/tenants', { ...welcome, Name: `${name} ${count}` });
+      clients.push(Tenant.parse(created.json()).Id);
+    }
+    const response = await advisor.browser.put('/api/tenants/batch', {
+      Id: clients,
+      WeeklyDay: 4,
+      MonthlyEmailsDisabled: true,
+      TeamMemberId: idOf(colleague),
+    });
+    expect(response.statusCode).toBe(200);
+    const { tenants } = response.json<{ tenants: Tenant[] }>();
+    expect(tenants.map((t) => t.Settings.Reporting)).toEqual([
+      expect.objectContaining({ WeeklyDay: 4, MonthlyEmailsDisabled: true }),
+      expect.objectContaining({ WeeklyDay: 4, MonthlyEmailsDisabled: true }),
+    ]);
+    const mine = MyTenantsResponse.parse((await colleague.browser.get('/api/tenants')).json());
+    expect(mine.tenants.map((t) => t.Id)).toEqual(expect.arrayContaining(clients));
+  });
+
+  it('needs a setting, and changes nothing when one client is not the caller’s', async () => {
+    const { tenantId, owner, otherTenantId } = await business();
+    const empty = await owner.browser.put('/api/tenants/batch', { Id: [tenantId] });
+    expect(empty.statusCode).toBe(422);
+    expect(propertiesOf(empty)).toHaveProperty('settings');
+    const refused = await owner.browser.put('/api/tenants/batch', {
+      Id: [tenantId, otherTenantId],
+      WeeklyDay: 0,
+    });
+    expect(refused.statusCode).toBe(403);
+    const tenant = Tenant.parse((await owner.browser.get(`/api/tenants/${tenantId}`)).json());
+    expect(tenant.Settings.Reporting.WeeklyDay).toBe(2);
+  });
+});
+
+describe('DELETE /api/tenants/:id (platform admin)', () => {
+  it('disables with a reason, then purges; refuses tenant admins and a permanent disable', async () => {
+    const { tenantId, owner } = await business();
+    expect((await owner.browser.delete(`/api/tenants/${tenantId}?reason=DUPLICATE`)).statusCode).toBe(403);
+    const admin = await theAdmin();
+    expect((await admin.browser.delete(`/api/tenants/${tenantId}?permanent=true`)).statusCode).toBe(422);
+    expect((await admin.browser.delete(`/api/tenants/${tenantId}?reason=DUPLICATE`)).statusCode).toBe(200);
+    expect(Tenant.parse((await admin.browser.get(`/api/tenants/${tenantId}`)).json())).toMatchObject({
+      status: 'disabled',
+      DisableReason: 'DUPLICATE',
+    });
+    expect((await admin.browser.delete(`/api/tenants/${tenantId}?purge=true`)).statusCode).toBe(200);
+    const list = TenantListResponse.parse(
+      (await admin.browser.get(`/api/tenants?scope=all&search=${tenantId}`)).json(),
+    );
+    expect(list.rows.map((row) => row.Id)).not.toContain(tenantId);
+  });
+});
+
+describe('POST /api/tenants/:tenantId/logo', () => {
+  it('takes one image for review and serves it to the company', async () => {
+    const { tenantId, owner, member, stranger } = await business();
+    const response = await upload(owner.browser, tenantId, [
+      { name: 'logo.png', type: 'image/png', bytes: png },
+    ]);
+    expect(response.statusCode).toBe(200);
+    const logo = Tenant.parse(response.json()).Logo;
+    expect(logo).toMatchObject({ PendingContentType: 'image/png', URL: null });
+    const served = await member.browser.get(logo.PendingURL ?? '');
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(png)).toBe(true);
+    expect((await stranger.browser.get(logo.PendingURL ?? '')).statusCode).toBe(403);
+    // No logo is approved yet.
+    expect((await member.browser.get(`/api/tenants/${tenantId}/logo`)).statusCode).toBe(404);
+  });
+
+  it('refuses other file types whatever they claim, two files, too large a file, and non-admins', async () => {
+    const { tenantId, owner, member } = await business();
+    const text = await upload(owner.browser, tenantId, [
+      { name: 'logo.png', type: 'image/png', bytes: Buffer.from('<html>not an image</html>') },
+    ]);
+    expect(text.statusCode).toBe(422);
+    expect(propertiesOf(text)).toHaveProperty('file');
+    const two = await upload(owner.browser, tenantId, [
+      { name: 'a.png', type: 'image/png', bytes: png },
+      { name: 'b.png', type: 'image/png', bytes: png },
+    ]);
+    expect(two.statusCode).toBe(422);
+    const huge = await upload(owner.browser, tenantId, [
+      { name: 'big.png', type: 'image/png', bytes: Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024)]) },
+    ]);
+    expect(huge.statusCode).toBe(422);
+    expect(propertiesOf(huge)).toHaveProperty('file');
+    const svg = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"></svg>');
+    expect(
+      (await upload(member.browser, tenantId, [{ name: 'a.svg', type: 'image/svg+xml', bytes: svg }]))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await upload(owner.browser, tenantId, [{ name: 'a.svg', type: 'image/svg+xml', bytes: svg }]))
+        .statusCode,
+    ).toBe(200);
+  });
+});
