@@ -11,6 +11,9 @@ const textOf = (data: RawData): string => {
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 };
 
+/** The websocket close code of an unexpected server condition (RFC 6455). */
+const internalErrorCode = 1011;
+
 export type LiveConnectionDeps = {
   hub: LiveHub;
   sessions: SessionStore;
@@ -42,9 +45,7 @@ export class LiveConnection implements LiveClient {
     socket.on('pong', () => {
       this.alive = true;
     });
-    socket.on('message', (data) => {
-      this.queue = this.queue.then(() => this.onMessage(data));
-    });
+    socket.on('message', (data) => this.enqueue(() => this.onMessage(data)));
     socket.on('close', () => {
       this.closed = true;
       this.deps.hub.unwatch(this, this.tenantId);
@@ -69,11 +70,17 @@ export class LiveConnection implements LiveClient {
     this.socket.send(JSON.stringify(message));
   }
 
+  /** A removed or disabled member stops receiving the tenant's notices at once, not at the next heartbeat. */
+  membershipChanged(userId: number): void {
+    if (userId !== this.session.current.userId || this.isPlatformAdmin) return;
+    this.enqueue(() => this.recheck());
+  }
+
   /**
    * Ends a socket that did not answer the last ping; otherwise pings again, sends a heartbeat and
    * checks that the session still stands and may still watch its tenant.
    */
-  async heartbeat(): Promise<void> {
+  heartbeat(): void {
     if (this.closed) return;
     if (!this.alive) {
       this.socket.terminate();
@@ -82,7 +89,12 @@ export class LiveConnection implements LiveClient {
     this.alive = false;
     this.socket.ping();
     this.send({ type: 'heartbeat', position: this.deps.hub.position });
-    await this.recheck();
+    this.enqueue(() => this.recheck());
+  }
+
+  /** Runs after the tasks before it; a failure (the database is away) ends the socket, and the client reconnects. */
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch(() => this.end(internalErrorCode, 'internal error'));
   }
 
   private async recheck(): Promise<void> {

@@ -36,6 +36,15 @@ describe('LiveHub', () => {
     expect(hub.watchers(1)).toBe(0);
   });
 
+  it('asks the watchers of a tenant to recheck a user whose membership there changed', () => {
+    const hub = new LiveHub();
+    const rechecked: number[] = [];
+    hub.watch({ ...client(), membershipChanged: (userId) => rechecked.push(userId) }, 1);
+    hub.publish({ type: 'invalidate', entity: 'membership', id: 5, tenantId: 1, position: 3 });
+    hub.publish({ type: 'invalidate', entity: 'user', id: 6, tenantId: 1, position: 4 });
+    expect(rechecked).toEqual([5]);
+  });
+
   it('tells whether a reconnecting client may have missed a notice', () => {
     const hub = new LiveHub();
     const member = client();

@@ -5,6 +5,8 @@ import type { LiveSink } from '../../projections/live-notices/live-notifier';
 export type LiveClient = {
   readonly isPlatformAdmin: boolean;
   send: (message: ServerMessage) => void;
+  /** A membership in the watched tenant changed: the client's own may be gone. */
+  membershipChanged?: (userId: number) => void;
 };
 
 type ChannelKey = number | 'platform';
@@ -38,7 +40,11 @@ export class LiveHub implements LiveSink {
   publish(notice: LiveNotice): void {
     const key: ChannelKey = notice.tenantId ?? 'platform';
     this.lastNotice.set(key, notice.position);
-    for (const client of this.channels.get(key) ?? []) client.send(notice);
+    const channel = [...(this.channels.get(key) ?? [])];
+    for (const client of channel) client.send(notice);
+    if (notice.type === 'invalidate' && notice.entity === 'membership' && typeof notice.id === 'number') {
+      for (const client of channel) client.membershipChanged?.(notice.id);
+    }
   }
 
   /** Starts delivering a tenant's notices (and, to platform admins, the platform's) to the client. */

@@ -30,9 +30,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   const timer = setInterval(() => {
-    for (const connection of connections) {
-      connection.heartbeat().catch((error: unknown) => app.log.warn({ err: error }, 'live heartbeat failed'));
-    }
+    for (const connection of connections) connection.heartbeat();
   }, live.heartbeatMs);
   timer.unref();
   app.addHook('onClose', () => clearInterval(timer));

@@ -3,6 +3,7 @@ import { ErrorResponse } from '../../contracts/errors';
 import { liveCloseCodes } from '../../contracts/live';
 import { jobDecider } from '../../domain/job/job-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
+import { userDecider } from '../../domain/user/user-decider';
 import { TENANTS } from '../../projections/tenants/tenants-projection';
 import { companyFor, platformAdmin, signUp } from './fixtures';
 import { useGatewayWorld, type World } from './gateway-world';
@@ -40,6 +41,13 @@ const memberOfNewCompany = async (name: string) => {
   return { ...member, tenantId };
 };
 
+/** Waits until the socket has had every notice of the events so far, so later assertions see only new ones. */
+const caughtUp = async (live: LiveClient) => {
+  const head = await world.services.writeSide.store.headPosition();
+  live.send({ type: 'ping' });
+  return live.next('heartbeat', { where: (m) => m.position >= head });
+};
+
 let admin: Awaited<ReturnType<typeof platformAdmin>> | undefined;
 const theAdmin = async (w: World) => (admin ??= await platformAdmin(w));
 
@@ -71,12 +79,14 @@ describe('live: invalidation notices', () => {
     const member = await memberOfNewCompany('notice');
     const live = await connect(world, member.browser);
     expect(await live.next('hello')).toMatchObject({ tenantId: member.tenantId });
+    await caughtUp(live);
+    const before = live.messages.length;
 
     // While the tenants read model lags, the notice waits for it.
     const lagging = await world.pauseProjection(TENANTS);
     await rename(member.tenantId, 'Renamed Live Co');
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(live.messages.filter((m) => m.type === 'invalidate')).toEqual([]);
+    expect(live.messages.slice(before).filter((m) => m.type === 'invalidate')).toEqual([]);
     lagging.resume();
     const notice = await live.next('invalidate', { where: (n) => n.entity === 'tenant' });
     expect(notice).toMatchObject({ entity: 'tenant', id: member.tenantId, tenantId: member.tenantId });
@@ -92,9 +102,11 @@ describe('live: invalidation notices', () => {
     await theirs.next('hello');
 
     await rename(member.tenantId, 'Private Rename');
-    await rename(outsider.tenantId, 'Outsider Rename');
+    const theirRename = await rename(outsider.tenantId, 'Outsider Rename');
     // Notices go out in event order: had the first reached this socket, it would come first.
-    const first = await theirs.next('invalidate');
+    const first = await theirs.next('invalidate', {
+      where: (n) => n.position >= theirRename.position,
+    });
     expect(first).toMatchObject({ entity: 'tenant', id: outsider.tenantId });
     expect(theirs.messages.some((m) => 'tenantId' in m && m.tenantId === member.tenantId)).toBe(false);
 
@@ -113,8 +125,9 @@ describe('live: invalidation notices', () => {
     live.send({ type: 'subscribe', tenantId: member.tenantId });
     expect(await live.next('hello')).toMatchObject({ tenantId: member.tenantId });
     await live.next('refetch');
-    await rename(member.tenantId, 'Watched By Admin');
-    expect(await live.next('invalidate')).toMatchObject({ entity: 'tenant', id: member.tenantId });
+    const renamed = await rename(member.tenantId, 'Watched By Admin');
+    const notice = await live.next('invalidate', { where: (n) => n.position === renamed.position });
+    expect(notice).toMatchObject({ entity: 'tenant', id: member.tenantId });
   });
 });
 
@@ -147,11 +160,12 @@ describe('live: connection upkeep', () => {
   it('asks a reconnecting client to refetch only when it missed a notice', async () => {
     const member = await memberOfNewCompany('resume');
     const first = await connect(world, member.browser);
-    const hello = await first.next('hello');
+    await first.next('hello');
+    const cursor = await caughtUp(first);
     first.close();
     await first.closed;
 
-    const quiet = await connect(world, member.browser, { after: hello.position });
+    const quiet = await connect(world, member.browser, { after: cursor.position });
     await quiet.next('hello');
     quiet.send({ type: 'ping' });
     await quiet.next('heartbeat');
@@ -160,12 +174,60 @@ describe('live: connection upkeep', () => {
     // A change while this client is away; another socket shows when it has gone out.
     quiet.close();
     const witness = await connect(world, member.browser);
-    await rename(member.tenantId, 'Changed While Away');
-    await witness.next('invalidate');
+    const renamed = await rename(member.tenantId, 'Changed While Away');
+    await witness.next('invalidate', { where: (n) => n.position === renamed.position });
 
-    const back = await connect(world, member.browser, { after: hello.position });
+    const back = await connect(world, member.browser, { after: cursor.position });
     await back.next('hello');
     await back.next('refetch');
+  });
+});
+
+describe('live: membership and tenant changes', () => {
+  it('stops a disabled member’s notices, and follows a switch of tenant on subscribe', async () => {
+    const member = await memberOfNewCompany('disabled');
+    const colleague = await signUp(world, { name: 'colleague' });
+    await world.run(userDecider, `user-${colleague.session.user.Id}`, {
+      type: 'JoinCreatedTenant',
+      data: { tenantId: member.tenantId, tenantClassification: 'BUSINESS' },
+      now: world.clock.now(),
+      actor: {
+        userId: colleague.session.user.Id,
+        isPlatformAdmin: false,
+        tenantRole: null,
+        isAdvisor: false,
+      },
+    });
+    await world.settle();
+    expect(
+      (await colleague.browser.post('/api/auth/switchTenant', { tenantId: member.tenantId })).statusCode,
+    ).toBe(200);
+    const live = await connect(world, colleague.browser);
+    expect(await live.next('hello')).toMatchObject({ tenantId: member.tenantId });
+
+    await world.run(userDecider, `user-${colleague.session.user.Id}`, {
+      type: 'ChangeMembershipStatus',
+      data: { tenantId: member.tenantId, status: 'INACTIVE', toggleReports: false },
+      now: world.clock.now(),
+      actor: {
+        userId: member.session.user.Id,
+        isPlatformAdmin: false,
+        tenantRole: 'ADMIN',
+        isAdvisor: false,
+      },
+    });
+    // Its own membership notice triggers the recheck; a heartbeat that reads the read model first
+    // may get there before it. Either way the socket then watches nothing.
+    expect(await live.next('hello')).toMatchObject({ tenantId: null });
+    const renamed = await rename(member.tenantId, 'After Disabling');
+    // A heartbeat at the rename's position comes after any notice of it.
+    await live.next('heartbeat', { where: (m) => m.position >= renamed.position });
+    expect(live.messages.filter((m) => m.type === 'invalidate' && m.entity === 'tenant')).toEqual([]);
+
+    const own = await companyFor(world, colleague, { name: 'Colleague Own Co' });
+    live.send({ type: 'subscribe', tenantId: own });
+    expect(await live.next('hello')).toMatchObject({ tenantId: own });
+    await live.next('refetch');
   });
 });
 
