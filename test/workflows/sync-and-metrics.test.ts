@@ -268,7 +268,7 @@ describe('a killed sync worker', () => {
 
   afterEach(() => child?.kill('SIGKILL'));
 
-  it('resumes a repopulate where it stopped, with no row lost or duplicated, and refuses a second sync meanwhile', async () => {
+  it('resumes a populate where it stopped, with no row lost or duplicated, and refuses a second sync meanwhile', async () => {
     await connectDemoSeller(sellerId, tenantId);
     await saveDemoProfile(db, { sellerId, profile: bigCompany });
     const expected = generated(bigCompany, sellerId, until);
