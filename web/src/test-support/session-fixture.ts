@@ -57,3 +57,35 @@ export const sessionFixture = (
 };
 
 export const noSellers = { rows: [], total: 0, filtered: 0 };
+
+/** One connected DEMO seller as GET /api/sellers answers it. */
+export const oneSeller = {
+  rows: [
+    {
+      Id: 1,
+      TenantId: 7,
+      CompanyName: 'Acme Demo',
+      URL: null,
+      Provider: 'DEMO',
+      Active: true,
+      AuthMethod: 'none',
+      AuthToken: { Owner: null, RefreshedAt: null, Status: 'ACTIVE' },
+      CompanyFilePath: null,
+      CollectionDate: null,
+      MetricsDate: null,
+      Forecasting: false,
+      Sync: { running: null, last: null },
+      createdAt: '2030-01-01T00:00:00.000Z',
+      disconnected: false,
+      Status: { kind: 'pending', text: 'Pending sync...' },
+      QbdSyncWarning: false,
+      Progress: 'syncing',
+      CollectionRecency: 'stale',
+      MetricsRecency: 'stale',
+      SyncActions: [],
+      Deletable: false,
+    },
+  ],
+  total: 1,
+  filtered: 1,
+};
