@@ -55,12 +55,13 @@ export const isAdvisorIn = (facts: CallerFacts): boolean =>
 export const actorFrom = (session: Session, facts: CallerFacts): Actor => ({
   userId: session.userId,
   isPlatformAdmin: session.isPlatformAdmin,
-  tenantRole: facts.membership?.status === 'ACTIVE' ? facts.membership.role : null,
+  tenantRole: facts.membership?.status === 'ACTIVE' && facts.tenantActive ? facts.membership.role : null,
   isAdvisor: isAdvisorIn(facts),
 });
 
+/** A membership counts only while it is active and its tenant is neither disabled nor purged. */
 const activeMembership = (facts: CallerFacts) =>
-  facts.membership?.status === 'ACTIVE' ? facts.membership : null;
+  facts.membership?.status === 'ACTIVE' && facts.tenantActive ? facts.membership : null;
 
 /** Throws 403 unless the caller meets the level; platform admins meet every level. */
 const check = (access: Access, caller: Caller): void => {

@@ -9,10 +9,13 @@ import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { membershipsCollection } from './membership-counts';
 import { usersCollection } from './user-view';
 import { USERS } from './users-projection';
+import { tenantsCollection } from '../tenants/tenant-view';
 
 /** What the gateway's access checks need to know about the signed-in user and one tenant. */
 export type CallerFacts = {
   exists: boolean;
+  /** The tenant is active (not disabled, not purged); false when there is no tenant. */
+  tenantActive: boolean;
   primaryClassification: PrimaryClassification;
   membership: { role: TenantRole; status: MembershipStatus; classification: MembershipClassification } | null;
 };
@@ -23,7 +26,7 @@ export const callerFacts = async (
 ): Promise<CallerFacts> => {
   await waitForReadModels(db, [USERS], query);
   const { tenantId } = query;
-  const [user, membership] = await Promise.all([
+  const [user, membership, tenant] = await Promise.all([
     usersCollection(db).then((users) =>
       users.findOne({ _id: query.userId, deleted: false }, { projection: { PrimaryClassification: 1 } }),
     ),
@@ -32,9 +35,15 @@ export const callerFacts = async (
       : membershipsCollection(db).then((memberships) =>
           memberships.findOne({ userId: query.userId, tenantId, userDeleted: false }),
         ),
+    tenantId === null
+      ? null
+      : tenantsCollection(db).then((tenants) =>
+          tenants.findOne({ _id: tenantId }, { projection: { status: 1 } }),
+        ),
   ]);
   return {
     exists: user !== null,
+    tenantActive: tenant?.status === 'active',
     primaryClassification: user?.PrimaryClassification ?? 'MEMBER',
     membership: membership
       ? { role: membership.Role, status: membership.Status, classification: membership.Classification }

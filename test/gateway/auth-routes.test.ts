@@ -5,6 +5,9 @@ import { companyFor, platformAdmin, signUp, strongPassword } from './fixtures';
 import { pathOf, waitForEmail } from './maildev';
 
 const world = useGatewayWorld(__filename);
+let admin: Promise<Awaited<ReturnType<typeof platformAdmin>>> | undefined;
+/** The file's one platform admin (their address is the world's only admin email). */
+const adminBrowser = async () => (await (admin ??= platformAdmin(world))).browser;
 
 describe('auth: register, sign in, sessions', () => {
   it('registers, answers the session, and refuses the same email again with not_unique', async () => {
@@ -130,11 +133,23 @@ describe('auth: register, sign in, sessions', () => {
     const refused = await stranger.browser.post('/api/auth/switchTenant', { tenantId });
     expect(refused.statusCode).toBe(403);
 
-    const admin = await platformAdmin(world);
-    expect(admin.session.user.isPlatformAdmin).toBe(true);
-    const switched = await admin.browser.post('/api/auth/switchTenant', { tenantId });
+    const platform = await (admin ??= platformAdmin(world));
+    expect(platform.session.user.isPlatformAdmin).toBe(true);
+    const switched = await platform.browser.post('/api/auth/switchTenant', { tenantId });
     expect(switched.statusCode).toBe(200);
     expect(SessionResponse.parse(switched.json()).user.Role).toBe('PLATFORM_ADMIN');
+  });
+});
+
+describe('auth: disabled companies', () => {
+  it('refuses the members of a disabled company on member routes, until it is restored', async () => {
+    const owner = await signUp(world, { name: 'disabled-owner' });
+    const tenantId = await companyFor(world, owner, { name: 'Soon Disabled Co' });
+    expect((await owner.browser.get('/api/users')).statusCode).toBe(200);
+    const admin = await adminBrowser();
+    const disabled = await admin.delete(`/api/tenants/${tenantId}?reason=STOPPED_PAYING`);
+    expect(disabled.statusCode).toBe(200);
+    expect((await owner.browser.get('/api/users')).statusCode).toBe(403);
   });
 });
 

@@ -4,7 +4,8 @@ import { ErrorResponse } from '../../contracts/errors';
 import { userDecider } from '../../domain/user/user-decider';
 import { systemActor } from '../../domain/actor';
 import type { Access } from '../../gateway/plugins/access';
-import { companyFor, platformAdmin, signUp } from './fixtures';
+import { companyFor, platformAdmin } from './fixtures';
+import { person as signedIn } from './team-fixtures';
 import { useGatewayWorld, type Browser } from './gateway-world';
 import type { Cast, ExampleRequest, Person, RouteExample } from './route-examples/types';
 
@@ -37,7 +38,7 @@ let cast: Cast;
 let loner: Person;
 
 const person = async (name: string, setup?: (p: Person) => Promise<void>): Promise<Person> => {
-  const signed = await signUp(world, { name });
+  const signed = await signedIn(world, { name });
   const p = {
     browser: signed.browser,
     session: signed.session,

@@ -1,11 +1,12 @@
+import { person } from '../team-fixtures';
 import { systemActor } from '../../../domain/actor';
 import { userDecider } from '../../../domain/user/user-decider';
-import { signUp, strongPassword } from '../fixtures';
+import { strongPassword } from '../fixtures';
 import type { Cast, RouteExample } from './types';
 
 let count = 0;
 const unique = (cast: Cast, name: string) => cast.world.email(`${name}${(count += 1)}`);
-const fresh = (cast: Cast, name: string) => signUp(cast.world, { name: `${name}${(count += 1)}` });
+const fresh = (cast: Cast, name: string) => person(cast.world, { name: `${name}${(count += 1)}` });
 
 /** A pending invitation of tenant A, made by A's admin. */
 const inviteInA = async (cast: Cast) => {
@@ -98,6 +99,8 @@ export const examples: RouteExample[] = [
       Promise.resolve({
         url: '/api/auth/register',
         body: { givenName: 'Reg', familyName: 'Ister', email: unique(cast, 'reg'), password: strongPassword },
+        // Registering signs the browser in as the new account: not one of the cast's browsers.
+        as: cast.world.browser(),
       }),
     badInput: () =>
       Promise.resolve({ url: '/api/auth/register', body: { givenName: 'X', email: 'x', password: 'weak' } }),

@@ -1,5 +1,6 @@
+import { person } from '../team-fixtures';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
-import { companyFor, signUp } from '../fixtures';
+import { companyFor } from '../fixtures';
 import { grantProducts } from '../platform-fixtures';
 import type { Cast, RouteExample } from './types';
 
@@ -62,7 +63,7 @@ export const examples: RouteExample[] = [
     route: '/api/integrations',
     access: 'member',
     happy: async (cast) => {
-      const owner = await signUp(cast.world, { name: `integration-example-${(count += 1)}` });
+      const owner = await person(cast.world, { name: `integration-example-${(count += 1)}` });
       const tenantId = await companyFor(cast.world, owner, { name: `Integration Example ${count}` });
       await grantProducts(cast.world, tenantId, ['integrations/active_campaign']);
       return {

@@ -1,5 +1,6 @@
+import { person } from '../team-fixtures';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
-import { companyFor, signUp } from '../fixtures';
+import { companyFor } from '../fixtures';
 import { grantProducts } from '../platform-fixtures';
 import type { Cast, RouteExample } from './types';
 
@@ -38,7 +39,7 @@ const sellerOfA = async (cast: Cast, options: { active?: boolean } = {}): Promis
 
 /** A new company of its own, so the one-platform rule of a tenant admin's first connection applies afresh. */
 const freshCompany = async (cast: Cast) => {
-  const owner = await signUp(cast.world, { name: `seller-example-${(count += 1)}` });
+  const owner = await person(cast.world, { name: `seller-example-${(count += 1)}` });
   const tenantId = await companyFor(cast.world, owner, { name: `Seller Example ${count}` });
   return { owner, tenantId };
 };
