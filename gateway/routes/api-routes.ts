@@ -16,16 +16,16 @@ import { qbdConfigRoutes } from './platforms/qbd-config-routes';
 import { recipientRoutes } from './platforms/recipient-routes';
 import { sellerRoutes } from './platforms/seller-routes';
 import { sellerSyncRoutes } from './platforms/seller-sync-routes';
+import { browserStateRoutes } from './browser-state/browser-state-routes';
 import { streamHistoryRoutes } from './stream-history';
 import { tenantUpdateRoutes } from './tenants/tenant-update-routes';
 import { tenantRoutes } from './tenants/tenant-routes';
 import { tenantLogoRoutes } from './tenants/tenant-logo-routes';
 import { tenantCreateRoutes } from './tenants/tenant-create-routes';
 import { clientRoutes } from './clients/client-routes';
-import { liveRoutes } from '../live/live-routes';
-import { userRoutes } from './users/user-routes';
 import { userEditRoutes } from './users/user-edit-routes';
-import { browserStateRoutes } from './browser-state/browser-state-routes';
+import { userRoutes } from './users/user-routes';
+import { liveRoutes } from '../live/live-routes';
 
 /**
  * Every route group of the API that needs the services (sessions, write side, read models). One
