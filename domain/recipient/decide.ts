@@ -40,7 +40,11 @@ export type DeactivateRecipient = DomainCommand<
   'DeactivateRecipient',
   { actor: Actor; cause: 'requested' | 'member_access_disabled' }
 >;
-export type ActivateRecipient = DomainCommand<'ActivateRecipient', { actor: Actor }>;
+/** `member_access_enabled`: a tenant admin re-enabled the member whose access had deactivated it. */
+export type ActivateRecipient = DomainCommand<
+  'ActivateRecipient',
+  { actor: Actor; cause?: 'requested' | 'member_access_enabled' }
+>;
 export type DeleteRecipient = DomainCommand<'DeleteRecipient', { actor: Actor }>;
 export type TrackRecipientReport = DomainCommand<
   'TrackRecipientReport',
@@ -168,6 +172,17 @@ const deactivate = (command: DeactivateRecipient, recipient: KnownRecipient): Re
 };
 
 const activate = (command: ActivateRecipient, recipient: KnownRecipient): RecipientEvent[] => {
+  // Re-enabling a member restores only what disabling them took away (DEACTIVATED), never an INACTIVE one.
+  if (command.data.cause === 'member_access_enabled' && command.data.actor.tenantRole === 'ADMIN') {
+    return recipient.state === 'DEACTIVATED'
+      ? [
+          {
+            type: 'RecipientActivated',
+            data: { recipientId: recipient.recipientId, activatedAt: command.now.toISOString() },
+          },
+        ]
+      : [];
+  }
   if (!command.data.actor.isPlatformAdmin)
     throw new AppError(
       'forbidden',

@@ -257,6 +257,17 @@ describe('deactivating and activating', () => {
         );
   });
 
+  it('lets a tenant admin who re-enables a member restore only the DEACTIVATED subscriptions', () => {
+    spec
+      .given([subscribed(), deactivated('DEACTIVATED')])
+      .when(command('ActivateRecipient', { actor: tenantAdmin, cause: 'member_access_enabled' }))
+      .then([{ type: 'RecipientActivated', data: { recipientId: 31, activatedAt: at } }]);
+    spec
+      .given([subscribed(), deactivated('INACTIVE')])
+      .when(command('ActivateRecipient', { actor: tenantAdmin, cause: 'member_access_enabled' }))
+      .then([]);
+  });
+
   it('changes nothing when activating an active subscription', () => {
     spec
       .given([subscribed()])

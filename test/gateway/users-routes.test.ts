@@ -240,6 +240,32 @@ describe('PUT /api/users/:id/status', () => {
     expect((await member.browser.get('/api/users')).statusCode).toBe(200);
   });
 
+  it('with ToggleReports takes the member’s report subscriptions along, and gives back only those', async () => {
+    const { owner, member } = await team();
+    const seller = await owner.browser.post('/api/sellers', { provider: 'DEMO' });
+    expect(seller.statusCode).toBe(200);
+    const sellerId = seller.json<{ Id: number }>().Id;
+    const subscribed = await member.browser.post('/api/subscriptions', { userId: idOf(member), sellerId });
+    expect(subscribed.statusCode).toBe(200);
+    const stateOfMember = async () => {
+      const rows = (await owner.browser.get('/api/subscriptions')).json<{
+        rows: { SubscriberId: number; STATE: string }[];
+      }>().rows;
+      return rows.find((row) => row.SubscriberId === idOf(member))?.STATE;
+    };
+
+    await owner.browser.put(`/api/users/${idOf(member)}/status`, { Status: 'INACTIVE', ToggleReports: true });
+    expect(await stateOfMember()).toBe('DEACTIVATED');
+    await owner.browser.put(`/api/users/${idOf(member)}/status`, { Status: 'ACTIVE', ToggleReports: true });
+    expect(await stateOfMember()).toBe('ACTIVE');
+    // Without ToggleReports the subscriptions stay as they are.
+    await owner.browser.put(`/api/users/${idOf(member)}/status`, {
+      Status: 'INACTIVE',
+      ToggleReports: false,
+    });
+    expect(await stateOfMember()).toBe('ACTIVE');
+  });
+
   it('is for tenant admins, not on themselves, about their own company, with a valid status', async () => {
     const { owner, member, stranger } = await team();
     expect(

@@ -8,6 +8,8 @@ import {
 } from '../../../contracts/api/users';
 import { AppError } from '../../../contracts/errors';
 import { userSubject } from '../../../commands/personal-data';
+import { recipientDecider } from '../../../domain/recipient/recipient-decider';
+import { listTenantRecipients } from '../../../projections/recipients/query-recipients';
 import { userDecider } from '../../../domain/user/user-decider';
 import { queryTeam } from '../../../projections/users/query-team';
 import { executeCommand, ifMatchOf, loadAggregate } from '../../execute-command';
@@ -84,7 +86,35 @@ export const userEditRoutes: FastifyPluginAsyncZod = (app) => {
           actor: caller.actor,
         },
       });
-      const { members } = await queryTeam(services.db, { tenantId, afterPosition: changed.position });
+      // ToggleReports: disabling takes the member's report subscriptions in this company with it
+      // (DEACTIVATED); enabling again restores exactly those.
+      let position = changed.position;
+      if (request.body.ToggleReports) {
+        const { recipients } = await listTenantRecipients(services.db, {
+          tenantId,
+          readAfter: { afterPosition: changed.position },
+        });
+        for (const recipient of recipients.filter((r) => r.SubscriberId === userId)) {
+          const toggled = await executeCommand(reply, recipientDecider, {
+            streamId: `recipient-${recipient.Id}`,
+            tenantId,
+            command:
+              request.body.Status === 'INACTIVE'
+                ? {
+                    type: 'DeactivateRecipient',
+                    data: { actor: caller.actor, cause: 'member_access_disabled' },
+                    now: services.now(),
+                  }
+                : {
+                    type: 'ActivateRecipient',
+                    data: { actor: caller.actor, cause: 'member_access_enabled' },
+                    now: services.now(),
+                  },
+          });
+          position = Math.max(position, toggled.position);
+        }
+      }
+      const { members } = await queryTeam(services.db, { tenantId, afterPosition: position });
       const member = members.find((m) => m.Id === userId);
       if (!member) throw notFound();
       return member;
