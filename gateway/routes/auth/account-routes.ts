@@ -1,3 +1,4 @@
+import { registerUser } from '../../use-cases/auth/register-user';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -25,7 +26,7 @@ import {
   signVerificationToken,
   userIdOfRecoveryToken,
 } from '../../auth/signed-links';
-import { allocateIdFor, executeCommand, loadAggregate } from '../../execute-command';
+import { executeCommand, loadAggregate } from '../../execute-command';
 import { requireCaller } from '../../plugins/access';
 import { rateLimits } from '../../plugins/security';
 import { sessionCookie } from '../../plugins/session-auth';
@@ -76,31 +77,18 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
         throw new AppError('validation', 'The email is already in use.', {
           properties: { email: 'not_unique' },
         });
-      const userId = await allocateIdFor(reply, 'user');
-      const registered = await executeCommand(reply, userDecider, {
-        streamId: `user-${userId}`,
-        tenantId: null,
-        command: {
-          type: 'RegisterUser',
-          data: {
-            userId,
-            email,
-            givenName: body.givenName,
-            familyName: body.familyName,
-            authProvider: 'password',
-            passwordHash: await hashPassword(body.password),
-            emailVerified: false,
-            referrer: body.referrer ?? null,
-            referrerIdentifier: body.referrerIdentifier ?? null,
-            landingPage: body.landingPage ?? null,
-            planIdentifier: body.planIdentifier ?? null,
-            emailInUse: false,
-          },
-          now: services.now(),
-          actor: selfActor(userId),
-        },
+      const userId = await registerUser(reply, {
+        email,
+        givenName: body.givenName,
+        familyName: body.familyName,
+        authProvider: 'password',
+        passwordHash: await hashPassword(body.password),
+        emailVerified: false,
+        referrer: body.referrer ?? null,
+        referrerIdentifier: body.referrerIdentifier ?? null,
+        landingPage: body.landingPage ?? null,
+        planIdentifier: body.planIdentifier ?? null,
       });
-      request.readAfter = { afterPosition: registered.position };
       await sendVerification(request, { userId, email, givenName: body.givenName });
       return startSession(reply, { userId, email }, { method: 'password' });
     },

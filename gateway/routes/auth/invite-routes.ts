@@ -1,3 +1,4 @@
+import { registerUser } from '../../use-cases/auth/register-user';
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done } from '../../../contracts/api/common';
@@ -14,7 +15,7 @@ import { userIdByEmail } from '../../../projections/users/user-facts';
 import { usersCollection } from '../../../projections/users/user-view';
 import { invitationEmail } from '../../../workflows/email/templates/auth-emails';
 import { inviteStreamOf } from '../../auth/signed-links';
-import { allocateIdFor, executeCommand, loadAggregate } from '../../execute-command';
+import { executeCommand, loadAggregate } from '../../execute-command';
 import { currentTenantOf, requireCaller, requireSameTenant } from '../../plugins/access';
 import { sessionCookie } from '../../plugins/session-auth';
 import { publicLink, sendAuthEmail } from '../../use-cases/auth/send-auth-email';
@@ -156,26 +157,13 @@ export const inviteRoutes: FastifyPluginAsyncZod = (app) => {
       const now = services.now();
       let { userId } = await userIdByEmail(services.db, { email: invite.Email, ...request.readAfter });
       if (userId === null) {
-        userId = await allocateIdFor(reply, 'user');
-        const registered = await executeCommand(reply, userDecider, {
-          streamId: `user-${userId}`,
-          tenantId: null,
-          command: {
-            type: 'RegisterUser',
-            data: {
-              userId,
-              email: invite.Email,
-              ...namesOf(invite.Name),
-              authProvider: null,
-              passwordHash: null,
-              emailVerified: true,
-              emailInUse: false,
-            },
-            now,
-            actor: { userId, isPlatformAdmin: false, tenantRole: null, isAdvisor: false },
-          },
+        userId = await registerUser(reply, {
+          email: invite.Email,
+          ...namesOf(invite.Name),
+          authProvider: null,
+          passwordHash: null,
+          emailVerified: true,
         });
-        request.readAfter = { afterPosition: registered.position };
       }
       const self = { userId, isPlatformAdmin: false, tenantRole: null, isAdvisor: false };
       try {

@@ -5,7 +5,8 @@ import { AppError } from '../../../contracts/errors';
 import { normaliseEmail } from '../../../domain/user/email';
 import { userDecider } from '../../../domain/user/user-decider';
 import { userIdByEmail } from '../../../projections/users/user-facts';
-import { allocateIdFor, executeCommand, loadAggregate } from '../../execute-command';
+import { loadAggregate } from '../../execute-command';
+import { registerUser } from './register-user';
 import { startSession } from './start-session';
 
 /** What a validated ID token says about the person (openid-client checked its signature and claims). */
@@ -23,13 +24,6 @@ export type SignUpDetails = {
   landingPage?: string;
   planIdentifier?: string;
 };
-
-const selfActor = (userId: number) => ({
-  userId,
-  isPlatformAdmin: false,
-  tenantRole: null,
-  isAdvisor: false,
-});
 
 /**
  * Signs in the user who owns the token's email address, or registers one. An existing account is
@@ -55,30 +49,17 @@ export const signInWithProvider = async (
       return startSession(reply, { userId, email: state.email }, { method: identity.provider });
     }
   }
-  const newUserId = await allocateIdFor(reply, 'user');
-  const registered = await executeCommand(reply, userDecider, {
-    streamId: `user-${newUserId}`,
-    tenantId: null,
-    command: {
-      type: 'RegisterUser',
-      data: {
-        userId: newUserId,
-        email,
-        givenName: identity.givenName,
-        familyName: identity.familyName,
-        authProvider: identity.provider,
-        passwordHash: null,
-        emailVerified: identity.emailVerified,
-        referrer: signUp?.referrer ?? null,
-        referrerIdentifier: signUp?.referrerIdentifier ?? null,
-        landingPage: signUp?.landingPage ?? null,
-        planIdentifier: signUp?.planIdentifier ?? null,
-        emailInUse: false,
-      },
-      now: services.now(),
-      actor: selfActor(newUserId),
-    },
+  const newUserId = await registerUser(reply, {
+    email,
+    givenName: identity.givenName,
+    familyName: identity.familyName,
+    authProvider: identity.provider,
+    passwordHash: null,
+    emailVerified: identity.emailVerified,
+    referrer: signUp?.referrer ?? null,
+    referrerIdentifier: signUp?.referrerIdentifier ?? null,
+    landingPage: signUp?.landingPage ?? null,
+    planIdentifier: signUp?.planIdentifier ?? null,
   });
-  request.readAfter = { afterPosition: registered.position };
   return startSession(reply, { userId: newUserId, email }, { method: identity.provider });
 };
