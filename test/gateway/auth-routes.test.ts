@@ -59,7 +59,8 @@ describe('auth: register, sign in, sessions', () => {
     const mail = await waitForEmail(world.config, { to: email, subject: /Confirm your email/ });
     const link = mail.links.find((l) => l.includes('/api/auth/verify'));
     expect(link).toBeDefined();
-    const followed = await world.browser().get(pathOf(link ?? ''));
+    // Opened in the same browser, as a user clicking the link in their mail usually does.
+    const followed = await browser.get(pathOf(link ?? ''));
     expect(followed.statusCode).toBe(302);
     expect(followed.headers.location).toBe('/email-verified');
     const self = SessionResponse.parse((await browser.get('/api/auth/self')).json());
