@@ -19,10 +19,10 @@ const vaultCount = () => world.services.db.collection(CREDENTIAL_VAULT_COLLECTIO
 let count = 0;
 /** A company with its admin and a plain USER, on a plan that includes ActiveCampaign. */
 const company = async (name: string) => {
-  count += 1;
-  const admin = await signUp(world, { name: `int-admin-${count}` });
+  const n = (count += 1);
+  const admin = await signUp(world, { name: `int-admin-${n}` });
   const tenantId = await companyFor(world, admin, { name });
-  const user = await signUp(world, { name: `int-user-${count}` });
+  const user = await signUp(world, { name: `int-user-${n}` });
   await joinAs(world, user, { tenantId, role: 'USER' });
   await grantProducts(world, tenantId, ['integrations/active_campaign']);
   return { tenantId, admin: admin.browser, user: user.browser };

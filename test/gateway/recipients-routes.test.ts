@@ -14,10 +14,11 @@ const error = (response: { json: () => unknown }) => ErrorResponse.parse(respons
 let count = 0;
 /** A company with a demo seller, its admin and a plain USER. */
 const company = async () => {
-  count += 1;
-  const admin = await signUp(world, { name: `rcp-admin-${count}` });
-  const tenantId = await companyFor(world, admin, { name: `Recipients Co ${count}` });
-  const user = await signUp(world, { name: `rcp-user-${count}` });
+  // Two companies are made at once: each keeps its own number across the awaits.
+  const n = (count += 1);
+  const admin = await signUp(world, { name: `rcp-admin-${n}` });
+  const tenantId = await companyFor(world, admin, { name: `Recipients Co ${n}` });
+  const user = await signUp(world, { name: `rcp-user-${n}` });
   await joinAs(world, user, { tenantId, role: 'USER' });
   const seller = SellerResponse.parse(
     (await admin.browser.post('/api/sellers', { provider: 'DEMO' })).json(),
