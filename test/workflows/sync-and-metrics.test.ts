@@ -275,8 +275,8 @@ describe('a killed sync worker', () => {
     const total = expected.invoices.length;
 
     child = spawn(
-      join(__dirname, '../../node_modules/.bin/tsx'),
-      [join(__dirname, 'ledger-child-process.ts'), 'worker'],
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'ledger-child-process.ts'), 'worker'],
       {
         env: {
           ...process.env,
@@ -352,8 +352,8 @@ describe('the ledger outbox publisher', () => {
     const consumer = kafka.consumer({ groupId: `${names.kafkaTopicPrefix}.outbox-test` });
 
     const child = spawn(
-      join(__dirname, '../../node_modules/.bin/tsx'),
-      [join(__dirname, 'ledger-child-process.ts'), 'publisher'],
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'ledger-child-process.ts'), 'publisher'],
       {
         env: {
           ...process.env,
