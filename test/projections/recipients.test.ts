@@ -104,7 +104,7 @@ beforeAll(async () => {
     { tenantId: 1, sellerId: 12 },
     { subscriber: { email: 'gone@acme.example', givenName: null, familyName: null, jobTitle: null } },
   );
-  await recipient(34, 'DeleteRecipient', { actor: tenantAdmin });
+  await recipient(34, 'DeleteRecipient', { actor: platformAdmin });
 
   // Globex: an admin's subscription, with reports already sent.
   await subscribe(
@@ -230,7 +230,7 @@ describe('the admin recipients table', () => {
 describe('the recipients read model', () => {
   it('follows activation, deactivation and flag changes', async () => {
     await recipient(33, 'ActivateRecipient', { actor: platformAdmin });
-    await recipient(32, 'DeactivateRecipient', { actor: tenantAdmin, cause: 'requested' });
+    await recipient(32, 'DeactivateRecipient', { actor: platformAdmin, cause: 'requested' });
     await recipient(31, 'SetRecipientSendFlag', {
       field: 'SendMonthly',
       value: true,
