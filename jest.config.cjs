@@ -16,7 +16,18 @@ const transform = {
 
 // ESM-only packages in node_modules: Node 20.19 can require() them at run time, jest cannot, so swc
 // compiles them to CommonJS for tests.
-const esmOnlyPackages = ['content-disposition', 'cookie', 'openid-client', 'oauth4webapi', 'jose'];
+const esmOnlyPackages = [
+  'content-disposition',
+  'cookie',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
+  // TanStack Table 9 and its store ship ES modules only (the web tables).
+  '@tanstack/react-table',
+  '@tanstack/table-core',
+  '@tanstack/store',
+  '@tanstack/react-store',
+];
 
 const common = {
   transform,
