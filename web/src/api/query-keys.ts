@@ -5,5 +5,33 @@
  */
 export const sessionKey = ['session'] as const;
 
+/**
+ * The resource a tenant key reads, always its third part (`['tenant', id, resource, ...]`): live
+ * notices invalidate by it (web/src/live/notice-query-keys.ts), so a new query must use one of these.
+ */
+export const resources = {
+  sellers: 'sellers',
+  integrations: 'integrations',
+  /** Report recipients (GET /api/subscriptions). */
+  recipients: 'recipients',
+  /** The team (GET /api/users) and one user. */
+  users: 'users',
+  /** Pending invitations (GET /api/users?pending=1). */
+  invites: 'invites',
+  /** One tenant (GET /api/tenants/:id). */
+  tenant: 'tenant',
+  /** The caller's companies (GET /api/tenants). */
+  tenants: 'tenants',
+  clients: 'clients',
+  clientUsers: 'client-users',
+  jobs: 'jobs',
+  browserState: 'browser-state',
+  billing: 'billing',
+  plans: 'plans',
+  partners: 'partners',
+  reports: 'reports',
+} as const;
+export type Resource = (typeof resources)[keyof typeof resources];
+
 export const tenantKey = (tenantId: number | null, ...parts: readonly unknown[]) =>
   ['tenant', tenantId ?? 'none', ...parts] as const;
