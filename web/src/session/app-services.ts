@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiClient } from '../api/api-client';
+import type { SocketLike } from '../live/live-socket';
 import { ClientState } from '../state/client-state';
 
 /** What the app shares outside React: the API client, the query cache, client state and navigation. */
@@ -11,10 +12,16 @@ export type AppServices = {
   navigate: (to: string) => void;
   /** Why the last session ended (Session Idle, Access Denied), for the login page to say. */
   logoutReason: { current: string | null };
+  /** Opens the live websocket; null where there is none (component tests that do not need it). */
+  openLiveSocket: ((url: string) => SocketLike) | null;
 };
 
 export const createAppServices = (
-  options: { api?: ApiClient; queryClient?: QueryClient } = {},
+  options: {
+    api?: ApiClient;
+    queryClient?: QueryClient;
+    openLiveSocket?: ((url: string) => SocketLike) | null;
+  } = {},
 ): AppServices => ({
   api:
     options.api ??
@@ -31,4 +38,10 @@ export const createAppServices = (
   clientState: new ClientState(),
   navigate: (to) => window.history.pushState(null, '', to),
   logoutReason: { current: null },
+  openLiveSocket:
+    options.openLiveSocket !== undefined
+      ? options.openLiveSocket
+      : typeof WebSocket === 'undefined'
+        ? null
+        : (url) => new WebSocket(url) as unknown as SocketLike,
 });

@@ -5,10 +5,16 @@ import { ApiClient } from '../api/api-client';
 import { AppRoot, connectServices } from '../app';
 import { appRoutes } from '../routing/app-routes';
 import { createAppServices } from '../session/app-services';
+import type { SocketLike } from '../live/live-socket';
 import type { FakeFetch } from './fake-fetch';
 
 /** The whole app at `path` in memory, talking to a scripted API. */
-export const renderApp = (input: { path: string; fake: FakeFetch }) => {
+export const renderApp = (input: {
+  path: string;
+  fake: FakeFetch;
+  /** The live websocket; none unless a test gives one. */
+  openLiveSocket?: (url: string) => SocketLike;
+}) => {
   let keys = 0;
   const api = new ApiClient({
     fetch: input.fake.fetch,
@@ -18,7 +24,7 @@ export const renderApp = (input: { path: string; fake: FakeFetch }) => {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
-  const services = createAppServices({ api, queryClient });
+  const services = createAppServices({ api, queryClient, openLiveSocket: input.openLiveSocket ?? null });
   const router = createMemoryRouter(appRoutes, { initialEntries: [input.path] });
   connectServices(services, router);
   const view = render(<AppRoot services={services} router={router} />);
