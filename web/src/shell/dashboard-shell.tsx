@@ -1,7 +1,8 @@
-import { Card, Text, Title } from '@tremor/react';
 import { useRef } from 'react';
 import { Outlet } from 'react-router';
 import type { SessionResponse } from '../../../contracts/auth';
+import { useLiveUpdates } from '../live/use-live-updates';
+import { WelcomeModal } from '../pages/welcome/welcome-modal';
 import { factsOf } from '../session/session-facts';
 import { SignedInSession, useSessionQuery } from '../session/session-query';
 import { useIdleLogout } from '../session/use-idle-logout';
@@ -15,14 +16,6 @@ import { tenantSwitcherId } from './tenant-switcher';
 import { TopBar } from './top-bar';
 
 const focusSwitcher = () => document.getElementById(tenantSwitcherId)?.focus();
-
-/** Until the welcome modal exists, a user without a company sees why the dashboard is empty. */
-const NoCompanyYet = () => (
-  <Card className="mx-auto max-w-xl">
-    <Title>Welcome to Ledgerwise</Title>
-    <Text>Your account has no company yet. Creating your first company comes with the welcome step.</Text>
-  </Card>
-);
 
 /** The signed-in frame: sidebar, top bar, idle warning, content and footer (portal.md section 2.3). */
 export const DashboardShell = () => {
@@ -44,6 +37,7 @@ const ShellFrame = ({ session }: { session: SessionResponse }) => {
     hasConnectedSeller: (sellers.data?.rows.length ?? 0) > 0,
   };
   const idle = useIdleLogout(session.idleTimeoutSeconds);
+  useLiveUpdates(session);
   const showMain = session.tenants.length > 0 || session.user.isPlatformAdmin;
 
   return (
@@ -64,7 +58,7 @@ const ShellFrame = ({ session }: { session: SessionResponse }) => {
         {idle === 'warning' && <IdleBanner />}
         <TopBar />
         <main id="main-content" tabIndex={-1} className="flex-1 p-3 sm:p-6">
-          {showMain ? <Outlet /> : <NoCompanyYet />}
+          {showMain ? <Outlet /> : <WelcomeModal />}
         </main>
         <ShellFooter />
       </div>

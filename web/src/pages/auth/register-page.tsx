@@ -13,6 +13,7 @@ import { PasswordStrengthMeter } from '../../forms/password-strength-meter';
 import { TextField } from '../../forms/text-field';
 import { useAppServices } from '../../session/app-services-context';
 import { startSignedIn } from '../../session/session-actions';
+import { rememberPlanIdentifier } from '../welcome/plan-identifier-cookie';
 import { takeSignUpErrorCookie } from './sign-up-error-cookie';
 import { classificationOfPlan, signUpParameters } from './sign-up-parameters';
 
@@ -32,6 +33,9 @@ export const RegisterPage = () => {
     if (cookieError?.properties) setErrors(formErrorsOf(cookieError.properties));
     if (cookieError?.message) setMessage(cookieError.message);
   }, [services]);
+
+  // The welcome modal, after the email is verified, still knows the plan of the sign-up link.
+  useEffect(() => rememberPlanIdentifier(attribution.planIdentifier), [attribution.planIdentifier]);
 
   const set = (field: keyof typeof values) => (value: string) =>
     setValues((current) => ({ ...current, [field]: value }));
