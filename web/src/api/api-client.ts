@@ -109,7 +109,9 @@ export class ApiClient {
 
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
+      // A FormData body (the logo upload) sets its own multipart content type and boundary.
+      const isForm = typeof FormData !== 'undefined' && options.body instanceof FormData;
+      if (options.body !== undefined && !isForm) headers['content-type'] = 'application/json';
       if (isWrite) headers['x-csrf-token'] = await this.csrf.get();
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
 
@@ -119,7 +121,12 @@ export class ApiClient {
           method,
           headers,
           credentials: 'include',
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          body:
+            options.body === undefined
+              ? undefined
+              : isForm
+                ? (options.body as FormData)
+                : JSON.stringify(options.body),
         });
       } catch (cause) {
         this.onReport(cause, { path });
