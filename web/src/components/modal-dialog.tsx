@@ -1,10 +1,12 @@
 import { Dialog, DialogPanel } from '@tremor/react';
 import type { ReactNode } from 'react';
 
-/** portal.md section 9: 500 wide (90% under 550 px screens); the welcome modal 600. */
+/** portal.md section 9: 500 wide (90% under 550 px screens); the welcome modal 600; user edit 800. */
 const widths = {
   default: 'w-[90%] max-w-[500px] min-[550px]:w-full',
   welcome: 'w-full max-w-[600px]',
+  /** The user edit modal: 800 wide, most of a narrower screen. */
+  wide: 'w-[95%] max-w-[800px] sm:w-[90%]',
 } as const;
 
 type ModalDialogProps = {
