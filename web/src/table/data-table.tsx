@@ -37,6 +37,8 @@ type Features = typeof features;
 
 /** The hidden first sort key that keeps some rows last whatever the chosen sort (Demo Client). */
 const keepLastId = '__keepLast';
+/** The hidden column the search box reads when the page gives `searchText`. */
+const searchTextId = '__search';
 
 export type TableSelection = {
   selected: string[];
@@ -59,6 +61,8 @@ export type DataTableProps<T extends RowData> = {
   filtered?: boolean;
   /** A search box over the searchable columns. */
   searchLabel?: string;
+  /** What the search looks in, instead of the searchable columns (a name with its email). */
+  searchText?: (row: T) => string;
   /** More filter controls, shown in the filter bar. */
   filters?: ReactNode;
   /** Actions above the table (bulk edit for the selection, add). */
@@ -92,7 +96,7 @@ const ariaSortOf = (sorted: false | 'asc' | 'desc') =>
  * search, pagination, row selection, row actions, and the spec's Loading... and empty texts.
  */
 export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
-  const { data, columns, getRowId, selection, rowActions, keepLast } = props;
+  const { data, columns, getRowId, selection, rowActions, keepLast, searchText } = props;
   const searchId = useId();
   const [sorting, setSorting] = useState<SortingState>(
     props.initialSort ? [{ id: props.initialSort.id, desc: props.initialSort.desc ?? false }] : [],
@@ -120,12 +124,18 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
         accessorFn: (row: T) => (keepLast(row) ? 1 : 0),
         sortFn: (a, b) => Number(keepLast(a.original)) - Number(keepLast(b.original)),
       });
+    if (searchText) defs.push({ id: searchTextId, accessorFn: (row: T) => searchText(row) });
     return defs;
-  }, [columns, keepLast]);
+  }, [columns, keepLast, searchText]);
 
   const searchableIds = useMemo(
-    () => new Set(columns.filter((column) => column.searchable && column.value).map((column) => column.id)),
-    [columns],
+    () =>
+      new Set(
+        searchText
+          ? [searchTextId]
+          : columns.filter((column) => column.searchable && column.value).map((column) => column.id),
+      ),
+    [columns, searchText],
   );
   const rowSelection = useMemo<RowSelectionState>(
     () => Object.fromEntries((selection?.selected ?? []).map((id) => [id, true])),
