@@ -12,6 +12,8 @@ import { RegisterPage } from '../pages/auth/register-page';
 import { ResetPasswordPage } from '../pages/auth/reset-password-page';
 import { PlaceholderPage } from '../pages/placeholder-page';
 import { ReportsPage } from '../pages/reports-page';
+import { TeamPage } from '../pages/team/team-page';
+import { UserPage } from '../pages/team/user-page';
 import { DashboardShell } from '../shell/dashboard-shell';
 import type { RouteAccess } from './route-access';
 import { RouteGuard, type RouteHandle } from './route-guard';
@@ -61,8 +63,8 @@ const shellRoutes: RouteObject[] = [
     handle: handle('Recipients', 'signedIn'),
   },
   { path: '/settings', element: later('Settings'), handle: handle('Settings', 'tenantAdmin') },
-  { path: '/users', element: later('Team'), handle: handle('Users', 'signedIn') },
-  { path: '/users/:userId', element: later('User'), handle: handle('User', 'signedIn') },
+  { path: '/users', element: <TeamPage />, handle: handle('Users', 'signedIn') },
+  { path: '/users/:userId', element: <UserPage />, handle: handle('User', 'signedIn') },
   { path: '/sellers/:sellerId', element: later('Seller'), handle: handle('Seller', 'signedIn') },
   {
     path: '/admin/*',

@@ -1,0 +1,80 @@
+import { Button } from '@tremor/react';
+import { useState } from 'react';
+import type { TeamMember } from '../../../../contracts/api/users';
+import { ApiError } from '../../api/api-error';
+import { ErrorCallout } from '../../components/error-callout';
+import { ModalDialog } from '../../components/modal-dialog';
+import { CheckboxField } from '../../forms/checkbox-field';
+import { useAppServices } from '../../session/app-services-context';
+import { teamCalls, useRefreshTeam } from './team-queries';
+
+/**
+ * Disable or enable a member's access (portal.md section 4, Team member); the change may take their
+ * report subscriptions in this company with it (ToggleReports).
+ */
+export const AccessModal = ({ member, onClose }: { member: TeamMember | null; onClose: () => void }) => {
+  const { api } = useAppServices();
+  const refreshTeam = useRefreshTeam();
+  const [toggleReports, setToggleReports] = useState(true);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const disabling = member?.Membership.Status === 'ACTIVE';
+
+  const close = () => {
+    setFailure(null);
+    setToggleReports(true);
+    onClose();
+  };
+
+  const confirm = async () => {
+    if (!member) return;
+    setSaving(true);
+    setFailure(null);
+    try {
+      await teamCalls.changeStatus(api, {
+        userId: member.Id,
+        body: { Status: disabling ? 'INACTIVE' : 'ACTIVE', ToggleReports: toggleReports },
+      });
+      await refreshTeam();
+      close();
+    } catch (error) {
+      setFailure(error instanceof ApiError ? error.message : 'There was an error while updating the user.');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <ModalDialog
+      open={member !== null}
+      title={disabling ? 'Disable access' : 'Enable access'}
+      onClose={close}
+    >
+      <ErrorCallout message={failure} />
+      <p className="text-sm text-gray-700">
+        {disabling
+          ? `${member?.Name ?? ''} will no longer be able to use this company.`
+          : `${member?.Name ?? ''} will be able to use this company again.`}
+      </p>
+      <CheckboxField
+        name="ToggleReports"
+        label={disabling ? 'Also stop their report emails' : 'Also restore their report emails'}
+        checked={toggleReports}
+        onCheckedChange={setToggleReports}
+      />
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={close}>
+          Cancel
+        </Button>
+        <Button
+          type="button"
+          color={disabling ? 'red' : 'blue'}
+          loading={saving}
+          onClick={() => void confirm()}
+        >
+          {disabling ? 'Disable access' : 'Enable access'}
+        </Button>
+      </div>
+    </ModalDialog>
+  );
+};
