@@ -10,6 +10,8 @@ import {
 } from '../pages/auth/message-pages';
 import { RegisterPage } from '../pages/auth/register-page';
 import { ResetPasswordPage } from '../pages/auth/reset-password-page';
+import { AdvisorDashboardPage } from '../pages/dashboard/advisor-dashboard-page';
+import { BusinessDashboardPage } from '../pages/dashboard/business-dashboard-page';
 import { PlaceholderPage } from '../pages/placeholder-page';
 import { ReportsPage } from '../pages/reports-page';
 import { TeamPage } from '../pages/team/team-page';
@@ -27,10 +29,10 @@ const later = (title: string, note?: string) => <PlaceholderPage title={title} {
 /** Pages inside the dashboard shell: every route of portal.md section 2.1 that needs a session. */
 const shellRoutes: RouteObject[] = [
   { path: '/', element: <Navigate to="/overview" replace />, handle: handle('Overview', 'signedIn') },
-  { path: '/overview', element: later('Dashboard'), handle: handle('Overview', 'signedIn') },
+  { path: '/overview', element: <BusinessDashboardPage />, handle: handle('Overview', 'signedIn') },
   {
     path: '/advisor/overview',
-    element: later('Advisor Dashboard'),
+    element: <AdvisorDashboardPage />,
     handle: handle('Advisor Dashboard', 'signedIn'),
   },
   { path: '/clients', element: later('Clients'), handle: handle('Clients', 'advisor') },
