@@ -1,3 +1,4 @@
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
@@ -9,6 +10,7 @@ import { createMetricsWorker } from './metrics/worker';
 import { createLedgerOutboxPublisher } from './outbox/ledger-outbox-publisher';
 import * as systemActivities from './system/activities';
 import { connectorsFor } from './sync/connectors';
+import { startSyncRequestReactor } from './sync/sync-request-reactor';
 import { createSyncWorker } from './sync/worker';
 import { taskQueues } from './task-queues';
 
@@ -53,6 +55,16 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     onError: (error) => logger.warn({ err: error }, 'the ledger outbox could not publish; retrying'),
   });
   outbox.start();
+  // Sync requests recorded by the gateway become SyncSeller runs (docs/adr/0018-pipeline-start.md).
+  const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+  const syncRequests = startSyncRequestReactor({
+    writeSide: events.writeSide,
+    db,
+    client,
+    config,
+    logger: logger.child({ reactor: 'sync-requests' }),
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -78,10 +90,12 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
         }),
       ]),
     stop: async () => {
+      await syncRequests.stop();
       await outbox.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);
       await connection.close();
+      await clientConnection.close();
       await events.close();
       await mongo.close();
     },

@@ -16,6 +16,15 @@ const alreadySyncing = () => new AppError('conflict', 'A sync of this seller is 
 
 export const syncWorkflowIdOf = (sellerId: number, at: Date) => `sync-seller-${sellerId}-${at.getTime()}`;
 
+/**
+ * The run of a recorded sync request: readable in the Temporal UI, one run per job however often it is
+ * started, and qualified by the deployment's prefix, since ids restart at 1 in a fresh event store.
+ */
+export const syncJobWorkflowId = (
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>,
+  job: { sellerId: number; jobId: number },
+) => `${config.TEMPORAL_TASK_QUEUE_PREFIX}-sync-seller-${job.sellerId}-job-${job.jobId}`;
+
 export type StartSellerSync = {
   sellerId: number;
   tenantId: number;
@@ -24,6 +33,8 @@ export type StartSellerSync = {
   onlyFetch?: boolean;
   /** DEMO's advance-to-date; default now. */
   until?: Date;
+  /** The run's id when the request already named one (the job's workflowId); default `sync-seller-<id>-<time>`. */
+  workflowId?: string;
   pageSize?: number;
 };
 
@@ -49,7 +60,8 @@ export const startSellerSync = async (request: StartSellerSync, temporal: Tempor
   const queues = taskQueues(temporal.config);
   if (await runningSyncOf(temporal.client, { sellerId: request.sellerId, taskQueue: queues.sync }))
     throw alreadySyncing();
-  const workflowId = syncWorkflowIdOf(request.sellerId, (temporal.now ?? (() => new Date()))());
+  const workflowId =
+    request.workflowId ?? syncWorkflowIdOf(request.sellerId, (temporal.now ?? (() => new Date()))());
   const input: SyncSellerInput = {
     sellerId: request.sellerId,
     tenantId: request.tenantId,

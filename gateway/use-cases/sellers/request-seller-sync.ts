@@ -2,19 +2,17 @@ import type { FastifyReply } from 'fastify';
 import type { SellerSyncMode } from '../../../contracts/events/seller';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
+import { syncJobWorkflowId } from '../../../workflows/sync/client';
 import { allocateIdFor, executeCommand } from '../../execute-command';
 
 export type SellerSyncRequest = { sellerId: number; tenantId: number; mode: SellerSyncMode };
 export type RecordedSellerSync = SellerSyncRequest & { jobId: number; workflowId: string; position: number };
 
-/** The Temporal workflow id of a seller sync: also the idempotency key of its side effects. */
-export const sellerSyncWorkflowId = (sellerId: number, jobId: number): string =>
-  `seller-sync-${sellerId}-${jobId}`;
-
 /**
  * Records a sync request: the seller's stream takes the sync (refusing a second one while one runs,
  * 409) and a job stream describes it. The seller goes first, so a refused sync leaves no job behind.
- * This is the one place a sync is requested: starting the Temporal workflow belongs here.
+ * This is the one place a sync is requested; the worker's sync-request reactor starts the workflow
+ * from the SellerSyncRequested event (workflows/sync/sync-request-reactor.ts).
  */
 export const requestSellerSync = async (
   reply: FastifyReply,
@@ -23,7 +21,7 @@ export const requestSellerSync = async (
   const { now } = reply.request.server.services;
   const part = `sync-${request.sellerId}`;
   const jobId = await allocateIdFor(reply, 'job', part);
-  const workflowId = sellerSyncWorkflowId(request.sellerId, jobId);
+  const workflowId = syncJobWorkflowId(reply.server.services.config, { sellerId: request.sellerId, jobId });
   await executeCommand(reply, sellerDecider, {
     streamId: `seller-${request.sellerId}`,
     tenantId: request.tenantId,

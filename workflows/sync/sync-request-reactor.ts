@@ -1,0 +1,154 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { Logger } from 'pino';
+import type { CommandHandlerDeps } from '../../commands/command-handler';
+import type { Subscription } from '../../commands/event-store/event-store';
+import type { Config } from '../../contracts/config';
+import { isAppError } from '../../contracts/errors';
+import type { RecordedEvent } from '../../contracts/events/envelope';
+import { SellerConnected, SellerSyncRequested } from '../../contracts/events/seller';
+import { allocateId } from '../../commands/id-allocator';
+import { runWithRequestContext, systemActorId } from '../../commands/request-context';
+import { jobDecider } from '../../domain/job/job-decider';
+import { sellerDecider } from '../../domain/seller/seller-decider';
+import { startSellerSync, syncJobWorkflowId } from './client';
+import { readState, runSystemCommand } from './system-commands';
+
+const REACTOR = 'sync-requests';
+
+type Checkpoint = { _id: string; position: number };
+
+/**
+ * Turns every SellerSyncRequested event (a connect, POST /api/sellers/{id}/sync, the admin bulk sync)
+ * into a SyncSeller run. It follows the event store from a checkpoint in Mongo, so a request made while
+ * the worker or Temporal was down still starts when they are back; the run's id is the job's, so a
+ * redelivered event never starts a second run.
+ */
+type ReactorDeps = {
+  writeSide: CommandHandlerDeps;
+  db: Db;
+  client: Client;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>;
+  logger: Logger;
+};
+
+const subscribeFromCheckpoint = async (deps: ReactorDeps): Promise<Subscription> => {
+  const checkpoints = deps.db.collection<Checkpoint>('reactor_checkpoints');
+  const saved = await checkpoints.findOne({ _id: REACTOR });
+  return deps.writeSide.store.subscribe(
+    async (event) => {
+      if (event.type === 'SellerConnected') await populateConnected(deps, event);
+      else await startRequested(deps, event);
+      await checkpoints.updateOne({ _id: REACTOR }, { $set: { position: event.position } }, { upsert: true });
+    },
+    { after: saved?.position ?? -1, filter: { eventTypes: ['SellerConnected', 'SellerSyncRequested'] } },
+  );
+};
+
+/**
+ * A newly connected seller is populated at once (issue 5: "started by connecting a seller"), except
+ * QuickBooks Desktop, whose data arrives through the Web Connector. The request is recorded as the
+ * gateway records one (the seller's RequestSellerSync and a sync job), with ids derived from the
+ * connect event, so a redelivery records nothing twice.
+ */
+const populateConnected = async (deps: ReactorDeps, event: RecordedEvent) => {
+  const { data } = SellerConnected.parse({ type: event.type, data: event.data });
+  if (data.provider === 'QBD') return;
+  const now = new Date();
+  const jobId = await runWithRequestContext({ actor: systemActorId('sync-requests') }, () =>
+    allocateId(deps.writeSide.store, { category: 'job', commandId: `populate-on-connect:${event.id}`, now }),
+  );
+  const context = {
+    writeSide: deps.writeSide,
+    workflowId: syncJobWorkflowId(deps.config, { sellerId: data.sellerId, jobId }),
+    tenantId: data.tenantId,
+    process: 'sync-requests',
+  };
+  try {
+    await runSystemCommand(context, jobDecider, {
+      streamId: `job-${jobId}`,
+      step: 'create-job',
+      command: {
+        type: 'CreateJob',
+        now,
+        data: {
+          jobId,
+          kind: 'sync',
+          tenantId: data.tenantId,
+          sellerId: data.sellerId,
+          parameters: { target: 'seller', sellerId: data.sellerId, mode: 'populate' },
+          workflowId: context.workflowId,
+        },
+      },
+    });
+    await runSystemCommand(context, sellerDecider, {
+      streamId: `seller-${data.sellerId}`,
+      step: 'request-populate',
+      command: { type: 'RequestSellerSync', now, data: { syncId: jobId, mode: 'populate' } },
+    });
+  } catch (error) {
+    // A decider's refusal (already populated, disconnected, a sync running): nothing to start.
+    if (!(error instanceof ApplicationFailure && error.nonRetryable)) throw error;
+    deps.logger.info({ err: error, sellerId: data.sellerId }, 'no populate after connecting');
+  }
+};
+
+/** A recorded sync request becomes a run; one run per job, however often the event is delivered. */
+const startRequested = async (deps: ReactorDeps, event: RecordedEvent) => {
+  const { data } = SellerSyncRequested.parse({ type: event.type, data: event.data });
+  const seller = await readState(deps.writeSide, sellerDecider, `seller-${data.sellerId}`);
+  if (seller.status !== 'known') return;
+  try {
+    await startSellerSync(
+      {
+        sellerId: data.sellerId,
+        tenantId: seller.tenantId,
+        mode: data.mode,
+        jobId: data.syncId,
+        workflowId: syncJobWorkflowId(deps.config, { sellerId: data.sellerId, jobId: data.syncId }),
+      },
+      { client: deps.client, config: deps.config },
+    );
+    deps.logger.info({ sellerId: data.sellerId, jobId: data.syncId, mode: data.mode }, 'sync started');
+  } catch (error) {
+    // Already started (a redelivery) or already running: the run exists, nothing to do.
+    if (!isAppError(error) || error.code !== 'conflict') throw error;
+  }
+};
+
+/** Keeps the reactor running: after a failure (Temporal unreachable) it starts again from its checkpoint. */
+export const startSyncRequestReactor = (
+  deps: ReactorDeps & { retryMs?: number },
+): { stop: () => Promise<void> } => {
+  let stopped = false;
+  let current: Subscription | null = null;
+  let wake: (() => void) | null = null;
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        current = await subscribeFromCheckpoint(deps);
+        await current.done;
+      } catch (error) {
+        if (stopped) break;
+        deps.logger.warn(
+          { err: error },
+          'the sync-request reactor failed; starting again from its checkpoint',
+        );
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, deps.retryMs ?? 5000);
+        });
+      }
+    }
+  };
+  const running = loop();
+  return {
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await current?.stop();
+      await running;
+    },
+  };
+};
