@@ -13,6 +13,7 @@ import { ResetPasswordPage } from '../pages/auth/reset-password-page';
 import { AdvisorDashboardPage } from '../pages/dashboard/advisor-dashboard-page';
 import { BusinessDashboardPage } from '../pages/dashboard/business-dashboard-page';
 import { PlaceholderPage } from '../pages/placeholder-page';
+import { ProfilePage } from '../pages/profile/profile-page';
 import { ReportsPage } from '../pages/reports-page';
 import { TeamPage } from '../pages/team/team-page';
 import { UserPage } from '../pages/team/user-page';
@@ -41,7 +42,7 @@ const shellRoutes: RouteObject[] = [
     element: later('Manage Users Across Your Clients'),
     handle: handle('Manage Users', 'advisor'),
   },
-  { path: '/profile', element: later('Profile'), handle: handle('Profile', 'signedIn') },
+  { path: '/profile', element: <ProfilePage />, handle: handle('Profile', 'signedIn') },
   {
     path: '/complete-registration',
     element: later('Complete registration'),

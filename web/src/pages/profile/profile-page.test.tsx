@@ -1,0 +1,84 @@
+/** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { SessionResponse } from '../../../../contracts/auth';
+import { FakeFetch } from '../../test-support/fake-fetch';
+import { renderApp } from '../../test-support/render-app';
+import { noSellers, sessionFixture } from '../../test-support/session-fixture';
+import { teamMember, userWithTenants } from '../team/team-fixtures';
+
+const me = userWithTenants(
+  teamMember({ Id: 3, Name: 'Ada Lovelace', Membership: { JobTitle: 'Executive' } }),
+);
+
+const apiFor = (user: Partial<SessionResponse['user']> = {}) =>
+  new FakeFetch()
+    .on('GET /api/auth/self', { body: sessionFixture({ user }) })
+    .on('GET /api/auth/token', { body: { csrfToken: 'csrf-1' } })
+    .on('GET /api/sellers', { body: noSellers })
+    .on('GET /api/users/3', { body: me });
+
+describe('Profile', () => {
+  it('saves the job function and says so; name and email are not editable by a member', async () => {
+    const fake = apiFor().on('PUT /api/users/3', { body: me });
+    renderApp({ path: '/profile', fake });
+    await userEvent.selectOptions(await screen.findByLabelText('Job function'), 'Sales');
+    expect(screen.queryByLabelText('Email')).toBeNull();
+    expect(screen.getByText('ada@example.com')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Save profile' }));
+    expect(await screen.findByText('Successfully updated your profile.')).toBeTruthy();
+    expect(fake.callsTo('PUT /api/users/3')[0]?.body).toEqual({ JobTitle: 'Sales' });
+  });
+
+  it('moves between the tabs with the arrow keys', async () => {
+    renderApp({ path: '/profile', fake: apiFor() });
+    const profileTab = await screen.findByRole('tab', { name: 'My Profile' });
+    expect(profileTab.getAttribute('aria-selected')).toBe('true');
+    profileTab.focus();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Security' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Security' }));
+  });
+
+  it('shows the provider that signs a Google user in instead of a password form', async () => {
+    renderApp({ path: '/profile', fake: apiFor({ AuthProvider: 'google' }) });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Security' }));
+    expect(screen.getByText(/You sign in with Google/)).toBeTruthy();
+    expect(screen.queryByLabelText('New password')).toBeNull();
+  });
+
+  it('changes the password, asking for the current one when the server does', async () => {
+    const fake = apiFor().on(
+      'POST /api/auth/resetPassword',
+      {
+        status: 422,
+        body: {
+          message: 'Current password is required',
+          code: 'validation',
+          properties: { currentPassword: 'Current password is required' },
+        },
+      },
+      { body: { message: 'Successfully updated your password.' } },
+    );
+    renderApp({ path: '/profile', fake });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Security' }));
+    await userEvent.type(screen.getByLabelText('New password'), 'Analytical2');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical3');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(screen.getByText('The passwords do not match.')).toBeTruthy();
+    expect(fake.callsTo('POST /api/auth/resetPassword')).toHaveLength(0);
+
+    await userEvent.clear(screen.getByLabelText('Confirm new password'));
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical2');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await userEvent.type(await screen.findByLabelText('Current password'), 'Analytical1');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Successfully updated your password.')).toBeTruthy();
+    await waitFor(() =>
+      expect(fake.callsTo('POST /api/auth/resetPassword')[1]?.body).toEqual({
+        password: 'Analytical2',
+        currentPassword: 'Analytical1',
+      }),
+    );
+  });
+});
