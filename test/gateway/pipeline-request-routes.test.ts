@@ -409,13 +409,14 @@ describe('POST /api/tasks', () => {
     const { tenantId } = await companyWithSeller('gamma', 'Trial Co');
     await sellerOf(world, tenantId, { companyName: 'Trial Demo', provider: 'DEMO' });
     const jobs = jobsOf(await browser.post('/api/tasks', { name: 'update_demo_seller', force: true }));
+    // A real sync of the demo seller (populate, as it was never synced), without the trial one.
     expect(jobs).toEqual([
       expect.objectContaining({
-        Kind: 'task',
+        Kind: 'sync',
         Type: 'update_demo_seller',
         TenantId: demoTenant,
         SellerId: demoSeller,
-        Parameters: expect.objectContaining({ force: true, onlyFetch: false }) as unknown,
+        Parameters: expect.objectContaining({ mode: 'populate', onlyFetch: false }) as unknown,
       }),
     ]);
   });

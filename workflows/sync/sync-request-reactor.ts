@@ -7,6 +7,7 @@ import type { Subscription } from '../../commands/event-store/event-store';
 import type { Config } from '../../contracts/config';
 import { isAppError } from '../../contracts/errors';
 import type { RecordedEvent } from '../../contracts/events/envelope';
+import { JobCreated } from '../../contracts/events/job';
 import { SellerConnected, SellerSyncRequested } from '../../contracts/events/seller';
 import { allocateId } from '../../commands/id-allocator';
 import { runWithRequestContext, systemActorId } from '../../commands/request-context';
@@ -99,6 +100,10 @@ const startRequested = async (deps: ReactorDeps, event: RecordedEvent) => {
   const { data } = SellerSyncRequested.parse({ type: event.type, data: event.data });
   const seller = await readState(deps.writeSide, sellerDecider, `seller-${data.sellerId}`);
   if (seller.status !== 'known') return;
+  // Update Demo Seller's only-fetch travels in the job's parameters (jobs hold no personal data).
+  const [created] = await deps.writeSide.store.readStream(`job-${data.syncId}`, { maxCount: 1 });
+  const job = created ? JobCreated.safeParse({ type: created.type, data: created.data }) : null;
+  const onlyFetch = job?.success === true && job.data.data.parameters.onlyFetch === true;
   try {
     await startSellerSync(
       {
@@ -106,6 +111,7 @@ const startRequested = async (deps: ReactorDeps, event: RecordedEvent) => {
         tenantId: seller.tenantId,
         mode: data.mode,
         jobId: data.syncId,
+        onlyFetch,
         workflowId: syncJobWorkflowId(deps.config, { sellerId: data.sellerId, jobId: data.syncId }),
       },
       { client: deps.client, config: deps.config },

@@ -4,7 +4,10 @@ import { AppError } from '../../../contracts/errors';
 import { listAdminSellers } from '../../../projections/sellers/query-sellers';
 import { tenantSummaries } from '../../../projections/tenant-lookup';
 import { requireCaller } from '../../plugins/access';
+import { getJob } from '../../../projections/jobs/query-jobs';
+import { toJob } from './job-view';
 import { recordJob } from './record-job';
+import { requestSellerSync } from '../sellers/request-seller-sync';
 
 type UpdateDemoSeller = Extract<TaskRequest, { name: 'update_demo_seller' }>;
 type MoveIndirectCustomer = Extract<TaskRequest, { name: 'moveIndirectCustomer' }>;
@@ -23,17 +26,19 @@ const updateDemoSeller = async (reply: FastifyReply, task: UpdateDemoSeller): Pr
   );
   const demoSellers = rows.filter((seller) => tenants.get(seller.TenantId)?.UsageType === 'DEMO');
   if (demoSellers.length === 0) throw new AppError('conflict', 'There is no demo seller to update.');
+  // A real sync of each demo seller up to today (DEMO generates the days since its last sync).
   const jobs: Job[] = [];
-  for (const seller of demoSellers)
-    jobs.push(
-      await recordJob(reply, {
-        kind: 'task',
-        type: task.name,
-        tenantId: seller.TenantId,
-        sellerId: seller.Id,
-        parameters: { force: task.force, onlyFetch: task.onlyFetch },
-      }),
-    );
+  for (const seller of demoSellers) {
+    const sync = await requestSellerSync(reply, {
+      sellerId: seller.Id,
+      tenantId: seller.TenantId,
+      mode: seller.CollectionDate === null ? 'populate' : 'sync',
+      onlyFetch: task.onlyFetch,
+      type: task.name,
+    });
+    const { job } = await getJob(db, { jobId: sync.jobId, readAfter: { afterPosition: sync.position } });
+    if (job) jobs.push(toJob(job));
+  }
   return jobs;
 };
 

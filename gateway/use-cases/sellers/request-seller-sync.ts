@@ -5,7 +5,15 @@ import { sellerDecider } from '../../../domain/seller/seller-decider';
 import { syncJobWorkflowId } from '../../../workflows/sync/client';
 import { allocateIdFor, executeCommand } from '../../execute-command';
 
-export type SellerSyncRequest = { sellerId: number; tenantId: number; mode: SellerSyncMode };
+export type SellerSyncRequest = {
+  sellerId: number;
+  tenantId: number;
+  mode: SellerSyncMode;
+  /** Update Demo Seller's only-fetch: bring the ledger up to date without generating metrics. */
+  onlyFetch?: boolean;
+  /** Shown in the jobs table (default: the mode). */
+  type?: string;
+};
 export type RecordedSellerSync = SellerSyncRequest & { jobId: number; workflowId: string; position: number };
 
 /**
@@ -39,7 +47,13 @@ export const requestSellerSync = async (
         kind: 'sync',
         tenantId: request.tenantId,
         sellerId: request.sellerId,
-        parameters: { target: 'seller', sellerId: request.sellerId, mode: request.mode },
+        parameters: {
+          target: 'seller',
+          sellerId: request.sellerId,
+          mode: request.mode,
+          onlyFetch: request.onlyFetch ?? false,
+          ...(request.type ? { type: request.type } : {}),
+        },
         workflowId,
       },
       now: now(),
