@@ -15,6 +15,7 @@ import { BusinessDashboardPage } from '../pages/dashboard/business-dashboard-pag
 import { PlaceholderPage } from '../pages/placeholder-page';
 import { ProfilePage } from '../pages/profile/profile-page';
 import { ReportsPage } from '../pages/reports-page';
+import { SettingsPage } from '../pages/settings/settings-page';
 import { TeamPage } from '../pages/team/team-page';
 import { UserPage } from '../pages/team/user-page';
 import { DashboardShell } from '../shell/dashboard-shell';
@@ -65,7 +66,7 @@ const shellRoutes: RouteObject[] = [
     element: <Navigate to="/reports" replace />,
     handle: handle('Recipients', 'signedIn'),
   },
-  { path: '/settings', element: later('Settings'), handle: handle('Settings', 'tenantAdmin') },
+  { path: '/settings', element: <SettingsPage />, handle: handle('Settings', 'tenantAdmin') },
   { path: '/users', element: <TeamPage />, handle: handle('Users', 'signedIn') },
   { path: '/users/:userId', element: <UserPage />, handle: handle('User', 'signedIn') },
   { path: '/sellers/:sellerId', element: later('Seller'), handle: handle('Seller', 'signedIn') },

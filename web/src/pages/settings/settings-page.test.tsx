@@ -1,0 +1,190 @@
+/** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Tenant } from '../../../../contracts/api/tenants';
+import { FakeFetch } from '../../test-support/fake-fetch';
+import { renderApp } from '../../test-support/render-app';
+import { noSellers, sessionFixture, tenantRow } from '../../test-support/session-fixture';
+import { logoFileError, ordinal, reportingWithDefaults } from './settings-rules';
+import { tenantFixture } from './tenant-fixture';
+
+const apiFor = (tenant: Tenant) =>
+  new FakeFetch()
+    .on('GET /api/auth/self', {
+      body: sessionFixture({
+        tenants: [
+          tenantRow({ Role: 'ADMIN', Classification: tenant.Classification, UsageType: tenant.UsageType }),
+        ],
+      }),
+    })
+    .on('GET /api/auth/token', { body: { csrfToken: 'csrf-1' } })
+    .on('GET /api/sellers', { body: noSellers })
+    .on('GET /api/industries', {
+      body: [
+        {
+          Code: '541211',
+          Title: 'Offices of Certified Public Accountants',
+          Description: 'CPAs',
+          Examples: [],
+        },
+      ],
+    })
+    .on('GET /api/tenants/7', { body: tenant });
+
+const company = () => screen.getByRole('form', { name: 'Company settings' });
+const reporting = () => screen.getByRole('form', { name: 'Reporting settings' });
+
+describe('settings rules', () => {
+  it('fills missing reporting settings with the defaults: weekly 2, monthly 7, USD, AUTO', () => {
+    expect(reportingWithDefaults({ WeeklyDay: 5 })).toEqual({
+      RetentionPeriod: 'AUTO',
+      WeeklyDay: 5,
+      MonthlyDay: 7,
+      Currency: 'USD',
+      WeeklyEmailsDisabled: false,
+      MonthlyEmailsDisabled: false,
+    });
+  });
+
+  it('labels monthly days with ordinals', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 28].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '23rd',
+      '28th',
+    ]);
+  });
+
+  it('accepts one jpeg, png, gif or svg file only', () => {
+    const file = (name: string, type: string) => new File(['x'], name, { type });
+    expect(logoFileError([file('logo.png', 'image/png')])).toBeNull();
+    expect(logoFileError([file('logo.svg', 'image/svg+xml')])).toBeNull();
+    expect(logoFileError([file('logo.pdf', 'application/pdf')])).toBe(
+      'The logo must be a JPEG, PNG, GIF or SVG image.',
+    );
+    expect(logoFileError([file('a.png', 'image/png'), file('b.png', 'image/png')])).toBe(
+      'Upload one file only.',
+    );
+    expect(logoFileError([])).toBe('Choose a logo file.');
+  });
+});
+
+describe('Settings page', () => {
+  it('saves the company with its industry code and says so', async () => {
+    const fake = apiFor(tenantFixture()).on('PUT /api/tenants/7', {
+      body: tenantFixture({ Name: 'Acme Group' }),
+    });
+    renderApp({ path: '/settings', fake });
+    await screen.findByRole('heading', { name: 'Company settings' });
+    await userEvent.clear(within(company()).getByLabelText('Name'));
+    await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
+    expect(within(company()).getByText('Name is required')).toBeTruthy();
+    expect(fake.callsTo('PUT /api/tenants/7')).toHaveLength(0);
+
+    await userEvent.type(within(company()).getByLabelText('Name'), 'Acme Group');
+    await userEvent.type(
+      within(company()).getByLabelText('Industry'),
+      'Offices of Certified Public Accountants',
+    );
+    await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
+    expect(await screen.findByText('Successfully updated the company.')).toBeTruthy();
+    expect(fake.callsTo('PUT /api/tenants/7')[0]?.body).toEqual({
+      Name: 'Acme Group',
+      Classification: 'BUSINESS',
+      BusinessModel: 'B2B',
+      Industry: {
+        FreeForm: 'Offices of Certified Public Accountants',
+        NAICS2017: '541211',
+        Description: 'CPAs',
+      },
+      FriendlyName: null,
+    });
+  });
+
+  it('asks a firm for its display name for client reports', async () => {
+    const fake = apiFor(tenantFixture({ Classification: 'FIRM' })).on('PUT /api/tenants/7', { status: 500 });
+    renderApp({ path: '/settings', fake });
+    await screen.findByRole('heading', { name: 'Firm settings' });
+    await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
+    expect(within(company()).getByText('Display name for client reports is required')).toBeTruthy();
+    await userEvent.type(within(company()).getByLabelText('Display name for client reports'), 'Ledger & Co');
+    await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
+    expect(await screen.findByText('There was an error while updating the company.')).toBeTruthy();
+  });
+
+  it('saves the reporting settings, days labelled by weekday and Every Nth', async () => {
+    const fake = apiFor(tenantFixture()).on('PUT /api/tenants/7', { body: tenantFixture() });
+    renderApp({ path: '/settings', fake });
+    await screen.findByRole('heading', { name: 'Company settings' });
+    expect(within(reporting()).getByLabelText<HTMLSelectElement>('Weekly report day').value).toBe('2');
+    await userEvent.selectOptions(within(reporting()).getByLabelText('Weekly report day'), 'Friday');
+    await userEvent.selectOptions(within(reporting()).getByLabelText('Monthly report day'), 'Every 21st');
+    await userEvent.selectOptions(within(reporting()).getByLabelText('Display currency'), 'GBP');
+    await userEvent.click(within(reporting()).getByLabelText('Send the monthly report emails'));
+    await userEvent.click(within(reporting()).getByRole('button', { name: 'Save reporting settings' }));
+    expect(await screen.findByText('Successfully updated reporting settings')).toBeTruthy();
+    expect(fake.callsTo('PUT /api/tenants/7')[0]?.body).toEqual({
+      Settings: {
+        Reporting: {
+          RetentionPeriod: 'AUTO',
+          WeeklyDay: 5,
+          MonthlyDay: 21,
+          Currency: 'GBP',
+          WeeklyEmailsDisabled: false,
+          MonthlyEmailsDisabled: true,
+        },
+      },
+    });
+  });
+
+  it('uploads a logo on submit only, then thanks the user', async () => {
+    const fake = apiFor(tenantFixture()).on('POST /api/tenants/7/logo', { body: tenantFixture() });
+    renderApp({ path: '/settings', fake });
+    const picker = await screen.findByLabelText('Logo file (JPEG, PNG, GIF or SVG)');
+    await userEvent.upload(picker, new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
+    expect(fake.callsTo('POST /api/tenants/7/logo')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Upload logo' }));
+    expect(await screen.findByRole('dialog', { name: 'Thank you for your logo' })).toBeTruthy();
+    expect(fake.callsTo('POST /api/tenants/7/logo')).toHaveLength(1);
+  });
+
+  it('says why a logo upload failed', async () => {
+    const fake = apiFor(tenantFixture()).on('POST /api/tenants/7/logo', {
+      status: 422,
+      body: { message: 'x' },
+    });
+    renderApp({ path: '/settings', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Upload logo' }));
+    expect(screen.getByText('Choose a logo file.')).toBeTruthy();
+    await userEvent.upload(
+      screen.getByLabelText('Logo file (JPEG, PNG, GIF or SVG)'),
+      new File(['x'], 'logo.png', { type: 'image/png' }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Upload logo' }));
+    expect(
+      await screen.findByText('There was an error while uploading your logo. Please contact support.'),
+    ).toBeTruthy();
+  });
+
+  it('disables everything in a demo tenant, saying so', async () => {
+    renderApp({ path: '/settings', fake: apiFor(tenantFixture({ UsageType: 'DEMO' })) });
+    expect(
+      await screen.findByText('Billing is disabled while in a demo tenant. Please switch.'),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        within(company()).getByRole('button', { name: 'Save company' }).closest('fieldset')?.disabled,
+      ).toBe(true),
+    );
+    expect(
+      within(reporting()).getByLabelText<HTMLSelectElement>('Weekly report day').matches(':disabled'),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,45 @@
+import { Callout, Card } from '@tremor/react';
+import { ErrorCallout } from '../../components/error-callout';
+import { factsOf } from '../../session/session-facts';
+import { useSession } from '../../session/session-query';
+import { tableTexts } from '../../table/empty-texts';
+import { CompanySettingsForm } from './company-settings-form';
+import { LogoUploadForm } from './logo-upload-form';
+import { ReportingSettingsForm } from './reporting-settings-form';
+import { companyMessages } from './settings-rules';
+import { useTenant } from './settings-queries';
+
+/**
+ * /settings (tenant admin): company or firm settings, reporting settings and the logo. A demo tenant
+ * sees them disabled (portal.md section 2.3). Billing comes with the billing issue.
+ */
+export const SettingsPage = () => {
+  const session = useSession();
+  const facts = factsOf(session);
+  const tenantId = session.tenant?.Id ?? 0;
+  const tenant = useTenant(tenantId);
+  const title = facts.isFirm ? 'Firm settings' : 'Company settings';
+
+  if (tenant.isError) return <ErrorCallout message={tenant.error.message} />;
+  if (!tenant.data) return <p role="status">{tableTexts.loading}</p>;
+  const disabled = tenant.data.UsageType === 'DEMO';
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <h1 className="text-xl font-semibold text-gray-900">{title}</h1>
+      {disabled && <Callout title={companyMessages.demoDisabled} color="amber" />}
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">{facts.isFirm ? 'Firm' : 'Company'}</h2>
+        <CompanySettingsForm key={`company-${tenant.data.Id}`} tenant={tenant.data} disabled={disabled} />
+      </Card>
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">Reporting</h2>
+        <ReportingSettingsForm key={`reporting-${tenant.data.Id}`} tenant={tenant.data} disabled={disabled} />
+      </Card>
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">Logo</h2>
+        <LogoUploadForm tenant={tenant.data} disabled={disabled} />
+      </Card>
+    </div>
+  );
+};
