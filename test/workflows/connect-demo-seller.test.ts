@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import pino from 'pino';
+import { MetricRowsResponse, TenantCustomersResponse } from '../../contracts/api/ledger';
 import { SellerResponse, SellersResponse } from '../../contracts/api/sellers';
 import type { JobProgressNotice } from '../../contracts/live';
 import { createMetricsWorker } from '../../workflows/metrics/worker';
@@ -100,5 +101,16 @@ describe('connecting a DEMO seller', () => {
     const seller = SellerResponse.parse((await owner.browser.get(`/api/sellers/${sellerId}`)).json());
     expect(seller.CollectionDate).not.toBeNull();
     expect(seller.MetricsDate).not.toBeNull();
+    const metrics = MetricRowsResponse.parse(
+      (await owner.browser.get(`/api/metrics/sellers/${sellerId}?type=0&frequency=MONTHLY`)).json(),
+    );
+    expect(metrics.type).toBe('TOTAL_REVENUE');
+    expect(metrics.rows.length).toBeGreaterThan(12);
+    expect(metrics.rows.some((row) => row.Value > 0)).toBe(true);
+    const customers = TenantCustomersResponse.parse(
+      (await owner.browser.get(`/api/tenants/${tenantId}/customers`)).json(),
+    );
+    expect(customers.total).toBeGreaterThan(0);
+    expect(customers.rows.every((row) => row.SellerId === sellerId)).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ let nextSellerId = 880_000;
 let count = 0;
 
 /** A fresh DEMO seller of tenant A (a system fixture, so tenant A's one-platform rule does not apply). */
-const sellerOfA = async (cast: Cast, options: { active?: boolean } = {}): Promise<number> => {
+export const sellerOfA = async (cast: Cast, options: { active?: boolean } = {}): Promise<number> => {
   const sellerId = (nextSellerId += 1);
   const now = cast.world.clock.now();
   const streamId = `seller-${sellerId}`;
