@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai';
 import { JobsResponse, type Job } from '../../../contracts/api/jobs';
 import { resources, tenantKey } from '../api/query-keys';
 import { useAppServices } from '../session/app-services-context';
-import { useSession } from '../session/session-query';
+import { useSessionQuery } from '../session/session-query';
 import { isFinished, jobProgressAtom, type JobProgress } from './job-progress';
 
 export type RunningJob = Pick<JobProgress, 'jobId' | 'kind' | 'sellerId' | 'stage' | 'done' | 'total'>;
@@ -48,7 +48,8 @@ export const runningJobsOf = (
 /** The current tenant's running jobs (optionally one seller's), kept live. */
 export const useRunningJobs = (sellerId?: number): RunningJob[] => {
   const { api } = useAppServices();
-  const tenantId = useSession().tenant?.Id ?? null;
+  // From the cache, not the shell's context: a render during a tenant switch must not ask for the old tenant.
+  const tenantId = useSessionQuery().data?.tenant?.Id ?? null;
   const live = useAtomValue(jobProgressAtom);
   const query = { sellerId, limit: 20 };
   const jobs = useQuery({

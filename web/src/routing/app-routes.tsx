@@ -13,7 +13,10 @@ import { ResetPasswordPage } from '../pages/auth/reset-password-page';
 import { AdvisorDashboardPage } from '../pages/dashboard/advisor-dashboard-page';
 import { BusinessDashboardPage } from '../pages/dashboard/business-dashboard-page';
 import { PlaceholderPage } from '../pages/placeholder-page';
+import { PlatformsPage } from '../pages/platforms/platforms-page';
 import { ProfilePage } from '../pages/profile/profile-page';
+import { ClientsPage } from '../pages/clients/clients-page';
+import { ManageUsersPage } from '../pages/clients/manage-users-page';
 import { ReportsPage } from '../pages/reports-page';
 import { SettingsPage } from '../pages/settings/settings-page';
 import { TeamPage } from '../pages/team/team-page';
@@ -37,10 +40,10 @@ const shellRoutes: RouteObject[] = [
     element: <AdvisorDashboardPage />,
     handle: handle('Advisor Dashboard', 'signedIn'),
   },
-  { path: '/clients', element: later('Clients'), handle: handle('Clients', 'advisor') },
+  { path: '/clients', element: <ClientsPage />, handle: handle('Clients', 'advisor') },
   {
     path: '/manage-users',
-    element: later('Manage Users Across Your Clients'),
+    element: <ManageUsersPage />,
     handle: handle('Manage Users', 'advisor'),
   },
   { path: '/profile', element: <ProfilePage />, handle: handle('Profile', 'signedIn') },
@@ -49,7 +52,7 @@ const shellRoutes: RouteObject[] = [
     element: later('Complete registration'),
     handle: handle('Complete Registration', 'signedIn'),
   },
-  { path: '/platforms', element: later('Connected platforms'), handle: handle('Platforms', 'signedIn') },
+  { path: '/platforms', element: <PlatformsPage />, handle: handle('Platforms', 'signedIn') },
   { path: '/reports', element: <ReportsPage />, handle: handle('Reports', 'signedIn') },
   {
     path: '/reports/new',

@@ -12,7 +12,14 @@ import {
   type ClientPerformance,
 } from './client-performance';
 import { useSaveSetupSteps } from './dashboard-progress-store';
-import { useClientUsers, useClients, usePendingInvites, useTeam, useTenant } from './dashboard-queries';
+import {
+  useClientUsers,
+  useClients,
+  usePendingInvites,
+  useTeam,
+  useTenant,
+  useCurrentTenantId,
+} from './dashboard-queries';
 import { dismissibleFirmSteps, firmSetupComplete, firmSteps, type SetupSteps } from './setup-progress';
 import { SetupStepsCard, type SetupStepView } from './setup-steps-card';
 import { PageFrame, StatCard, cardLinkClasses } from './stat-card';
@@ -88,7 +95,7 @@ const AdvisorDashboard = ({ tenantId }: { tenantId: number }) => {
   const clients = useClients(isAdvisor);
   const clientUsers = useClientUsers(isAdvisor);
   const jobs = useRunningJobs();
-  const { dismissed, dismiss, loaded } = useSetupDismissals(tenantId);
+  const { dismissed, dismiss, loaded } = useSetupDismissals(useCurrentTenantId() ?? tenantId);
 
   const clientRows = clients.data?.clients ?? [];
   const realClients = clientRows.filter((client) => !client.isDemo);

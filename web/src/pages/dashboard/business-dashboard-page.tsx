@@ -7,7 +7,14 @@ import { useSession } from '../../session/session-query';
 import { useConnectedSellers } from '../../shell/connected-sellers-query';
 import { advisorNamesOf, isFreePlan, setupFactsOf, type DashboardData } from './business-facts';
 import { useSaveSetupSteps } from './dashboard-progress-store';
-import { useIntegrations, usePendingInvites, useRecipients, useTeam, useTenant } from './dashboard-queries';
+import {
+  useIntegrations,
+  usePendingInvites,
+  useRecipients,
+  useTeam,
+  useTenant,
+  useCurrentTenantId,
+} from './dashboard-queries';
 import { businessSetupComplete, businessSteps, type SetupSteps } from './setup-progress';
 import { SetupStepsCard, type SetupStepView } from './setup-steps-card';
 import { PageFrame, StatCard, cardLinkClasses } from './stat-card';
@@ -80,7 +87,7 @@ const BusinessDashboard = ({ tenantId }: { tenantId: number }) => {
   const invites = usePendingInvites(facts.isTenantAdmin || facts.isPlatformAdmin);
   const integrations = useIntegrations();
   const jobs = useRunningJobs();
-  const { dismissed, dismiss, loaded } = useSetupDismissals(tenantId);
+  const { dismissed, dismiss, loaded } = useSetupDismissals(useCurrentTenantId() ?? tenantId);
 
   const ready = tenant.data && sellers.data && recipients.data && team.data;
   const data: DashboardData | null = ready

@@ -6,10 +6,14 @@ import { Tenant } from '../../../../contracts/api/tenants';
 import { PendingInvitesResponse, TeamResponse } from '../../../../contracts/api/users';
 import { resources, tenantKey } from '../../api/query-keys';
 import { useAppServices } from '../../session/app-services-context';
-import { useSession } from '../../session/session-query';
+import { useSessionQuery } from '../../session/session-query';
 
-/** The current tenant's id for keys; the dashboard renders only inside a tenant. */
-const useTenantId = () => useSession().tenant?.Id ?? null;
+/**
+ * The current tenant's id for keys, read from the query cache itself: during a tenant switch a
+ * render can come before the shell passes the new session down, and must not ask for the old tenant.
+ */
+export const useCurrentTenantId = (): number | null => useSessionQuery().data?.tenant?.Id ?? null;
+const useTenantId = useCurrentTenantId;
 
 export const useTenant = () => {
   const { api } = useAppServices();

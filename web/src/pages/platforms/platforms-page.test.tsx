@@ -1,0 +1,128 @@
+/** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { FakeFetch } from '../../test-support/fake-fetch';
+import { renderApp } from '../../test-support/render-app';
+import { noSellers, oneSeller, sessionFixture, tenantRow } from '../../test-support/session-fixture';
+import { listOf, tenantFixture } from '../../test-support/tenant-fixtures';
+
+const admin = tenantRow({ Role: 'ADMIN' });
+const subscribed = tenantFixture({
+  Subscription: {
+    Id: 1,
+    BillingTenantId: 7,
+    Plan: { id: 2, name: 'Growth', identifier: 'growth_business' },
+    StartedAt: '2030-01-01T00:00:00.000Z',
+    PaymentStatus: 'active',
+    PaymentMethod: 'card',
+  },
+});
+
+const platformsApi = () =>
+  new FakeFetch()
+    .on('GET /api/auth/self', { body: sessionFixture({ tenants: [admin] }) })
+    .on('GET /api/auth/token', { body: { csrfToken: 'csrf-1' } })
+    .on('GET /api/tenants/7', { body: subscribed })
+    .on('GET /api/sellers', { body: noSellers })
+    .on('GET /api/integrations', { body: listOf([]) })
+    .on('GET /api/jobs', { body: { jobs: [] } });
+
+describe('the platforms page', () => {
+  it('connects the demo platform and announces it', async () => {
+    const fake = platformsApi().on('POST /api/sellers', { body: oneSeller.rows[0] });
+    renderApp({ path: '/platforms', fake });
+    await screen.findByText('No Platforms Connected');
+    fake.on('GET /api/sellers', { body: oneSeller });
+    await userEvent.click(screen.getByRole('button', { name: 'Connect Demo platform' }));
+    const modal = await screen.findByRole('dialog', { name: 'Connected' });
+    expect(within(modal).getByText(/usually within 10 minutes/)).toBeTruthy();
+    expect(fake.callsTo('POST /api/sellers')[0]?.body).toEqual({ provider: 'DEMO' });
+    await screen.findByText('Acme Demo');
+    expect(screen.getByText('Pending sync...')).toBeTruthy();
+    // Once a platform is connected its cards go away for a company admin.
+    expect(screen.queryByTestId('connect-card-QBO')).toBeNull();
+  });
+
+  it('gates plan features for a company without a subscription', async () => {
+    const fake = platformsApi().on('GET /api/tenants/7', { body: tenantFixture() });
+    renderApp({ path: '/platforms', fake });
+    const sage = await screen.findByTestId('connect-card-SAGE');
+    await waitFor(() => expect(within(sage).getByText('Upgrade plan to access')).toBeTruthy());
+    expect(screen.queryByTestId('connect-card-STRIPE')).toBeNull();
+  });
+
+  it('opens the error dialog from a redirect flash', async () => {
+    renderApp({
+      path: '/platforms?error=There%20was%20an%20error%20connecting%20Xero.',
+      fake: platformsApi(),
+    });
+    const dialog = await screen.findByRole('alertdialog', { name: 'Connection failed' });
+    expect(within(dialog).getByText('There was an error connecting Xero.')).toBeTruthy();
+  });
+
+  it('asks before disconnecting, with the catalogue text', async () => {
+    const fake = platformsApi()
+      .on('GET /api/sellers', { body: oneSeller })
+      .on('POST /api/sellers/1/disconnect', { body: oneSeller.rows[0] });
+    renderApp({ path: '/platforms', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect Acme Demo' });
+    expect(
+      within(dialog).getByText('Are you sure? You will need to contact Support to revert this action.'),
+    ).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
+    await waitFor(() => expect(fake.callsTo('POST /api/sellers/1/disconnect')).toHaveLength(1));
+  });
+
+  it('requires the Sage credentials, and shows a refusal inside the modal without signing out', async () => {
+    const fake = platformsApi().on('POST /api/sellers', {
+      status: 403,
+      body: { code: 'forbidden', message: 'Upgrade plan to access' },
+    });
+    fake.on('GET /api/auth/logout', { body: { loggedOut: true, reason: null } });
+    renderApp({ path: '/platforms', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Connect Sage Intacct' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect to Sage' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
+    expect(within(dialog).getByText('Company ID is required')).toBeTruthy();
+    expect(fake.callsTo('POST /api/sellers')).toHaveLength(0);
+
+    await userEvent.type(within(dialog).getByLabelText('Company ID'), 'ACME');
+    await userEvent.type(within(dialog).getByLabelText('User ID'), 'api');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'secret');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
+    await within(dialog).findByText(
+      'There was an error while connecting to Sage Intacct with those credentials. Upgrade plan to access',
+    );
+    expect(fake.callsTo('GET /api/auth/logout')).toHaveLength(0);
+  });
+});
+
+describe('the QuickBooks Desktop flow', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('checks the .qbw path, then shows the one-time password with a copy button enabled after 3 seconds', async () => {
+    const fake = platformsApi().on('POST /api/qbd/config', {
+      body: { Id: 5, xml: '<QBWCXML/>', password: 'otp-123', fileName: 'ledgerwise.qwc' },
+    });
+    URL.createObjectURL = jest.fn(() => 'blob:qwc');
+    URL.revokeObjectURL = jest.fn();
+    renderApp({ path: '/platforms', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Connect QuickBooks Desktop' }));
+    const form = await screen.findByRole('dialog', { name: 'QuickBooks Desktop Web Connector' });
+    await userEvent.type(within(form).getByLabelText('Company file path'), 'C:\\Books\\acme.qbb');
+    await userEvent.click(within(form).getByRole('button', { name: 'Download Web Connector file' }));
+    expect(within(form).getByText('The company file path must end in .qbw.')).toBeTruthy();
+
+    await userEvent.clear(within(form).getByLabelText('Company file path'));
+    jest.useFakeTimers({ advanceTimers: true });
+    await userEvent.click(within(form).getByRole('button', { name: 'Download Web Connector file' }));
+    const modal = await screen.findByRole('dialog', { name: 'Your Web Connector password' });
+    expect(within(modal).getByTestId('qbd-password').textContent).toBe('otp-123');
+    expect(fake.callsTo('POST /api/qbd/config')[0]?.body).toEqual({});
+    const copy = within(modal).getByRole<HTMLButtonElement>('button', { name: 'Copy password' });
+    expect(copy.disabled).toBe(true);
+    act(() => jest.advanceTimersByTime(3000));
+    expect(copy.disabled).toBe(false);
+  });
+});
