@@ -6,6 +6,7 @@ import { runWithRequestContext, systemActorId } from '../commands/request-contex
 import type { Config } from '../contracts/config';
 import { systemActor } from '../domain/actor';
 import { tenantDecider } from '../domain/tenant/tenant-decider';
+import { sellerDecider } from '../domain/seller/seller-decider';
 import { userDecider } from '../domain/user/user-decider';
 import { hashPassword } from '../gateway/auth/password-hash';
 
@@ -16,7 +17,7 @@ export const demoUserEmail = 'demo@ledgerwise.local';
 /**
  * Seeds a local run (SEED_DEMO): the platform administrator (the first PLATFORM_ADMIN_EMAILS address)
  * and the Demo Client tenant with a demo user who administers it, both signing in with
- * SEED_ADMIN_PASSWORD. Every command has a fixed id, so a second start appends nothing new.
+ * SEED_ADMIN_PASSWORD, and its DEMO seller, which the worker's reactor populates on connection. Every command has a fixed id, so a second start appends nothing new.
  */
 export const seedDemo = async (config: Config, logger: Logger): Promise<{ tenantId: number }> => {
   const source = await openEventSource(config);
@@ -96,7 +97,34 @@ export const seedDemo = async (config: Config, logger: Logger): Promise<{ tenant
         actor: systemActor,
       },
     });
-    logger.info({ tenantId, admin: adminEmail, demoUser: demoUserEmail }, 'demo data ready');
+    // The demo company's books: a DEMO seller, which the worker populates as soon as it is connected.
+    const sellerId = await runWithRequestContext({ actor: systemActorId('seed') }, () =>
+      allocateId(store, { category: 'seller', commandId: 'seed:demo-seller', now }),
+    );
+    await run(sellerDecider, {
+      streamId: `seller-${sellerId}`,
+      commandId: 'seed:demo-seller:connect',
+      command: {
+        type: 'ConnectSeller',
+        data: {
+          sellerId,
+          tenantId,
+          provider: 'DEMO',
+          companyName: demoTenantName,
+          url: null,
+          authMethod: 'none',
+          authTokenOwner: null,
+          credentialsRef: null,
+          companyFilePath: null,
+          actor: systemActor,
+          tenantIsDemo: true,
+          tenantHasConnectedSeller: false,
+          planAllowsProvider: true,
+        },
+        now,
+      },
+    });
+    logger.info({ tenantId, sellerId, admin: adminEmail, demoUser: demoUserEmail }, 'demo data ready');
     return { tenantId };
   } finally {
     await source.close();

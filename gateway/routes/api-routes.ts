@@ -19,6 +19,7 @@ import { sellerSyncRoutes } from './platforms/seller-sync-routes';
 import { browserStateRoutes } from './browser-state/browser-state-routes';
 import { streamHistoryRoutes } from './stream-history';
 import { ledgerRoutes } from './ledger/ledger-routes';
+import { planFeatureRoutes } from './platforms/plan-feature-routes';
 import { tenantUpdateRoutes } from './tenants/tenant-update-routes';
 import { tenantRoutes } from './tenants/tenant-routes';
 import { tenantLogoRoutes } from './tenants/tenant-logo-routes';
@@ -40,6 +41,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(connectRoutes);
   await app.register(streamHistoryRoutes);
   await app.register(ledgerRoutes);
+  await app.register(planFeatureRoutes);
   await app.register(liveRoutes);
   await app.register(sellerRoutes);
   await app.register(sellerSyncRoutes);

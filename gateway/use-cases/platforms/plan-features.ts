@@ -38,3 +38,19 @@ export const planAllows = async (
   const plan = await getPlanByIdentifier(db, { identifier: subscription.Plan.Identifier });
   return plan?.Products.some((product) => product.Identifier === query.feature) ?? false;
 };
+
+/**
+ * Every plan-gated feature the tenant has (GET /api/tenants/{id}/features), for the connect cards:
+ * its plan's products and the active products added to its subscription.
+ */
+export const planFeatures = async (db: Db, query: { tenantId: number; now: Date }): Promise<string[]> => {
+  const gated = new Set(Object.values(gatedFeatures));
+  const { subscription } = await getTenantSubscription(db, { tenantId: query.tenantId, now: query.now });
+  if (!subscription) return [];
+  const plan = await getPlanByIdentifier(db, { identifier: subscription.Plan.Identifier });
+  const identifiers = [
+    ...subscription.SubscriptionProducts.map((product) => product.Identifier),
+    ...(plan?.Products.map((product) => product.Identifier) ?? []),
+  ];
+  return [...new Set(identifiers.filter((identifier) => gated.has(identifier)))].sort();
+};

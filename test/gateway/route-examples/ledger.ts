@@ -20,4 +20,11 @@ export const examples: RouteExample[] = [
     happy: (cast) => Promise.resolve({ url: `/api/tenants/${cast.a.tenantId}/customers` }),
     badInput: () => Promise.resolve({ url: '/api/tenants/first/customers' }),
   },
+  {
+    method: 'GET',
+    route: '/api/tenants/:id/features',
+    access: 'member',
+    happy: (cast) => Promise.resolve({ url: `/api/tenants/${cast.a.tenantId}/features` }),
+    badInput: () => Promise.resolve({ url: '/api/tenants/0/features' }),
+  },
 ];
