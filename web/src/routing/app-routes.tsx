@@ -10,13 +10,13 @@ import {
 } from '../pages/auth/message-pages';
 import { RegisterPage } from '../pages/auth/register-page';
 import { ResetPasswordPage } from '../pages/auth/reset-password-page';
+import { ClientsPage } from '../pages/clients/clients-page';
+import { ManageUsersPage } from '../pages/clients/manage-users-page';
 import { AdvisorDashboardPage } from '../pages/dashboard/advisor-dashboard-page';
 import { BusinessDashboardPage } from '../pages/dashboard/business-dashboard-page';
 import { PlaceholderPage } from '../pages/placeholder-page';
 import { PlatformsPage } from '../pages/platforms/platforms-page';
 import { ProfilePage } from '../pages/profile/profile-page';
-import { ClientsPage } from '../pages/clients/clients-page';
-import { ManageUsersPage } from '../pages/clients/manage-users-page';
 import { ReportsPage } from '../pages/reports-page';
 import { SettingsPage } from '../pages/settings/settings-page';
 import { TeamPage } from '../pages/team/team-page';
