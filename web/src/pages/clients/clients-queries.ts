@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { ClientsResponse, ClientUsersResponse } from '../../../../contracts/api/clients';
 import {
   BatchUpdateTenantsResponse,
@@ -9,7 +10,7 @@ import {
 import type { ApiClient } from '../../api/api-client';
 import { resources, tenantKey } from '../../api/query-keys';
 import { useAppServices } from '../../session/app-services-context';
-import { useSession } from '../../session/session-query';
+import { useSessionQuery } from '../../session/session-query';
 
 export const clientCalls = {
   batchUpdate: (api: ApiClient, body: BatchUpdateTenantsRequest) =>
@@ -18,20 +19,23 @@ export const clientCalls = {
     api.request('/api/tenants', { method: 'POST', body, schema: Tenant }),
 };
 
+// The cache holds the API's answers whole, shared with the dashboard's queries of the same keys.
+
 /** GET /api/clients: every client of the advisor, by name with Demo Client last; filtered in the page. */
 export const useClients = () => {
   const { api } = useAppServices();
-  const tenantId = useSession().tenant?.Id ?? null;
+  const tenantId = useSessionQuery().data?.tenant?.Id ?? null;
   return useQuery({
     queryKey: tenantKey(tenantId, resources.clients),
-    queryFn: () => api.get('/api/clients', { schema: ClientsResponse }).then((answer) => answer.clients),
+    queryFn: () => api.get('/api/clients', { schema: ClientsResponse }),
+    select: (answer: z.infer<typeof ClientsResponse>) => answer.clients,
   });
 };
 
 /** GET /api/clients/users: Manage Users Across Your Clients. */
 export const useClientUsers = () => {
   const { api } = useAppServices();
-  const tenantId = useSession().tenant?.Id ?? null;
+  const tenantId = useSessionQuery().data?.tenant?.Id ?? null;
   return useQuery({
     queryKey: tenantKey(tenantId, resources.clientUsers),
     queryFn: () =>

@@ -11,7 +11,7 @@ import { InviteResponse, SessionResponse, type InviteRequest } from '../../../..
 import type { ApiClient } from '../../api/api-client';
 import { resources, tenantKey } from '../../api/query-keys';
 import { useAppServices } from '../../session/app-services-context';
-import { useSession } from '../../session/session-query';
+import { useSessionQuery } from '../../session/session-query';
 
 /** The team page's calls (portal.md section 7, Users). */
 export const teamCalls = {
@@ -31,16 +31,23 @@ export const teamCalls = {
     }),
 };
 
-const useTenantId = () => useSession().tenant?.Id ?? null;
+/**
+ * The tenant of the keys, read from the session query itself: a render during a tenant switch must
+ * not ask for the old tenant's data (as the dashboard's queries do).
+ */
+const useTenantId = () => useSessionQuery().data?.tenant?.Id ?? null;
 
 export const useTeam = () => {
   const { api } = useAppServices();
   const tenantId = useTenantId();
   return useQuery({
     queryKey: tenantKey(tenantId, resources.users),
-    queryFn: () => api.get('/api/users', { schema: TeamResponse }).then((answer) => answer.members),
+    queryFn: () => api.get('/api/users', { schema: TeamResponse }),
+    select: (answer: TeamResponse) => answer.members,
   });
 };
+
+// The cache holds the API's answers whole, shared with the dashboard's queries of the same keys.
 
 /** Pending invitations: the tenant admin's (portal.md section 6); not asked for by anyone else. */
 export const usePendingInvites = (enabled: boolean) => {
@@ -48,10 +55,8 @@ export const usePendingInvites = (enabled: boolean) => {
   const tenantId = useTenantId();
   return useQuery({
     queryKey: tenantKey(tenantId, resources.invites),
-    queryFn: () =>
-      api
-        .get('/api/users', { query: { pending: 1 }, schema: PendingInvitesResponse })
-        .then((answer) => answer.invites),
+    queryFn: () => api.get('/api/users', { query: { pending: 1 }, schema: PendingInvitesResponse }),
+    select: (answer: PendingInvitesResponse) => answer.invites,
     enabled,
   });
 };
