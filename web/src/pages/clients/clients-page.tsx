@@ -2,6 +2,7 @@ import { Button, Card } from '@tremor/react';
 import { useMemo, useState } from 'react';
 import type { ClientRow } from '../../../../contracts/api/clients';
 import { SuccessCallout } from '../../components/error-callout';
+import { useTimedMessage } from '../../components/use-timed-message';
 import { SelectField } from '../../forms/select-field';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
@@ -39,7 +40,7 @@ export const ClientsPage = () => {
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<{ ids: number[]; planOnly: boolean } | null>(null);
   const [adding, setAdding] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useTimedMessage();
   const viewer = {
     isPlatformAdmin: facts.isPlatformAdmin,
     isTenantAdmin: facts.isTenantAdmin,

@@ -4,6 +4,7 @@ import type { UpdateUserRequest, UserWithTenants } from '../../../../contracts/a
 import { isValidationError } from '../../api/api-error';
 import { sessionKey } from '../../api/query-keys';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
+import { useTimedMessage } from '../../components/use-timed-message';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
@@ -35,7 +36,7 @@ export const MyProfileForm = ({ user, tenantId, isPlatformAdmin }: MyProfileForm
   });
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  const [success, setSuccess] = useTimedMessage();
   const [saving, setSaving] = useState(false);
   const set = (field: keyof typeof values) => (value: string) =>
     setValues((current) => ({ ...current, [field]: value }));

@@ -5,6 +5,7 @@ import type { SessionResponse } from '../../../../contracts/auth';
 import { resetPassword } from '../../api/auth-calls';
 import { ApiError, isValidationError } from '../../api/api-error';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
+import { useTimedMessage } from '../../components/use-timed-message';
 import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
 import { PasswordStrengthMeter } from '../../forms/password-strength-meter';
 import { TextField } from '../../forms/text-field';
@@ -28,7 +29,7 @@ export const SecurityTab = ({ provider }: { provider: AuthProvider }) => {
   const [askCurrent, setAskCurrent] = useState(false);
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  const [success, setSuccess] = useTimedMessage();
   const [saving, setSaving] = useState(false);
   const providerName = signInProviderOf(provider);
 

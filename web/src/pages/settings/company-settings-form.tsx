@@ -4,6 +4,7 @@ import type { Tenant, UpdateTenantRequest } from '../../../../contracts/api/tena
 import type { BusinessModel, TenantClassification } from '../../../../contracts/events/tenant';
 import { isValidationError } from '../../api/api-error';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
+import { useTimedMessage } from '../../components/use-timed-message';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
@@ -56,7 +57,7 @@ export const CompanySettingsForm = ({ tenant, disabled }: CompanySettingsFormPro
   const [values, setValues] = useState<Values>(() => valuesOf(tenant));
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  const [success, setSuccess] = useTimedMessage();
   const [saving, setSaving] = useState(false);
   const isFirm = values.Classification === 'FIRM';
 

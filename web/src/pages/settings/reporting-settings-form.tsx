@@ -1,8 +1,9 @@
 import { Button } from '@tremor/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Tenant } from '../../../../contracts/api/tenants';
 import type { Currency, ReportingSettings, RetentionPeriod } from '../../../../contracts/events/tenant';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
+import { useTimedMessage } from '../../components/use-timed-message';
 import { CheckboxField } from '../../forms/checkbox-field';
 import { SelectField } from '../../forms/select-field';
 import { useAppServices } from '../../session/app-services-context';
@@ -27,14 +28,8 @@ export const ReportingSettingsForm = ({ tenant, disabled }: { tenant: Tenant; di
     reportingWithDefaults(tenant.Settings.Reporting),
   );
   const [failure, setFailure] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  const [success, setSuccess] = useTimedMessage(successShownMs);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (!success) return;
-    const timer = window.setTimeout(() => setSuccess(null), successShownMs);
-    return () => window.clearTimeout(timer);
-  }, [success]);
 
   const set =
     <K extends keyof ReportingSettings>(field: K) =>

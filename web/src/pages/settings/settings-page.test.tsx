@@ -1,5 +1,5 @@
 /** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Tenant } from '../../../../contracts/api/tenants';
 import { FakeFetch } from '../../test-support/fake-fetch';
@@ -130,6 +130,10 @@ describe('Settings page', () => {
     await userEvent.click(within(reporting()).getByLabelText('Send the monthly report emails'));
     await userEvent.click(within(reporting()).getByRole('button', { name: 'Save reporting settings' }));
     expect(await screen.findByText('Successfully updated reporting settings')).toBeTruthy();
+    // portal.md section 8: the reporting success closes after 1.5 s.
+    await waitForElementToBeRemoved(() => screen.queryByText('Successfully updated reporting settings'), {
+      timeout: 2500,
+    });
     expect(fake.callsTo('PUT /api/tenants/7')[0]?.body).toEqual({
       Settings: {
         Reporting: {

@@ -257,4 +257,61 @@ describe('Team page', () => {
     );
     expect(await within(dialog).findByText('Successfully updated the user.')).toBeTruthy();
   });
+
+  it('lets an advisor leave a company once they tick the confirmation, then opens the overview', async () => {
+    const advisorAda = teamMember({
+      Id: 3,
+      Name: 'Ada Lovelace',
+      Membership: { Role: 'ADMIN', Classification: 'ADVISOR' },
+    });
+    const owner = teamMember({ Id: 4, Name: 'Bob Babbage', Membership: { Role: 'ADMIN' } });
+    const left = sessionFixture({ tenants: [tenantRow({ Id: 8, Name: 'Other Co' })] });
+    const fake = apiFor({ role: 'ADMIN' })
+      .on('GET /api/auth/self', {
+        body: sessionFixture({
+          tenants: [tenantRow({ Role: 'ADMIN', MembershipClassification: 'ADVISOR' })],
+        }),
+      })
+      .on('GET /api/users', { body: { members: [advisorAda, owner] } })
+      .on('POST /api/auth/leaveTenant', { body: left });
+    const app = renderApp({ path: '/users', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave company' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave company' });
+    const leave = within(dialog).getByRole('button', { name: 'Leave company' });
+    expect(leave.hasAttribute('disabled')).toBe(true);
+    await userEvent.click(
+      within(dialog).getByLabelText('I understand that I will lose access to manage this company.'),
+    );
+    await userEvent.click(leave);
+    await waitFor(() => expect(app.location()).toBe('/overview'));
+    expect(fake.callsTo('POST /api/auth/leaveTenant')[0]?.body).toEqual({ tenantId: 7, confirmed: true });
+  });
+
+  it('refuses leaving when no other active advisor or administrator remains', async () => {
+    const advisorAda = teamMember({ Id: 3, Name: 'Ada Lovelace', Membership: { Classification: 'ADVISOR' } });
+    const fake = apiFor({ role: 'USER' })
+      .on('GET /api/auth/self', {
+        body: sessionFixture({ tenants: [tenantRow({ MembershipClassification: 'ADVISOR' })] }),
+      })
+      .on('GET /api/users', { body: { members: [advisorAda, bob] } });
+    renderApp({ path: '/users', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave company' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave company' });
+    expect(
+      within(dialog).getByText('Another active advisor or administrator must remain in the company.'),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Leave company' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('edits a user on /users/{userId} and goes to the redirect address', async () => {
+    const fake = apiFor({ role: 'ADMIN' })
+      .on('GET /api/users/4', { body: userWithTenants(bob) })
+      .on('PUT /api/users/4', { body: userWithTenants(bob) });
+    const app = renderApp({ path: '/users/4?redirect=%2Fplatforms', fake });
+    await userEvent.selectOptions(await screen.findByLabelText('Job function'), 'Marketing');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Successfully updated the user.')).toBeTruthy();
+    await waitFor(() => expect(app.location()).toBe('/platforms'), { timeout: 3000 });
+    expect(fake.callsTo('PUT /api/users/4')[0]?.body).toEqual({ JobTitle: 'Marketing', Role: 'USER' });
+  });
 });

@@ -4,6 +4,7 @@ import type { TeamMember } from '../../../../contracts/api/users';
 import type { InviteWorkflow } from '../../../../contracts/events/invite';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
+import { useTimedMessage } from '../../components/use-timed-message';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
 import { AccessModal } from './access-modal';
@@ -37,7 +38,7 @@ export const TeamPage = () => {
   const [editing, setEditing] = useState<TeamMember | null>(null);
   const [access, setAccess] = useState<TeamMember | null>(null);
   const [leaving, setLeaving] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useTimedMessage();
   const [failure, setFailure] = useState<string | null>(null);
 
   const viewer: TeamViewer = {
