@@ -8,13 +8,14 @@ import { noSellers, sessionFixture, tenantRow } from '../../test-support/session
 import { logoFileError, ordinal, reportingWithDefaults } from './settings-rules';
 import { tenantFixture } from './tenant-fixture';
 
-const apiFor = (tenant: Tenant) =>
+const apiFor = (tenant: Tenant, options: { platformAdmin?: boolean } = {}) =>
   new FakeFetch()
     .on('GET /api/auth/self', {
       body: sessionFixture({
         tenants: [
           tenantRow({ Role: 'ADMIN', Classification: tenant.Classification, UsageType: tenant.UsageType }),
         ],
+        user: { isPlatformAdmin: options.platformAdmin ?? false },
       }),
     })
     .on('GET /api/auth/token', { body: { csrfToken: 'csrf-1' } })
@@ -190,5 +191,29 @@ describe('Settings page', () => {
     expect(
       within(reporting()).getByLabelText<HTMLSelectElement>('Weekly report day').matches(':disabled'),
     ).toBe(true);
+  });
+
+  it('gives a platform admin the tenant type, partner, referral and plan fields, and nobody else', async () => {
+    const fake = apiFor(tenantFixture(), { platformAdmin: true }).on('PUT /api/tenants/7', {
+      body: tenantFixture({ UsageType: 'TEST' }),
+    });
+    const view = renderApp({ path: '/settings', fake });
+    const form = await screen.findByRole('form', { name: 'Platform admin settings' });
+    await userEvent.selectOptions(within(form).getByLabelText('Tenant type'), 'TEST');
+    await userEvent.type(within(form).getByLabelText('Referrer'), 'partner-x');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save admin settings' }));
+    expect(await within(form).findByText('Successfully updated the company.')).toBeTruthy();
+    expect(fake.callsTo('PUT /api/tenants/7')[0]?.body).toEqual({
+      UsageType: 'TEST',
+      PartnerId: null,
+      Referrer: 'partner-x',
+      ReferrerIdentifier: null,
+      LandingPage: null,
+    });
+    view.unmount();
+
+    renderApp({ path: '/settings', fake: apiFor(tenantFixture()) });
+    await screen.findByRole('heading', { name: 'Company settings' });
+    expect(screen.queryByRole('form', { name: 'Platform admin settings' })).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
 import { Callout, Card } from '@tremor/react';
+import { Link } from 'react-router';
 import { ErrorCallout } from '../../components/error-callout';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
 import { tableTexts } from '../../table/empty-texts';
 import { CompanySettingsForm } from './company-settings-form';
 import { LogoUploadForm } from './logo-upload-form';
+import { PlatformAdminSettingsForm } from './platform-admin-settings-form';
 import { ReportingSettingsForm } from './reporting-settings-form';
 import { companyMessages } from './settings-rules';
 import { useTenant } from './settings-queries';
@@ -40,6 +42,21 @@ export const SettingsPage = () => {
         <h2 className="mb-3 text-lg font-medium text-gray-900">Logo</h2>
         <LogoUploadForm tenant={tenant.data} disabled={disabled} />
       </Card>
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">Connected platforms</h2>
+        <Link
+          to="/platforms"
+          className="text-sm font-medium text-blue-700 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
+          Manage connected platforms
+        </Link>
+      </Card>
+      {facts.isPlatformAdmin && (
+        <Card>
+          <h2 className="mb-3 text-lg font-medium text-gray-900">Platform admin</h2>
+          <PlatformAdminSettingsForm key={`admin-${tenant.data.Id}`} tenant={tenant.data} />
+        </Card>
+      )}
     </div>
   );
 };
