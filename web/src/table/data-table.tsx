@@ -268,7 +268,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
               </TableRow>
             ) : (
               visibleRows.map((row) => (
-                <TableRow key={row.id} aria-selected={selection ? row.getIsSelected() : undefined}>
+                <TableRow key={row.id}>
                   {selection && (
                     <TableCell>
                       <input
