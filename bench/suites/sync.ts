@@ -11,11 +11,12 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { loadConfig } from '../../contracts/config';
 import { openEventSource } from '../../commands/open-event-source';
 import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
 import { ledgerCollections, ledgerEntities } from '../../workflows/ledger/ledger-collections';
+import { LEDGER_OUTBOX } from '../../workflows/ledger/ledger-outbox';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { startSellerSync } from '../../workflows/sync/client';
 import { connectorsFor } from '../../workflows/sync/connectors';
@@ -23,13 +24,6 @@ import { createSyncWorker } from '../../workflows/sync/worker';
 import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
 import type { BenchSuite } from '../harness';
 import { benchProfile, benchUntil, connectBenchSeller, measurePeakRss } from '../sync-bench-seller';
-
-const pendingCount = async (db: Db) => {
-  let n = 0;
-  for (const entity of ledgerEntities)
-    n += await db.collection(ledgerCollections[entity]).countDocuments({ outboxPending: true });
-  return n;
-};
 
 export const suite: BenchSuite = {
   name: 'sync',
@@ -97,7 +91,8 @@ export const suite: BenchSuite = {
           );
           return client.workflow.getHandle<typeof syncSellerWorkflow>(workflowId).result();
         });
-        while ((await pendingCount(db)) > 0) await new Promise((r) => setTimeout(r, 100));
+        while ((await db.collection(LEDGER_OUTBOX).countDocuments({})) > 0)
+          await new Promise((r) => setTimeout(r, 100));
         await publisher.stop();
         return outcome;
       });

@@ -1,32 +1,61 @@
 /**
  * A sync worker or an outbox publisher in a process of its own, so a test can SIGKILL it mid-work.
- * Usage: tsx ledger-child-process.ts worker|publisher (configuration from the environment).
+ * Usage: node --import tsx ledger-child-process.ts worker|publisher|publisher-stalling (configuration
+ * from the environment). publisher-stalling publishes one outbox entry, says `acknowledged` once
+ * Kafka acknowledged the second, and then never deletes it: the test kills it at that exact point.
  */
 import { NativeConnection } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import { loadConfig } from '../../contracts/config';
 import { openEventSource } from '../../commands/open-event-source';
+import { LEDGER_OUTBOX } from '../../workflows/ledger/ledger-outbox';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
 import '../harness/quiet-temporal';
 
+/** The database as the publisher sees it, with the outbox's second delete held forever. */
+const stallingSecondDelete = (db: Db): Db => {
+  let deletes = 0;
+  return new Proxy(db, {
+    get: (target, property, receiver) => {
+      if (property !== 'collection') return Reflect.get(target, property, receiver) as unknown;
+      return (name: string) => {
+        const collection = target.collection(name);
+        if (name !== LEDGER_OUTBOX) return collection;
+        return new Proxy(collection, {
+          get: (inner, key, innerReceiver) => {
+            if (key !== 'deleteOne') return Reflect.get(inner, key, innerReceiver) as unknown;
+            return (...args: Parameters<typeof collection.deleteOne>) => {
+              deletes += 1;
+              if (deletes < 2) return collection.deleteOne(...args);
+              process.stdout.write('acknowledged\n');
+              return new Promise(() => undefined);
+            };
+          },
+        });
+      };
+    },
+  });
+};
+
 const main = async () => {
   const config = loadConfig(process.env);
   const mongo = await new MongoClient(config.MONGO_URL).connect();
   const db = mongo.db();
-  if (process.argv[2] === 'publisher') {
+  const role = process.argv[2];
+  if (role === 'publisher' || role === 'publisher-stalling') {
     const kafka = new Kafka({
       clientId: 'child-publisher',
       brokers: config.KAFKA_BROKERS,
       logLevel: logLevel.NOTHING,
     });
     const publisher = createLedgerOutboxPublisher({
-      db,
+      db: role === 'publisher' ? db : stallingSecondDelete(db),
       kafka,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
-      batchSize: 50,
+      batchSize: 1,
     });
     process.stdout.write('ready\n');
     await publisher.drain();

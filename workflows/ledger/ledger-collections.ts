@@ -12,10 +12,7 @@ export const ledgerCollections: Record<LedgerEntity, string> = {
 
 export const ledgerEntities = Object.keys(ledgerCollections) as LedgerEntity[];
 
-/**
- * A stored ledger record and its outbox state. The outbox lives in the record itself: one upsert
- * writes the change and marks it pending, so no transaction is needed to keep the two together.
- */
+/** A stored ledger record; its publication to Kafka goes through the outbox (ledger-outbox.ts). */
 export type LedgerDoc<E extends LedgerEntity> = LedgerRecordOf[E] & {
   _id: string;
   tenantId: number;
@@ -24,14 +21,13 @@ export type LedgerDoc<E extends LedgerEntity> = LedgerRecordOf[E] & {
   /** Digest of the record's content: unchanged records are not rewritten nor republished. */
   hash: string;
   changedAt: Date;
-  outboxPending: boolean;
 };
 
 export const ledgerDocId = (sellerId: number, providerId: string) => `${sellerId}:${providerId}`;
 
 type IndexSpec = { key: IndexSpecification & Record<string, 1 | -1>; name: string };
 
-/** The indexes the portal, admin and metric queries use, and the publisher's pending scan. */
+/** The indexes the portal, admin and metric queries use. */
 const ledgerIndexes: Record<LedgerEntity, IndexSpec[]> = {
   customers: [{ key: { sellerId: 1, customerId: 1 }, name: 'seller_customer' }],
   products: [{ key: { sellerId: 1, productId: 1 }, name: 'seller_product' }],
@@ -47,8 +43,6 @@ const ledgerIndexes: Record<LedgerEntity, IndexSpec[]> = {
   creditMemos: [{ key: { sellerId: 1, date: 1 }, name: 'seller_date' }],
 };
 
-const outboxIndex: IndexSpec = { key: { outboxPending: 1 }, name: 'outbox_pending' };
-
 /**
  * Creates the missing ledger indexes only: FerretDB drops the connection on a createIndexes of an
  * index that exists (the pattern of projections/framework/read-model-versions.ts).
@@ -57,7 +51,7 @@ export const ensureLedgerIndexes = async (db: Db): Promise<void> => {
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   for (const entity of ledgerEntities) {
     const name = ledgerCollections[entity];
-    const specs = [...ledgerIndexes[entity], outboxIndex];
+    const specs = ledgerIndexes[entity];
     const present = existing.has(name)
       ? new Set(
           (await db.collection(name).listIndexes().toArray()).map((index: { name?: unknown }) =>

@@ -1,16 +1,17 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
 import type { Db } from 'mongodb';
-import type { LedgerEntity } from '../../contracts/ledger';
-import { ledgerRecordIdOf, ledgerTopicOf, type LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
-import { ledgerCollections, ledgerEntities, type LedgerDoc } from '../ledger/ledger-collections';
+import { ledgerTopicOf } from '../../contracts/kafka/ledger-records';
+import { ledgerEntities } from '../ledger/ledger-collections';
+import { LEDGER_OUTBOX, type LedgerOutboxEntry } from '../ledger/ledger-outbox';
 
 /**
- * Publishes pending ledger records to Kafka, at least once: send a batch, wait for the brokers'
- * acknowledgement, then clear the records' pending mark. A crash between the two resends the batch
- * with the same record ids, which consumers dedupe (docs/kafka-topics.md).
+ * Publishes the ledger outbox to Kafka, at least once: send an entry's records, wait for the brokers'
+ * acknowledgement, then delete the entry. A crash between the two resends that entry's records with
+ * the same record ids, which consumers dedupe (docs/kafka-topics.md). Entries go in the order they
+ * were written, so a seller's later version of a record follows its earlier one.
  */
 export type LedgerOutboxPublisher = {
-  /** Publishes until nothing is pending; returns how many records it sent. */
+  /** Publishes until the outbox is empty; returns how many records it sent. */
   drain: () => Promise<number>;
   /** Polls in the background until stop. */
   start: () => void;
@@ -21,36 +22,16 @@ export type LedgerOutboxOptions = {
   db: Db;
   kafka: Kafka;
   topicPrefix: string;
+  /** Outbox entries (pages) read per round. */
   batchSize?: number;
   pollIntervalMs?: number;
   onError?: (error: unknown) => void;
 };
 
 const PARTITIONS = 3;
-
-const toFeedRecord = (entity: LedgerEntity, doc: LedgerDoc<LedgerEntity>): LedgerFeedRecord => {
-  const { _id, tenantId, epoch, hash, changedAt, outboxPending, ...record } = doc;
-  void _id;
-  void outboxPending;
-  return {
-    schemaVersion: 1,
-    recordId: ledgerRecordIdOf({ entity, sellerId: doc.sellerId, providerId: doc.providerId, epoch, hash }),
-    entity,
-    sellerId: doc.sellerId,
-    tenantId,
-    providerId: doc.providerId,
-    epoch,
-    changedAt: changedAt.toISOString(),
-    // Dates become ISO strings through JSON.
-    record: JSON.parse(JSON.stringify(record)) as LedgerFeedRecord['record'],
-  };
-};
-
-const toMessage = (record: LedgerFeedRecord): Message => ({
-  key: String(record.sellerId),
-  value: JSON.stringify(record),
-  headers: { recordId: record.recordId, schemaVersion: '1' },
-});
+/** One produce request stays under the broker's default 1 MB record batch. */
+const MAX_SEND_BYTES = 512 * 1024;
+const MAX_SEND_MESSAGES = 1000;
 
 /** Creates the feed's topics if missing (createTopics leaves existing ones alone). */
 export const ensureLedgerTopics = async (kafka: Kafka, topicPrefix: string): Promise<void> => {
@@ -69,32 +50,52 @@ export const ensureLedgerTopics = async (kafka: Kafka, topicPrefix: string): Pro
   }
 };
 
-const publishBatch = async (
+const sendEntry = async (
   options: LedgerOutboxOptions & { producer: Producer },
-  entity: LedgerEntity,
+  entry: LedgerOutboxEntry,
 ): Promise<number> => {
-  const collection = options.db.collection<LedgerDoc<LedgerEntity>>(ledgerCollections[entity]);
-  const pending = await collection
-    .find({ outboxPending: true })
-    .limit(options.batchSize ?? 1000)
+  let sent = 0;
+  for (const entity of ledgerEntities) {
+    const values = entry.records[entity] ?? [];
+    const ids = entry.recordIds[entity] ?? [];
+    let messages: Message[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (messages.length === 0) return;
+      await options.producer.send({ topic: ledgerTopicOf(options.topicPrefix, entity), acks: -1, messages });
+      sent += messages.length;
+      messages = [];
+      bytes = 0;
+    };
+    for (const [index, value] of values.entries()) {
+      if (messages.length >= MAX_SEND_MESSAGES || bytes + value.length > MAX_SEND_BYTES) await flush();
+      messages.push({
+        key: String(entry.sellerId),
+        value,
+        headers: { recordId: ids[index] ?? '', schemaVersion: '1' },
+      });
+      bytes += value.length;
+    }
+    await flush();
+  }
+  return sent;
+};
+
+const publishRound = async (
+  options: LedgerOutboxOptions & { producer: Producer },
+): Promise<{ entries: number; sent: number }> => {
+  const outbox = options.db.collection<LedgerOutboxEntry>(LEDGER_OUTBOX);
+  // No sort: the natural order is the insertion order, and FerretDB would sort by reading every entry.
+  const entries = await outbox
+    .find({})
+    .limit(options.batchSize ?? 4)
     .toArray();
-  if (pending.length === 0) return 0;
-  await options.producer.send({
-    topic: ledgerTopicOf(options.topicPrefix, entity),
-    acks: -1,
-    messages: pending.map((doc) => toMessage(toFeedRecord(entity, doc))),
-  });
-  // Only the version that was sent is cleared: a record rewritten meanwhile stays pending.
-  await collection.bulkWrite(
-    pending.map((doc) => ({
-      updateOne: {
-        filter: { _id: doc._id, hash: doc.hash, epoch: doc.epoch } as never,
-        update: { $set: { outboxPending: false } },
-      },
-    })),
-    { ordered: false },
-  );
-  return pending.length;
+  let sent = 0;
+  for (const entry of entries) {
+    sent += await sendEntry(options, entry);
+    await outbox.deleteOne({ _id: entry._id });
+  }
+  return { entries: entries.length, sent };
 };
 
 export const createLedgerOutboxPublisher = (options: LedgerOutboxOptions): LedgerOutboxPublisher => {
@@ -115,10 +116,9 @@ export const createLedgerOutboxPublisher = (options: LedgerOutboxOptions): Ledge
     await connect();
     let sent = 0;
     for (;;) {
-      let round = 0;
-      for (const entity of ledgerEntities) round += await publishBatch({ ...options, producer }, entity);
-      sent += round;
-      if (round === 0) return sent;
+      const round = await publishRound({ ...options, producer });
+      sent += round.sent;
+      if (round.entries === 0) return sent;
     }
   };
 
