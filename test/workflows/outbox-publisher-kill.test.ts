@@ -95,7 +95,7 @@ describe('the ledger outbox publisher', () => {
     await killHard(child);
     child = null;
     const stalled = await world.db().collection<LedgerOutboxEntry>(LEDGER_OUTBOX).find({}).limit(1).next();
-    const resent = Object.values(stalled?.recordIds ?? {}).flat();
+    const resent = Object.values(stalled?.recordIds ?? {}).flatMap((ids) => ids.split('\n'));
     expect(resent.length).toBeGreaterThan(0);
 
     // Restarted: the publisher drains what is left, the stalled entry included.

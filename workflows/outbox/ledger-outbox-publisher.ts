@@ -2,7 +2,12 @@ import type { Kafka, Message, Producer } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { ledgerTopicOf } from '../../contracts/kafka/ledger-records';
 import { ledgerEntities } from '../ledger/ledger-collections';
-import { LEDGER_OUTBOX, type LedgerOutboxEntry } from '../ledger/ledger-outbox';
+import {
+  LEDGER_OUTBOX,
+  outboxRecordIdsOf,
+  outboxValuesOf,
+  type LedgerOutboxEntry,
+} from '../ledger/ledger-outbox';
 
 /**
  * Publishes the ledger outbox to Kafka, at least once: send an entry's records, wait for the brokers'
@@ -56,8 +61,8 @@ const sendEntry = async (
 ): Promise<number> => {
   let sent = 0;
   for (const entity of ledgerEntities) {
-    const values = entry.records[entity] ?? [];
-    const ids = entry.recordIds[entity] ?? [];
+    const values = outboxValuesOf(entry, entity);
+    const ids = outboxRecordIdsOf(entry, entity);
     let messages: Message[] = [];
     let bytes = 0;
     const flush = async () => {
