@@ -27,9 +27,9 @@ import { benchProfile, benchUntil, connectBenchSeller, measurePeakRss } from '..
 export const suite: BenchSuite = {
   name: 'metrics',
   description: 'GenerateMetrics over an N-invoice DEMO ledger beside one plain scan of the same data',
-  params: { invoices: 20_000 },
+  params: { invoices: 100_000 },
   run: async (params, { log }) => {
-    const invoices = params.invoices ?? 20_000;
+    const invoices = params.invoices ?? 100_000;
     const run = Date.now().toString(36);
     const dataDir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-metrics-'));
     const base = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
@@ -127,6 +127,7 @@ export const suite: BenchSuite = {
           value: metricsSeconds,
           baseline: { name: 'one plain scan of the same data', value: scan.result.seconds },
           higherIsBetter: false,
+          target: { kind: 'ratio', op: '<=', value: 3, source: 'issue 5' },
         },
         {
           name: 'peak RSS during GenerateMetrics',

@@ -29,9 +29,9 @@ export const suite: BenchSuite = {
   name: 'sync',
   description:
     'SyncSeller of an N-invoice DEMO seller into the Mongo ledger and Kafka beside raw insertMany + batched kafkajs send of the same data',
-  params: { invoices: 20_000, pageSize: 500 },
+  params: { invoices: 100_000, pageSize: 2000 },
   run: async (params, { log }) => {
-    const invoices = params.invoices ?? 20_000;
+    const invoices = params.invoices ?? 100_000;
     const run = Date.now().toString(36);
     const dataDir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-sync-'));
     const base = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
@@ -85,7 +85,7 @@ export const suite: BenchSuite = {
               jobId: 1,
               until: benchUntil,
               onlyFetch: true,
-              pageSize: params.pageSize ?? 500,
+              pageSize: params.pageSize ?? 2000,
             },
             { client, config },
           );
@@ -142,6 +142,7 @@ export const suite: BenchSuite = {
           value: stored / syncSeconds,
           baseline: { name: 'raw insertMany + batched kafkajs send', value: stored / rawSeconds },
           higherIsBetter: true,
+          target: { kind: 'ratio', op: '>=', value: 0.5, source: 'issue 5' },
         },
         {
           name: 'peak RSS during the sync',
