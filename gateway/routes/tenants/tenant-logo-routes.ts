@@ -38,9 +38,13 @@ const readOneFile = async (request: FastifyRequest): Promise<Buffer> => {
       bytes = await part.toBuffer();
     }
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    if (error instanceof AppError) throw error;
+    const { code, message: text = '' } = error as { code?: string; message?: string };
     const message = code ? multipartErrors[code] : undefined;
     if (message) throw invalidFile(message);
+    // The parser's own complaints (no boundary, a truncated form) are the sender's mistake, not ours.
+    if (/multipart|boundary|unexpected end of form|malformed/i.test(text))
+      throw invalidFile('Send the logo as multipart/form-data.');
     throw error;
   }
   if (bytes === null || bytes.length === 0) throw invalidFile('Choose a logo file.');
