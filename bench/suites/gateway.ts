@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -10,7 +9,6 @@ import { eventRegistry } from '../../commands/event-registry';
 import { SqliteEventStore } from '../../commands/event-store/sqlite-event-store';
 import { createPersonalDataProtector } from '../../commands/personal-data';
 import { InMemoryPersonalDataKeyStore } from '../../commands/personal-data-key-store';
-import { loadConfig } from '../../contracts/config';
 import { systemActor } from '../../domain/actor';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import { userDecider } from '../../domain/user/user-decider';
@@ -20,6 +18,7 @@ import { handleCommand } from '../../commands/command-handler';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { projections } from '../../projections/registry';
 import { createMailer } from '../../workflows/email/smtp-mailer';
+import { benchConfig } from '../bench-config';
 import type { BenchSuite, Figure } from '../harness';
 
 /**
@@ -54,12 +53,8 @@ const startHelloWorld = async () => {
 
 /** The whole gateway with its projectors in this process, on a throw-away database and event store. */
 const startGateway = async () => {
-  const runId = `lwbench_gateway_${Date.now().toString(36)}`;
-  const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const mongoUrl = new URL(base.MONGO_URL);
-  mongoUrl.pathname = `/${runId}`;
-  const config = { ...base, MONGO_URL: mongoUrl.toString(), PLATFORM_ADMIN_EMAILS: [] };
-  const dir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-'));
+  const config = { ...benchConfig('gateway'), PLATFORM_ADMIN_EMAILS: [] };
+  const dir = config.DATA_DIR;
   const mongo = await MongoClient.connect(config.MONGO_URL);
   const db = mongo.db();
   const store = new SqliteEventStore({ path: join(dir, 'events.sqlite') });

@@ -4,14 +4,11 @@
  * metrics, stores them and records the MetricsDate. Beside it, in the same run: one plain scan of the
  * same invoices and payments (the floor any metric generation has to pay).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { MongoClient } from 'mongodb';
-import { loadConfig } from '../../contracts/config';
 import { handleCommand } from '../../commands/command-handler';
 import { openEventSource } from '../../commands/open-event-source';
 import { sellerDecider } from '../../domain/seller/seller-decider';
@@ -21,6 +18,7 @@ import { writeLedgerPage } from '../../workflows/ledger/write-ledger-page';
 import { createMetricsWorker } from '../../workflows/metrics/worker';
 import type { generateMetricsWorkflow } from '../../workflows/metrics/workflows';
 import { taskQueues } from '../../workflows/task-queues';
+import { benchConfig } from '../bench-config';
 import type { BenchSuite } from '../harness';
 import { benchProfile, benchUntil, connectBenchSeller, measurePeakRss } from '../sync-bench-seller';
 
@@ -30,17 +28,9 @@ export const suite: BenchSuite = {
   params: { invoices: 100_000 },
   run: async (params, { log }) => {
     const invoices = params.invoices ?? 100_000;
-    const run = Date.now().toString(36);
-    const dataDir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-metrics-'));
-    const base = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
-    const mongoUrl = new URL(base.MONGO_URL);
-    mongoUrl.pathname = `/lwbench_metrics_${run}`;
-    const config = {
-      ...base,
-      DATA_DIR: dataDir,
-      MONGO_URL: mongoUrl.toString(),
-      TEMPORAL_TASK_QUEUE_PREFIX: `lwbench-${run}`,
-    };
+    const config = benchConfig('metrics');
+    const dataDir = config.DATA_DIR;
+    const run = config.TEMPORAL_TASK_QUEUE_PREFIX;
     Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
     const mongo = await new MongoClient(config.MONGO_URL).connect();
     const db = mongo.db();

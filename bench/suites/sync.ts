@@ -4,15 +4,12 @@
  * timed until the workflow has finished and nothing is pending. Beside it, measured in the same run:
  * a raw insertMany of the same documents plus a batched kafkajs send of the same records.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
-import { loadConfig } from '../../contracts/config';
 import { openEventSource } from '../../commands/open-event-source';
 import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
 import { ledgerCollections, ledgerEntities } from '../../workflows/ledger/ledger-collections';
@@ -22,6 +19,7 @@ import { startSellerSync } from '../../workflows/sync/client';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
 import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
+import { benchConfig } from '../bench-config';
 import type { BenchSuite } from '../harness';
 import { benchProfile, benchUntil, connectBenchSeller, measurePeakRss } from '../sync-bench-seller';
 
@@ -32,18 +30,9 @@ export const suite: BenchSuite = {
   params: { invoices: 100_000, pageSize: 2000 },
   run: async (params, { log }) => {
     const invoices = params.invoices ?? 100_000;
-    const run = Date.now().toString(36);
-    const dataDir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-sync-'));
-    const base = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
-    const mongoUrl = new URL(base.MONGO_URL);
-    mongoUrl.pathname = `/lwbench_sync_${run}`;
-    const config = {
-      ...base,
-      DATA_DIR: dataDir,
-      MONGO_URL: mongoUrl.toString(),
-      TEMPORAL_TASK_QUEUE_PREFIX: `lwbench-${run}`,
-      KAFKA_TOPIC_PREFIX: `lwbench.${run}`,
-    };
+    const config = benchConfig('sync');
+    const dataDir = config.DATA_DIR;
+    const run = config.TEMPORAL_TASK_QUEUE_PREFIX;
     Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
     const mongo = await new MongoClient(config.MONGO_URL).connect();
     const db = mongo.db();
