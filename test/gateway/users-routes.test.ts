@@ -85,6 +85,10 @@ describe('GET /api/users: the team, pending invites, the admin list', () => {
     expect(page.users.map((u) => u.Id)).toEqual([idOf(owner)]);
     expect(page).toMatchObject({ total: 1, page: 1, pageSize: 5 });
     expect(page.users[0]?.TenantCount).toBe(1);
+    // A NUL byte in the search box (found by schemathesis) is ignored rather than failing the query.
+    const withNul = await admin.browser.get(`/api/users?scope=all&search=Owner${count}%00&pageSize=5`);
+    expect(withNul.statusCode).toBe(200);
+    expect(UserListResponse.parse(withNul.json()).users.map((u) => u.Id)).toEqual([idOf(owner)]);
 
     expect((await owner.browser.get('/api/users?scope=all')).statusCode).toBe(403);
     const bad = await admin.browser.get('/api/users?scope=all&page=0&sort=Shoe');
