@@ -53,7 +53,8 @@ const startHelloWorld = async () => {
 
 /** The whole gateway with its projectors in this process, on a throw-away database and event store. */
 const startGateway = async () => {
-  const config = { ...benchConfig('gateway'), PLATFORM_ADMIN_EMAILS: [] };
+  // The per-address rate limit would answer most of the load with 429: the bench measures the work behind it.
+  const config = { ...benchConfig('gateway'), PLATFORM_ADMIN_EMAILS: [], RATE_LIMIT_PER_MINUTE: 100_000_000 };
   const dir = config.DATA_DIR;
   const mongo = await MongoClient.connect(config.MONGO_URL);
   const db = mongo.db();
