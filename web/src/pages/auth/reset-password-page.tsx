@@ -1,15 +1,14 @@
 import { Button } from '@tremor/react';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { ResetPasswordRequest, passwordHint } from '../../../../contracts/auth';
+import { ResetPasswordRequest } from '../../../../contracts/auth';
 import { resetPassword } from '../../api/auth-calls';
 import { ApiError, isValidationError } from '../../api/api-error';
 import { sessionKey } from '../../api/query-keys';
 import { AuthLayout } from '../../components/auth-layout';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
-import { PasswordStrengthMeter } from '../../forms/password-strength-meter';
-import { TextField } from '../../forms/text-field';
+import { NewPasswordFields } from '../../forms/new-password-fields';
 import { useAppServices } from '../../session/app-services-context';
 
 const confirmationShownMs = 1_500;
@@ -73,37 +72,7 @@ export const ResetPasswordPage = () => {
         className="space-y-4"
         aria-label="Reset password"
       >
-        {askCurrent && (
-          <TextField
-            name="currentPassword"
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            value={values.currentPassword}
-            onValueChange={set('currentPassword')}
-            error={errors.currentPassword}
-          />
-        )}
-        <TextField
-          name="password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          value={values.password}
-          onValueChange={set('password')}
-          error={errors.password}
-          hint={passwordHint}
-        />
-        <PasswordStrengthMeter password={values.password} />
-        <TextField
-          name="confirmation"
-          label="Confirm new password"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmation}
-          onValueChange={set('confirmation')}
-          error={errors.confirmation}
-        />
+        <NewPasswordFields values={values} errors={errors} askCurrent={askCurrent} onChange={set} />
         <Button type="submit" className="w-full" loading={loading}>
           Set password
         </Button>

@@ -1,14 +1,13 @@
 import { Button } from '@tremor/react';
 import { useState, type FormEvent } from 'react';
-import { passwordChangedMessage, passwordHint, ResetPasswordRequest } from '../../../../contracts/auth';
+import { passwordChangedMessage, ResetPasswordRequest } from '../../../../contracts/auth';
 import type { SessionResponse } from '../../../../contracts/auth';
 import { resetPassword } from '../../api/auth-calls';
 import { ApiError, isValidationError } from '../../api/api-error';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
 import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
-import { PasswordStrengthMeter } from '../../forms/password-strength-meter';
-import { TextField } from '../../forms/text-field';
+import { NewPasswordFields } from '../../forms/new-password-fields';
 import { useAppServices } from '../../session/app-services-context';
 import { passwordsDifferMessage } from '../auth/reset-password-page';
 
@@ -83,37 +82,7 @@ export const SecurityTab = ({ provider }: { provider: AuthProvider }) => {
     >
       <SuccessCallout message={success} />
       <ErrorCallout message={failure} />
-      {askCurrent && (
-        <TextField
-          name="currentPassword"
-          label="Current password"
-          type="password"
-          autoComplete="current-password"
-          value={values.currentPassword}
-          onValueChange={set('currentPassword')}
-          error={errors.currentPassword}
-        />
-      )}
-      <TextField
-        name="password"
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        value={values.password}
-        onValueChange={set('password')}
-        error={errors.password}
-        hint={passwordHint}
-      />
-      <PasswordStrengthMeter password={values.password} />
-      <TextField
-        name="confirmation"
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        value={values.confirmation}
-        onValueChange={set('confirmation')}
-        error={errors.confirmation}
-      />
+      <NewPasswordFields values={values} errors={errors} askCurrent={askCurrent} onChange={set} />
       <Button type="submit" loading={saving}>
         Change password
       </Button>

@@ -1,48 +1,6 @@
 import type { Tenant } from '../../../../contracts/api/tenants';
+import { tenantFixture as sharedTenantFixture } from '../../test-support/tenant-fixtures';
 
-/** GET /api/tenants/{id} of the session fixture's company (Acme Ltd, 7). */
-export const tenantFixture = (overrides: Partial<Tenant> = {}): Tenant => ({
-  Id: 7,
-  Name: 'Acme Ltd',
-  FriendlyName: null,
-  Classification: 'BUSINESS',
-  UsageType: 'NORMAL',
-  BusinessModel: 'B2B',
-  Industry: null,
-  PartnerId: null,
-  Referrer: null,
-  ReferrerIdentifier: null,
-  LandingPage: null,
-  PlanIdentifier: null,
-  AdvisoryPartner: null,
-  ClientsPartner: null,
-  Settings: {
-    Reporting: {
-      RetentionPeriod: 'AUTO',
-      WeeklyDay: 2,
-      MonthlyDay: 7,
-      Currency: 'USD',
-      WeeklyEmailsDisabled: false,
-      MonthlyEmailsDisabled: false,
-    },
-    Partner: { Logo: null },
-    PlanIdentifier: null,
-  },
-  Logo: {
-    URL: null,
-    PendingURL: null,
-    PendingContentType: null,
-    SubmittedAt: null,
-    LastDecision: null,
-    ReviewedAt: null,
-  },
-  Subscription: null,
-  CreatedBy: 3,
-  createdAt: '2030-01-01T00:00:00.000Z',
-  status: 'active',
-  deletedAt: null,
-  DisableReason: null,
-  purged: false,
-  purgedAt: null,
-  ...overrides,
-});
+/** GET /api/tenants/{id} of the session fixture's company (Acme Ltd, 7), with no industry chosen yet. */
+export const tenantFixture = (overrides: Partial<Tenant> = {}): Tenant =>
+  sharedTenantFixture({ Industry: null, ...overrides });

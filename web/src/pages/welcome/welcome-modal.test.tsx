@@ -5,6 +5,8 @@ import { FakeFetch } from '../../test-support/fake-fetch';
 import { renderApp } from '../../test-support/render-app';
 import { noSellers, sessionFixture, tenantRow } from '../../test-support/session-fixture';
 import { rememberPlanIdentifier } from './plan-identifier-cookie';
+import { tenantFixture } from '../../test-support/tenant-fixtures';
+import type { Tenant } from '../../../../contracts/api/tenants';
 
 const industries = [
   { Code: '541211', Title: 'Offices of Certified Public Accountants', Description: 'CPAs', Examples: [] },
@@ -16,51 +18,18 @@ const industries = [
   },
 ];
 
-const createdTenant = (overrides: Record<string, unknown> = {}) => ({
-  Id: 12,
-  Name: 'Ledger & Co',
-  FriendlyName: null,
-  Classification: 'FIRM',
-  UsageType: 'NORMAL',
-  BusinessModel: 'B2B',
-  Industry: { FreeForm: 'Offices of Certified Public Accountants', NAICS2017: '541211', Description: 'CPAs' },
-  PartnerId: null,
-  Referrer: null,
-  ReferrerIdentifier: null,
-  LandingPage: null,
-  PlanIdentifier: null,
-  AdvisoryPartner: null,
-  ClientsPartner: null,
-  Settings: {
-    Reporting: {
-      RetentionPeriod: 'AUTO',
-      WeeklyDay: 2,
-      MonthlyDay: 7,
-      Currency: 'USD',
-      WeeklyEmailsDisabled: false,
-      MonthlyEmailsDisabled: false,
+const createdTenant = (overrides: Partial<Tenant> = {}) =>
+  tenantFixture({
+    Id: 12,
+    Name: 'Ledger & Co',
+    Classification: 'FIRM',
+    Industry: {
+      FreeForm: 'Offices of Certified Public Accountants',
+      NAICS2017: '541211',
+      Description: 'CPAs',
     },
-    Partner: { Logo: null },
-    PlanIdentifier: null,
-  },
-  Logo: {
-    URL: null,
-    PendingURL: null,
-    PendingContentType: null,
-    SubmittedAt: null,
-    LastDecision: null,
-    ReviewedAt: null,
-  },
-  Subscription: null,
-  CreatedBy: 3,
-  createdAt: '2030-01-01T00:00:00.000Z',
-  status: 'active',
-  deletedAt: null,
-  DisableReason: null,
-  purged: false,
-  purgedAt: null,
-  ...overrides,
-});
+    ...overrides,
+  });
 
 const newcomer = () => {
   const firm = tenantRow({
