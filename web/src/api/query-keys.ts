@@ -27,6 +27,8 @@ export const resources = {
   jobs: 'jobs',
   browserState: 'browser-state',
   billing: 'billing',
+  /** The plan-gated features the tenant's plan and subscription give (GET /api/tenants/:id/features). */
+  features: 'features',
   plans: 'plans',
   partners: 'partners',
   reports: 'reports',

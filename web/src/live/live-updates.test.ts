@@ -180,6 +180,27 @@ describe('what live messages do to the page', () => {
     ]);
   });
 
+  it("refreshes a tenant's plan features on its billing notices, and every tenant's on a plan notice", () => {
+    const { seed, stale, target } = setup();
+    seed(tenantKey(7, 'features'));
+    seed(tenantKey(8, 'features'));
+    applyLiveMessage(
+      target,
+      { type: 'invalidate', entity: 'billing', id: 4, tenantId: 7, position: 5 },
+      { firstConnect: false },
+    );
+    expect(stale()).toEqual([JSON.stringify(tenantKey(7, 'features'))]);
+    applyLiveMessage(
+      target,
+      { type: 'invalidate', entity: 'plan', id: 2, tenantId: null, position: 6 },
+      { firstConnect: false },
+    );
+    expect(stale()).toEqual([
+      JSON.stringify(tenantKey(7, 'features')),
+      JSON.stringify(tenantKey(8, 'features')),
+    ]);
+  });
+
   it('refetches everything shown on refetch and on the first hello, but not on later hellos', () => {
     const { seed, stale, target } = setup();
     seed(tenantKey(7, 'sellers'));

@@ -15,8 +15,9 @@ const resourcesShowing: Record<LiveEntity, readonly Resource[]> = {
   integration: [resources.integrations],
   recipient: [resources.recipients, resources.clients],
   partner: [resources.partners, resources.tenant, resources.clients],
-  plan: [resources.plans],
-  billing: [resources.billing, resources.tenant, resources.clients],
+  // A plan's products or a subscription's plan and products decide the plan-gated features.
+  plan: [resources.plans, resources.features],
+  billing: [resources.billing, resources.tenant, resources.clients, resources.features],
   job: [resources.jobs],
 };
 

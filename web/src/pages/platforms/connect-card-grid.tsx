@@ -27,6 +27,7 @@ export const ConnectCardGrid = ({ context, integrations, onOpen, busy }: Props) 
       if (!state.shown) return null;
       const account = accountOf(card, integrations);
       const hintId = `connect-hint-${card.id}`;
+      const label = card.method.kind === 'qbd' ? 'Get Web Connector file' : 'Connect';
       return (
         <Card key={card.id} data-testid={`connect-card-${card.id}`} className="flex flex-col">
           <Title>{card.name}</Title>
@@ -35,8 +36,15 @@ export const ConnectCardGrid = ({ context, integrations, onOpen, busy }: Props) 
             {account ? (
               <p className="text-sm font-medium text-emerald-700">Connected</p>
             ) : state.disabled ? (
-              <Button type="button" disabled aria-describedby={hintId} className="w-full">
-                Connect
+              // Named like the open card, so a screen reader hears which card is locked and why.
+              <Button
+                type="button"
+                disabled
+                aria-label={`Connect ${card.name}`}
+                aria-describedby={state.hint ? hintId : undefined}
+                className="w-full"
+              >
+                {label}
               </Button>
             ) : card.method.kind === 'redirect' ? (
               <a
@@ -54,7 +62,7 @@ export const ConnectCardGrid = ({ context, integrations, onOpen, busy }: Props) 
                 onClick={() => onOpen(card)}
                 aria-label={`Connect ${card.name}`}
               >
-                {card.method.kind === 'qbd' ? 'Get Web Connector file' : 'Connect'}
+                {label}
               </Button>
             )}
             {!account && state.hint && (

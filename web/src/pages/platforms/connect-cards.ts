@@ -149,36 +149,47 @@ export const gateTexts = {
   adminOnly: 'Only a company administrator can connect platforms.',
 } as const;
 
+/** HubSpot (and its RevOps Pro variant) and ActiveCampaign stay locked on a demo tenant even for platform admins. */
 const demoBlocked: ReadonlySet<ConnectCardId> = new Set(['HUBSPOT', 'HUBSPOT_REVOPS', 'ACTIVE_CAMPAIGN']);
+
+/**
+ * What the tenant's plan gives (GET /api/tenants/{id}/features): nothing is assumed while it is
+ * asked; if the call failed the cards stay open, since the server refuses what the plan lacks anyway.
+ */
+export type PlanGate =
+  { status: 'loading' } | { status: 'known'; features: ReadonlySet<string> } | { status: 'unavailable' };
 
 export type CardContext = {
   isPlatformAdmin: boolean;
   isTenantAdmin: boolean;
   isDemo: boolean;
   hasConnectedSeller: boolean;
-  /** The plan's products; null while unknown (the server still refuses what the plan lacks). */
-  features: ReadonlySet<string> | null;
+  plan: PlanGate;
 };
 
 export type CardState = { shown: false } | { shown: true; disabled: boolean; hint: string | null };
 
+const usable: CardState = { shown: true, disabled: false, hint: null };
+const locked = (hint: string | null): CardState => ({ shown: true, disabled: true, hint });
+
 /**
- * Whether a card shows and can be used (portal.md section 6): Stripe for platform admins only; other
- * users see the platform cards only while no platform is connected and never on a demo tenant;
- * on a demo tenant everything else is enabled except HubSpot and ActiveCampaign; otherwise gated
- * cards need their plan product. Browser redirects need a company administrator.
+ * Whether a card shows and can be used (portal.md section 6). Stripe is for platform admins only;
+ * other users see the platform cards only while no platform is connected and never on a demo tenant.
+ * A demo tenant has every plan feature but no connections: HubSpot and ActiveCampaign are locked
+ * there for everyone, the rest for all but platform admins (the server refuses them too). Elsewhere a
+ * gated card needs its feature in the plan, platform admins included (the server checks the tenant's
+ * plan, not the caller), and browser redirects need a company administrator.
  */
 export const cardState = (card: ConnectCard, context: CardContext): CardState => {
-  if (card.id === 'STRIPE' && !context.isPlatformAdmin) return { shown: false };
-  if (card.group === 'platform' && !context.isPlatformAdmin && (context.hasConnectedSeller || context.isDemo))
+  const { isPlatformAdmin, plan } = context;
+  if (card.id === 'STRIPE' && !isPlatformAdmin) return { shown: false };
+  if (card.group === 'platform' && !isPlatformAdmin && (context.hasConnectedSeller || context.isDemo))
     return { shown: false };
-  if (context.isPlatformAdmin) return { shown: true, disabled: false, hint: null };
-  if (context.isDemo && demoBlocked.has(card.id))
-    return { shown: true, disabled: true, hint: gateTexts.demo };
-  // A demo tenant has every plan feature.
-  if (!context.isDemo && card.feature && context.features && !context.features.has(card.feature))
-    return { shown: true, disabled: true, hint: gateTexts.upgrade };
-  if (card.method.kind === 'redirect' && !context.isTenantAdmin)
-    return { shown: true, disabled: true, hint: gateTexts.adminOnly };
-  return { shown: true, disabled: false, hint: null };
+  if (context.isDemo) return demoBlocked.has(card.id) || !isPlatformAdmin ? locked(gateTexts.demo) : usable;
+  if (card.feature && plan.status === 'loading') return locked(null);
+  if (card.feature && plan.status === 'known' && !plan.features.has(card.feature))
+    return locked(gateTexts.upgrade);
+  if (card.method.kind === 'redirect' && !context.isTenantAdmin && !isPlatformAdmin)
+    return locked(gateTexts.adminOnly);
+  return usable;
 };

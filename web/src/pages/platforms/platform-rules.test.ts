@@ -61,58 +61,86 @@ describe('seller status texts', () => {
 });
 
 describe('connect card gating', () => {
+  const noFeatures = { status: 'known', features: new Set<string>() } as const;
   const admin: CardContext = {
     isPlatformAdmin: false,
     isTenantAdmin: true,
     isDemo: false,
     hasConnectedSeller: false,
-    features: new Set(),
+    plan: noFeatures,
   };
+  const platformAdmin: CardContext = { ...admin, isTenantAdmin: false, isPlatformAdmin: true };
   const stateOf = (id: ConnectCardId, context: CardContext) =>
     cardState(
       connectCards.find((card) => card.id === id)!,
       context,
     );
+  const usable = { shown: true, disabled: false, hint: null };
+  const upgrade = { shown: true, disabled: true, hint: gateTexts.upgrade };
+  const demoLocked = { shown: true, disabled: true, hint: gateTexts.demo };
+  const gated = ['QBD', 'SAGE', 'HUBSPOT', 'HUBSPOT_REVOPS', 'SALESFORCE', 'ACTIVE_CAMPAIGN'] as const;
 
-  it('disables the plan-gated cards with Upgrade plan to access, and only those', () => {
-    for (const id of ['QBD', 'SAGE', 'HUBSPOT', 'HUBSPOT_REVOPS', 'SALESFORCE', 'ACTIVE_CAMPAIGN'] as const)
-      expect(stateOf(id, admin)).toEqual({ shown: true, disabled: true, hint: gateTexts.upgrade });
+  it('locks the plan-gated cards with Upgrade plan to access, and only those', () => {
+    for (const id of gated) expect(stateOf(id, admin)).toEqual(upgrade);
     for (const id of ['QBO', 'XERO', 'DEMO', 'GOOGLE', 'MICROSOFT'] as const)
-      expect(stateOf(id, admin)).toEqual({ shown: true, disabled: false, hint: null });
-    const withSage = { ...admin, features: new Set(['platforms/sage']) };
-    expect(stateOf('SAGE', withSage)).toEqual({ shown: true, disabled: false, hint: null });
+      expect(stateOf(id, admin)).toEqual(usable);
   });
 
-  it('shows Stripe to platform admins only, and every card to them even with a seller', () => {
+  it('opens each gated card by its own feature of the plan', () => {
+    const features = new Set(['platforms/sage', 'integrations/hubspot_revops']);
+    const withSome = { ...admin, plan: { status: 'known', features } } as const;
+    expect(stateOf('SAGE', withSome)).toEqual(usable);
+    expect(stateOf('HUBSPOT_REVOPS', withSome)).toEqual(usable);
+    // RevOps Pro is a product of its own: it does not open plain HubSpot.
+    expect(stateOf('HUBSPOT', withSome)).toEqual(upgrade);
+    expect(stateOf('QBD', withSome)).toEqual(upgrade);
+  });
+
+  it('keeps the plan gate for platform admins, since the server checks the company plan', () => {
+    expect(stateOf('SAGE', platformAdmin)).toEqual(upgrade);
+    expect(stateOf('QBO', platformAdmin)).toEqual(usable);
+  });
+
+  it('shows Stripe to platform admins only, and the platform cards to them even with a seller', () => {
     expect(stateOf('STRIPE', admin)).toEqual({ shown: false });
-    const platformAdmin = { ...admin, isPlatformAdmin: true, hasConnectedSeller: true };
-    expect(stateOf('STRIPE', platformAdmin)).toEqual({ shown: true, disabled: false, hint: null });
-    expect(stateOf('QBO', platformAdmin)).toEqual({ shown: true, disabled: false, hint: null });
+    const withSeller = { ...platformAdmin, hasConnectedSeller: true };
+    expect(stateOf('STRIPE', withSeller)).toEqual(usable);
+    expect(stateOf('QBO', withSeller)).toEqual(usable);
   });
 
   it('hides the platform cards once a platform is connected, keeping the integrations', () => {
     const connected = { ...admin, hasConnectedSeller: true };
     expect(stateOf('QBO', connected)).toEqual({ shown: false });
     expect(stateOf('DEMO', connected)).toEqual({ shown: false });
-    expect(stateOf('GOOGLE', connected).shown).toBe(true);
+    expect(stateOf('GOOGLE', connected)).toEqual(usable);
   });
 
-  it('on a demo tenant hides platforms, disables HubSpot and ActiveCampaign, and enables the rest', () => {
+  it('on a demo tenant hides the platforms and locks every connection for its users', () => {
     const demo = { ...admin, isDemo: true };
     expect(stateOf('QBO', demo)).toEqual({ shown: false });
-    expect(stateOf('HUBSPOT', demo)).toEqual({ shown: true, disabled: true, hint: gateTexts.demo });
-    expect(stateOf('ACTIVE_CAMPAIGN', demo)).toEqual({ shown: true, disabled: true, hint: gateTexts.demo });
-    expect(stateOf('SALESFORCE', demo)).toEqual({ shown: true, disabled: false, hint: null });
+    for (const id of ['HUBSPOT', 'HUBSPOT_REVOPS', 'ACTIVE_CAMPAIGN', 'SALESFORCE', 'GOOGLE'] as const)
+      expect(stateOf(id, demo)).toEqual(demoLocked);
   });
 
-  it('leaves the cards open while the plan is unknown, and asks a standard user for an administrator', () => {
-    expect(stateOf('SAGE', { ...admin, features: null })).toEqual({
-      shown: true,
-      disabled: false,
-      hint: null,
-    });
-    const user = { ...admin, isTenantAdmin: false, features: null };
+  it('on a demo tenant gives platform admins every plan feature except HubSpot and ActiveCampaign', () => {
+    const demo = { ...platformAdmin, isDemo: true, plan: { status: 'loading' } } as const;
+    for (const id of ['QBD', 'SAGE', 'SALESFORCE', 'QBO'] as const) expect(stateOf(id, demo)).toEqual(usable);
+    for (const id of ['HUBSPOT', 'HUBSPOT_REVOPS', 'ACTIVE_CAMPAIGN'] as const)
+      expect(stateOf(id, demo)).toEqual(demoLocked);
+  });
+
+  it('locks the gated cards without a hint while the plan is asked, and opens them if it cannot be read', () => {
+    const loading = { ...admin, plan: { status: 'loading' } } as const;
+    expect(stateOf('SAGE', loading)).toEqual({ shown: true, disabled: true, hint: null });
+    expect(stateOf('QBO', loading)).toEqual(usable);
+    expect(stateOf('SAGE', { ...admin, plan: { status: 'unavailable' } })).toEqual(usable);
+  });
+
+  it('asks a standard user for an administrator on browser redirects only', () => {
+    const user = { ...admin, isTenantAdmin: false };
     expect(stateOf('QBO', user)).toEqual({ shown: true, disabled: true, hint: gateTexts.adminOnly });
-    expect(stateOf('DEMO', user)).toEqual({ shown: true, disabled: false, hint: null });
+    expect(stateOf('DEMO', user)).toEqual(usable);
+    // The plan comes first: an administrator could not connect it either.
+    expect(stateOf('SALESFORCE', user)).toEqual(upgrade);
   });
 });

@@ -1,6 +1,8 @@
 /** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ServerMessage } from '../../../../contracts/live';
+import type { SocketLike } from '../../live/live-socket';
 import { FakeFetch } from '../../test-support/fake-fetch';
 import { renderApp } from '../../test-support/render-app';
 import { noSellers, oneSeller, sessionFixture, tenantRow } from '../../test-support/session-fixture';
@@ -18,11 +20,22 @@ const subscribed = tenantFixture({
   },
 });
 
+/** Every plan-gated connection (gateway/use-cases/platforms/plan-features.ts). */
+const everyFeature = [
+  'integrations/active_campaign',
+  'integrations/hubspot',
+  'integrations/hubspot_revops',
+  'integrations/salesforce',
+  'platforms/qbd_web_connector',
+  'platforms/sage',
+];
+
 const platformsApi = () =>
   new FakeFetch()
     .on('GET /api/auth/self', { body: sessionFixture({ tenants: [admin] }) })
     .on('GET /api/auth/token', { body: { csrfToken: 'csrf-1' } })
     .on('GET /api/tenants/7', { body: subscribed })
+    .on('GET /api/tenants/7/features', { body: { Features: everyFeature } })
     .on('GET /api/sellers', { body: noSellers })
     .on('GET /api/integrations', { body: listOf([]) })
     .on('GET /api/jobs', { body: { jobs: [] } });
@@ -41,14 +54,6 @@ describe('the platforms page', () => {
     expect(screen.getByText('Pending sync...')).toBeTruthy();
     // Once a platform is connected its cards go away for a company admin.
     expect(screen.queryByTestId('connect-card-QBO')).toBeNull();
-  });
-
-  it('gates plan features for a company without a subscription', async () => {
-    const fake = platformsApi().on('GET /api/tenants/7', { body: tenantFixture() });
-    renderApp({ path: '/platforms', fake });
-    const sage = await screen.findByTestId('connect-card-SAGE');
-    await waitFor(() => expect(within(sage).getByText('Upgrade plan to access')).toBeTruthy());
-    expect(screen.queryByTestId('connect-card-STRIPE')).toBeNull();
   });
 
   it('opens the error dialog from a redirect flash', async () => {
@@ -124,5 +129,115 @@ describe('the QuickBooks Desktop flow', () => {
     expect(copy.disabled).toBe(true);
     act(() => jest.advanceTimersByTime(3000));
     expect(copy.disabled).toBe(false);
+  });
+});
+
+/** The live socket, held open so a test can push server messages. */
+class FakeLiveSocket implements SocketLike {
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  send() {}
+  close() {}
+  receive(message: ServerMessage) {
+    act(() => this.onmessage?.({ data: JSON.stringify(message) }));
+  }
+}
+
+const connectButton = (card: string) =>
+  within(screen.getByTestId(`connect-card-${card}`)).getByRole<HTMLButtonElement>('button');
+
+describe('plan gating of the connect cards', () => {
+  it("locks the cards the plan lacks with Upgrade plan to access, following the tenant's features", async () => {
+    const fake = platformsApi().on('GET /api/tenants/7/features', {
+      body: { Features: ['platforms/sage'] },
+    });
+    renderApp({ path: '/platforms', fake });
+    const qbd = await screen.findByTestId('connect-card-QBD');
+    await waitFor(() => expect(within(qbd).getByText('Upgrade plan to access')).toBeTruthy());
+    const locked = within(qbd).getByRole<HTMLButtonElement>('button', { name: 'Connect QuickBooks Desktop' });
+    expect(locked.disabled).toBe(true);
+    expect(locked.getAttribute('aria-describedby')).toBe(within(qbd).getByText('Upgrade plan to access').id);
+    for (const card of ['HUBSPOT', 'HUBSPOT_REVOPS', 'SALESFORCE', 'ACTIVE_CAMPAIGN'])
+      expect(
+        within(screen.getByTestId(`connect-card-${card}`)).getByText('Upgrade plan to access'),
+      ).toBeTruthy();
+
+    const sage = screen.getByTestId('connect-card-SAGE');
+    expect(connectButton('SAGE').disabled).toBe(false);
+    expect(within(sage).queryByText('Upgrade plan to access')).toBeNull();
+    // Cards no plan gates stay open.
+    expect(screen.getByRole('link', { name: 'Connect QuickBooks Online' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Connect Google' })).toBeTruthy();
+    expect(fake.callsTo('GET /api/tenants/7/features')).toHaveLength(1);
+  });
+
+  it('unlocks a card when a billing notice says the plan changed', async () => {
+    const socket = new FakeLiveSocket();
+    const fake = platformsApi().on('GET /api/tenants/7/features', { body: { Features: [] } });
+    renderApp({ path: '/platforms', fake, openLiveSocket: () => socket });
+    const sage = await screen.findByTestId('connect-card-SAGE');
+    await waitFor(() => expect(within(sage).getByText('Upgrade plan to access')).toBeTruthy());
+
+    fake.on('GET /api/tenants/7/features', { body: { Features: ['platforms/sage'] } });
+    socket.receive({ type: 'invalidate', entity: 'billing', id: 12, tenantId: 7, position: 3 });
+    await waitFor(() => expect(within(sage).queryByText('Upgrade plan to access')).toBeNull());
+    expect(connectButton('SAGE').disabled).toBe(false);
+    expect(fake.callsTo('GET /api/tenants/7/features')).toHaveLength(2);
+  });
+
+  it('keeps the gated cards shut, without a hint, until the plan is known', async () => {
+    // The features answer is held back until the rest of the page has loaded.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fake = platformsApi();
+    const answer = fake.fetch;
+    const fetchHoldingFeatures: typeof fetch = (input, init) =>
+      typeof input === 'string' && input.endsWith('/features')
+        ? held.then(() => answer(input, init))
+        : answer(input, init);
+    renderApp({ path: '/platforms', fake: Object.assign(fake, { fetch: fetchHoldingFeatures }) });
+    await screen.findByText('No Platforms Connected');
+    expect(connectButton('SAGE').disabled).toBe(true);
+    expect(within(screen.getByTestId('connect-card-SAGE')).queryByText('Upgrade plan to access')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Connect Demo platform' })).toBeTruthy();
+    release();
+    await waitFor(() => expect(connectButton('SAGE').disabled).toBe(false));
+  });
+
+  it('on a demo tenant hides the platforms and locks the integrations with Disabled for the demo client', async () => {
+    const demo = tenantRow({ Role: 'ADMIN', Name: 'Demo Client', UsageType: 'DEMO' });
+    const fake = platformsApi().on('GET /api/auth/self', { body: sessionFixture({ tenants: [demo] }) });
+    renderApp({ path: '/platforms', fake });
+    const hubspot = await screen.findByTestId('connect-card-HUBSPOT');
+    expect(within(hubspot).getByText('Disabled for the demo client')).toBeTruthy();
+    expect(connectButton('HUBSPOT').disabled).toBe(true);
+    expect(connectButton('ACTIVE_CAMPAIGN').disabled).toBe(true);
+    expect(
+      within(screen.getByTestId('connect-card-SALESFORCE')).getByText('Disabled for the demo client'),
+    ).toBeTruthy();
+    for (const card of ['QBD', 'QBO', 'SAGE', 'DEMO', 'STRIPE'])
+      expect(screen.queryByTestId(`connect-card-${card}`)).toBeNull();
+    // A demo tenant has every plan feature, so the plan is not asked.
+    expect(fake.callsTo('GET /api/tenants/7/features')).toHaveLength(0);
+  });
+
+  it('shows a platform admin Stripe and the platforms beside a seller, still behind the plan', async () => {
+    const fake = platformsApi()
+      .on('GET /api/auth/self', {
+        body: sessionFixture({ tenants: [admin], user: { isPlatformAdmin: true } }),
+      })
+      .on('GET /api/sellers', { body: oneSeller })
+      .on('GET /api/tenants/7/features', { body: { Features: ['integrations/salesforce'] } });
+    renderApp({ path: '/platforms', fake });
+    await screen.findByText('Acme Demo');
+    expect(await screen.findByRole('link', { name: 'Connect Stripe' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Connect Xero' })).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('connect-card-SAGE')).getByText('Upgrade plan to access'),
+      ).toBeTruthy(),
+    );
+    expect(screen.getByRole('link', { name: 'Connect Salesforce' })).toBeTruthy();
   });
 });

@@ -1,14 +1,14 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SellerResponse } from '../../../../contracts/api/sellers';
 import { useRunningJobs } from '../../live/running-jobs';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
 import { useConnectedSellers } from '../../shell/connected-sellers-query';
-import { useIntegrations, useTenant } from '../dashboard/dashboard-queries';
+import { useIntegrations } from '../dashboard/dashboard-queries';
 import { ActiveCampaignConnectModal } from './active-campaign-connect-modal';
 import { ConnectCardGrid } from './connect-card-grid';
-import type { CardContext, ConnectCard } from './connect-cards';
+import type { CardContext, ConnectCard, PlanGate } from './connect-cards';
 import { ConnectedTable, integrationNameOf, type ConnectedRow } from './connected-table';
 import {
   ConfirmDisconnectModal,
@@ -16,6 +16,7 @@ import {
   ConnectedModal,
   disconnectTexts,
 } from './platform-dialogs';
+import { usePlanFeatures } from './plan-features-query';
 import { usePlatformCalls } from './platform-mutations';
 import { QbdConnectModal } from './qbd-connect-modal';
 import { SageConnectModal } from './sage-connect-modal';
@@ -46,7 +47,7 @@ export const PlatformsPage = () => {
   const facts = factsOf(session);
   const sellers = useConnectedSellers();
   const integrations = useIntegrations();
-  const tenant = useTenant();
+  const planFeatures = usePlanFeatures({ isDemo: facts.isDemo });
   const jobs = useRunningJobs();
   const calls = usePlatformCalls();
   const [search, setSearch] = useSearchParams();
@@ -77,17 +78,18 @@ export const PlatformsPage = () => {
         ]
       : undefined;
 
-  const context: CardContext = useMemo(
-    () => ({
-      isPlatformAdmin: facts.isPlatformAdmin,
-      isTenantAdmin: facts.isTenantAdmin,
-      isDemo: facts.isDemo,
-      hasConnectedSeller: liveSellers.length > 0,
-      // Without a subscription no gated platform is open; with one, the server decides (no plan API yet).
-      features: tenant.data && tenant.data.Subscription === null ? new Set<string>() : null,
-    }),
-    [facts.isPlatformAdmin, facts.isTenantAdmin, facts.isDemo, liveSellers.length, tenant.data],
-  );
+  const plan: PlanGate = planFeatures.data
+    ? { status: 'known', features: planFeatures.data }
+    : planFeatures.isError
+      ? { status: 'unavailable' }
+      : { status: 'loading' };
+  const context: CardContext = {
+    isPlatformAdmin: facts.isPlatformAdmin,
+    isTenantAdmin: facts.isTenantAdmin,
+    isDemo: facts.isDemo,
+    hasConnectedSeller: liveSellers.length > 0,
+    plan,
+  };
 
   const open = (card: ConnectCard) => {
     setDemoFailure(null);
