@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { check, healthReport, type RunningProcess } from '../contracts/health';
 import { openEventSource } from '../commands/open-event-source';
+import { startMetricsJobReactor } from './metrics/metrics-job-reactor';
 import { createMetricsWorker } from './metrics/worker';
 import { createLedgerOutboxPublisher } from './outbox/ledger-outbox-publisher';
 import * as systemActivities from './system/activities';
@@ -55,7 +56,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     onError: (error) => logger.warn({ err: error }, 'the ledger outbox could not publish; retrying'),
   });
   outbox.start();
-  // Sync requests recorded by the gateway become SyncSeller runs (docs/adr/0018-pipeline-start.md).
+  // Requests recorded by the gateway become runs (docs/adr/0018-pipeline-start.md).
   const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
   const syncRequests = startSyncRequestReactor({
@@ -64,6 +65,14 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     client,
     config,
     logger: logger.child({ reactor: 'sync-requests' }),
+  });
+  // Metrics jobs of a type with a pipeline (the customers job) become runs on the metrics queue.
+  const metricsJobs = startMetricsJobReactor({
+    writeSide: events.writeSide,
+    db,
+    client,
+    config,
+    logger: logger.child({ reactor: 'metrics-jobs' }),
   });
   const worker = await Worker.create({
     connection,
@@ -91,6 +100,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       ]),
     stop: async () => {
       await syncRequests.stop();
+      await metricsJobs.stop();
       await outbox.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);

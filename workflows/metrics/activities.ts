@@ -3,12 +3,13 @@ import type { Db } from 'mongodb';
 import type { CommandHandlerDeps } from '../../commands/command-handler';
 import { jobDecider } from '../../domain/job/job-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
-import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import { ledgerCollections } from '../ledger/ledger-collections';
 import { readState, runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
 import { createMetricsAccumulator, type MetricInvoice, type MetricPayment } from './compute-metrics';
 import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-input';
 import { storeMetrics } from './metric-store';
+import { readMetricsScope } from './metrics-scope';
+import { withSellerMetricsLease } from './seller-metrics-lease';
 
 export type MetricsDeps = { db: Db; writeSide: CommandHandlerDeps; now: () => Date };
 
@@ -28,40 +29,40 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
       tenantId: input.tenantId,
       process: 'generate-metrics',
     };
-    const seller = await readState(deps.writeSide, sellerDecider, `seller-${input.sellerId}`);
-    if (seller.status !== 'known') throw new Error(`seller ${input.sellerId} is not known`);
-    const tenant = await readState(deps.writeSide, tenantDecider, `tenant-${input.tenantId}`);
-    const retention = tenant.status === 'none' ? 'AUTO' : tenant.reporting.RetentionPeriod;
-    // Metrics describe the data as collected: up to the CollectionDate, or now if there is none yet.
-    const asOf = seller.collectionDate ? new Date(seller.collectionDate) : deps.now();
-    const accumulator = createMetricsAccumulator({
-      customerIds: seller.featureFlags['exclusions.CustomerIds'],
-      productIds: seller.featureFlags['exclusions.ProductIds'],
-    });
-    let scanned = 0;
-    const invoices = deps.db
-      .collection<MetricInvoice>(ledgerCollections.invoices)
-      .find(
-        { sellerId: input.sellerId },
-        { projection: { _id: 0, customerId: 1, transactionDate: 1, balance: 1, lines: 1 } },
-      );
-    for await (const invoice of invoices) {
-      accumulator.addInvoice(invoice);
-      if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
-    }
-    const payments = deps.db
-      .collection<MetricPayment>(ledgerCollections.payments)
-      .find({ sellerId: input.sellerId }, { projection: { _id: 0, customerId: 1, date: 1, amount: 1 } });
-    for await (const payment of payments) {
-      accumulator.addPayment(payment);
-      if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
-    }
-    const metrics = accumulator.compute({ asOf, retention });
-    heartbeat(scanned);
-    await storeMetrics(
-      deps.db,
-      { sellerId: input.sellerId, tenantId: input.tenantId, asOf, generation: input.workflowId },
-      metrics,
+    const { exclusions, retention, asOf } = await readMetricsScope(deps, input);
+    // One run per seller at a time (seller-metrics-lease.ts); the wait heartbeats, the run is alive.
+    const metrics = await withSellerMetricsLease(
+      deps,
+      { sellerId: input.sellerId, holder: input.workflowId, onWait: () => heartbeat('waiting') },
+      async () => {
+        const accumulator = createMetricsAccumulator(exclusions);
+        let scanned = 0;
+        const invoices = deps.db
+          .collection<MetricInvoice>(ledgerCollections.invoices)
+          .find(
+            { sellerId: input.sellerId },
+            { projection: { _id: 0, customerId: 1, transactionDate: 1, balance: 1, lines: 1 } },
+          );
+        for await (const invoice of invoices) {
+          accumulator.addInvoice(invoice);
+          if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
+        }
+        const payments = deps.db
+          .collection<MetricPayment>(ledgerCollections.payments)
+          .find({ sellerId: input.sellerId }, { projection: { _id: 0, customerId: 1, date: 1, amount: 1 } });
+        for await (const payment of payments) {
+          accumulator.addPayment(payment);
+          if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
+        }
+        const computed = accumulator.compute({ asOf, retention });
+        heartbeat(scanned);
+        await storeMetrics(
+          deps.db,
+          { sellerId: input.sellerId, tenantId: input.tenantId, asOf, generation: input.workflowId },
+          computed,
+        );
+        return computed;
+      },
     );
     const metricsDate = deps.now();
     await runSystemCommand(context, sellerDecider, {

@@ -6,7 +6,7 @@ import {
   type MetricType,
   type SellerMetricSummary,
 } from '../../contracts/ledger';
-import type { ComputedMetrics } from './compute-metrics';
+import type { ComputedMetrics, CustomerMetrics } from './compute-metrics';
 
 export const METRIC_ROWS = 'metric_rows';
 export const CUSTOMER_METRICS = 'customer_metrics';
@@ -45,6 +45,34 @@ const upsertAll = async (db: Db, collection: string, docs: { _id: string }[]) =>
     );
 };
 
+/** Replaces a seller's customer metrics the same way (the customers job stores only these). */
+export const storeCustomerMetrics = async (
+  db: Db,
+  run: { sellerId: number; generation: string },
+  customers: CustomerMetrics[],
+) => {
+  const { sellerId, generation } = run;
+  await ensureIndex(db, CUSTOMER_METRICS, { key: { sellerId: 1, customerId: 1 }, name: 'seller_customer' });
+  await upsertAll(
+    db,
+    CUSTOMER_METRICS,
+    customers.map((c) => ({ _id: `${sellerId}:${c.customerId}`, sellerId, ...c, generation })),
+  );
+  await db.collection(CUSTOMER_METRICS).deleteMany({ sellerId, generation: { $ne: generation } });
+};
+
+/** The customer counts of a seller's summary, when it has one (its first GenerateMetrics writes it). */
+export const updateCustomerCounts = async (
+  db: Db,
+  sellerId: number,
+  counts: Pick<SellerMetricSummary, 'customersT36M' | 'activeCustomers' | 'retentionMonths'>,
+) => {
+  const updated = await db
+    .collection<{ _id: number }>(SELLER_METRIC_SUMMARIES)
+    .updateOne({ _id: sellerId }, { $set: counts });
+  return updated.matchedCount === 1;
+};
+
 /**
  * Replaces a seller's metrics without a gap: the new generation is upserted first, then rows of
  * older generations go. A reader sees old or new rows, never none.
@@ -59,7 +87,6 @@ export const storeMetrics = async (
     key: { sellerId: 1, type: 1, frequency: 1, startDate: 1 },
     name: 'seller_series',
   });
-  await ensureIndex(db, CUSTOMER_METRICS, { key: { sellerId: 1, customerId: 1 }, name: 'seller_customer' });
   const rows: MetricRowDoc[] = metrics.rows.map((row) => ({
     _id: `${sellerId}:${row.type}:${row.frequency}:${row.startDate.toISOString()}`,
     sellerId,
@@ -73,12 +100,7 @@ export const storeMetrics = async (
   }));
   await upsertAll(db, METRIC_ROWS, rows);
   await db.collection(METRIC_ROWS).deleteMany({ sellerId, generation: { $ne: generation } });
-  await upsertAll(
-    db,
-    CUSTOMER_METRICS,
-    metrics.customers.map((c) => ({ _id: `${sellerId}:${c.customerId}`, sellerId, ...c, generation })),
-  );
-  await db.collection(CUSTOMER_METRICS).deleteMany({ sellerId, generation: { $ne: generation } });
+  await storeCustomerMetrics(db, run, metrics.customers);
   const summary: SellerMetricSummary = {
     sellerId,
     tenantId: run.tenantId,

@@ -1,16 +1,12 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Config } from '../../contracts/config';
 import { AppError } from '../../contracts/errors';
 import type { SellerSyncMode } from '../../contracts/events/seller';
+import { sellerSearchAttributes } from '../search-attributes';
 import { taskQueues } from '../task-queues';
 import type { SyncSellerInput } from './sync-input';
 import type { syncSellerWorkflow } from './workflows';
-
-/** Registered on the Temporal server (deploy/local, the test harness): operators filter runs by them. */
-export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.INT);
-export const SellerIdKey = defineSearchAttributeKey('SellerId', SearchAttributeType.INT);
 
 const alreadySyncing = () => new AppError('conflict', 'A sync of this seller is already running.');
 
@@ -78,10 +74,7 @@ export const startSellerSync = async (request: StartSellerSync, temporal: Tempor
       workflowId,
       workflowIdConflictPolicy: 'FAIL',
       args: [input],
-      typedSearchAttributes: [
-        { key: TenantIdKey, value: request.tenantId },
-        { key: SellerIdKey, value: request.sellerId },
-      ],
+      typedSearchAttributes: sellerSearchAttributes(request),
     });
     return { workflowId, runId: handle.firstExecutionRunId };
   } catch (error) {

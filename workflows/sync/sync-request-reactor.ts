@@ -1,9 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
-import type { Logger } from 'pino';
-import type { CommandHandlerDeps } from '../../commands/command-handler';
-import type { Subscription } from '../../commands/event-store/event-store';
 import type { Config } from '../../contracts/config';
 import { isAppError } from '../../contracts/errors';
 import type { RecordedEvent } from '../../contracts/events/envelope';
@@ -13,12 +9,9 @@ import { allocateId } from '../../commands/id-allocator';
 import { runWithRequestContext, systemActorId } from '../../commands/request-context';
 import { jobDecider } from '../../domain/job/job-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
+import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reactor';
 import { startSellerSync, syncJobWorkflowId } from './client';
 import { readState, runSystemCommand } from './system-commands';
-
-const REACTOR = 'sync-requests';
-
-type Checkpoint = { _id: string; position: number };
 
 /**
  * Turns every SellerSyncRequested event (a connect, POST /api/sellers/{id}/sync, the admin bulk sync)
@@ -26,25 +19,9 @@ type Checkpoint = { _id: string; position: number };
  * the worker or Temporal was down still starts when they are back; the run's id is the job's, so a
  * redelivered event never starts a second run.
  */
-type ReactorDeps = {
-  writeSide: CommandHandlerDeps;
-  db: Db;
+type SyncReactorDeps = ReactorDeps & {
   client: Client;
   config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>;
-  logger: Logger;
-};
-
-const subscribeFromCheckpoint = async (deps: ReactorDeps): Promise<Subscription> => {
-  const checkpoints = deps.db.collection<Checkpoint>('reactor_checkpoints');
-  const saved = await checkpoints.findOne({ _id: REACTOR });
-  return deps.writeSide.store.subscribe(
-    async (event) => {
-      if (event.type === 'SellerConnected') await populateConnected(deps, event);
-      else await startRequested(deps, event);
-      await checkpoints.updateOne({ _id: REACTOR }, { $set: { position: event.position } }, { upsert: true });
-    },
-    { after: saved?.position ?? -1, filter: { eventTypes: ['SellerConnected', 'SellerSyncRequested'] } },
-  );
 };
 
 /**
@@ -53,7 +30,7 @@ const subscribeFromCheckpoint = async (deps: ReactorDeps): Promise<Subscription>
  * gateway records one (the seller's RequestSellerSync and a sync job), with ids derived from the
  * connect event, so a redelivery records nothing twice.
  */
-const populateConnected = async (deps: ReactorDeps, event: RecordedEvent) => {
+const populateConnected = async (deps: SyncReactorDeps, event: RecordedEvent) => {
   const { data } = SellerConnected.parse({ type: event.type, data: event.data });
   if (data.provider === 'QBD') return;
   const now = new Date();
@@ -96,7 +73,7 @@ const populateConnected = async (deps: ReactorDeps, event: RecordedEvent) => {
 };
 
 /** A recorded sync request becomes a run; one run per job, however often the event is delivered. */
-const startRequested = async (deps: ReactorDeps, event: RecordedEvent) => {
+const startRequested = async (deps: SyncReactorDeps, event: RecordedEvent) => {
   const { data } = SellerSyncRequested.parse({ type: event.type, data: event.data });
   const seller = await readState(deps.writeSide, sellerDecider, `seller-${data.sellerId}`);
   if (seller.status !== 'known') return;
@@ -125,36 +102,11 @@ const startRequested = async (deps: ReactorDeps, event: RecordedEvent) => {
 
 /** Keeps the reactor running: after a failure (Temporal unreachable) it starts again from its checkpoint. */
 export const startSyncRequestReactor = (
-  deps: ReactorDeps & { retryMs?: number },
-): { stop: () => Promise<void> } => {
-  let stopped = false;
-  let current: Subscription | null = null;
-  let wake: (() => void) | null = null;
-  const loop = async () => {
-    while (!stopped) {
-      try {
-        current = await subscribeFromCheckpoint(deps);
-        await current.done;
-      } catch (error) {
-        if (stopped) break;
-        deps.logger.warn(
-          { err: error },
-          'the sync-request reactor failed; starting again from its checkpoint',
-        );
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, deps.retryMs ?? 5000);
-        });
-      }
-    }
-  };
-  const running = loop();
-  return {
-    stop: async () => {
-      stopped = true;
-      wake?.();
-      await current?.stop();
-      await running;
-    },
-  };
-};
+  deps: SyncReactorDeps & { retryMs?: number },
+): { stop: () => Promise<void> } =>
+  startCheckpointedReactor(deps, {
+    name: 'sync-requests',
+    eventTypes: ['SellerConnected', 'SellerSyncRequested'],
+    handle: (event) =>
+      event.type === 'SellerConnected' ? populateConnected(deps, event) : startRequested(deps, event),
+  });

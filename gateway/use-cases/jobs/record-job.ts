@@ -12,6 +12,8 @@ export type JobRequest = {
   tenantId: number;
   sellerId: number | null;
   parameters: JobJson;
+  /** The run's id when its pipeline names one (default `<kind>-<jobId>`). */
+  workflowIdOf?: (jobId: number) => string;
 };
 
 /** The Temporal workflow id of a job: also the idempotency key of its side effects. */
@@ -19,8 +21,8 @@ export const jobWorkflowId = (kind: JobKind, jobId: number): string => `${kind}-
 
 /**
  * Records one pipeline request as a job stream and answers the job as the jobs table will show it.
- * The workflows that run jobs are attached to JobCreated by a later issue; a retried request (same
- * Idempotency-Key) gets the same job id and appends nothing new.
+ * Reactors in the worker start the runs of the kinds and types that have a pipeline (docs/adr/0018);
+ * a retried request (same Idempotency-Key) gets the same job id and appends nothing new.
  */
 export const recordJob = async (reply: FastifyReply, request: JobRequest): Promise<Job> => {
   const { now } = reply.request.server.services;
@@ -33,7 +35,7 @@ export const recordJob = async (reply: FastifyReply, request: JobRequest): Promi
     tenantId: request.tenantId,
     sellerId: request.sellerId,
     parameters,
-    workflowId: jobWorkflowId(request.kind, jobId),
+    workflowId: request.workflowIdOf?.(jobId) ?? jobWorkflowId(request.kind, jobId),
   };
   const created = await executeCommand(reply, jobDecider, {
     streamId: `job-${jobId}`,

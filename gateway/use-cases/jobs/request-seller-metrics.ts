@@ -3,6 +3,7 @@ import type { Job, MetricsJobType } from '../../../contracts/api/jobs';
 import type { JobKind } from '../../../contracts/events/job';
 import { AppError } from '../../../contracts/errors';
 import { getSeller } from '../../../projections/sellers/query-sellers';
+import { customerMetricsWorkflowId } from '../../../workflows/metrics/metrics-jobs';
 import { recordJob } from './record-job';
 
 const kindOf: Record<MetricsJobType, JobKind> = {
@@ -18,7 +19,7 @@ export const requestSellerMetrics = async (
   reply: FastifyReply,
   request: { sellerId: number; jobType: MetricsJobType; onlyMissing: boolean },
 ): Promise<Job[]> => {
-  const { db, now } = reply.request.server.services;
+  const { db, now, config } = reply.request.server.services;
   const seller = await getSeller(db, { sellerId: request.sellerId, now: now() });
   if (!seller)
     throw new AppError('validation', 'Seller not found.', { properties: { id: 'Unknown seller' } });
@@ -28,6 +29,10 @@ export const requestSellerMetrics = async (
     tenantId: seller.TenantId,
     sellerId: seller.Id,
     parameters: { sellerId: seller.Id, onlyMissing: request.onlyMissing },
+    // The customers job's run, which the worker's metrics-job reactor starts under this id.
+    ...(request.jobType === 'customers'
+      ? { workflowIdOf: (jobId: number) => customerMetricsWorkflowId(config, { sellerId: seller.Id, jobId }) }
+      : {}),
   });
   return [job];
 };

@@ -1,0 +1,76 @@
+import type { Db } from 'mongodb';
+import type { Logger } from 'pino';
+import type { CommandHandlerDeps } from '../commands/command-handler';
+import type { Subscription } from '../commands/event-store/event-store';
+import type { RecordedEvent } from '../contracts/events/envelope';
+
+/** Where each reactor stopped, by name, so a restarted worker neither misses nor replays a request. */
+const REACTOR_CHECKPOINTS = 'reactor_checkpoints';
+
+type Checkpoint = { _id: string; position: number };
+
+export type ReactorDeps = { writeSide: CommandHandlerDeps; db: Db; logger: Logger };
+
+export type Reaction = {
+  /** Names the checkpoint: two reactors never share one. */
+  name: string;
+  eventTypes: readonly string[];
+  /** Must be idempotent: after a crash the last event may be delivered again. */
+  handle: (event: RecordedEvent) => Promise<void>;
+};
+
+const subscribeFromCheckpoint = async (deps: ReactorDeps, reaction: Reaction): Promise<Subscription> => {
+  const checkpoints = deps.db.collection<Checkpoint>(REACTOR_CHECKPOINTS);
+  const saved = await checkpoints.findOne({ _id: reaction.name });
+  return deps.writeSide.store.subscribe(
+    async (event) => {
+      await reaction.handle(event);
+      await checkpoints.updateOne(
+        { _id: reaction.name },
+        { $set: { position: event.position } },
+        { upsert: true },
+      );
+    },
+    { after: saved?.position ?? -1, filter: { eventTypes: reaction.eventTypes } },
+  );
+};
+
+/**
+ * Follows the event store from a checkpoint kept in Mongo (docs/adr/0018-pipeline-start.md). After a
+ * failure (Temporal unreachable) it waits, then starts again from its checkpoint.
+ */
+export const startCheckpointedReactor = (
+  deps: ReactorDeps & { retryMs?: number },
+  reaction: Reaction,
+): { stop: () => Promise<void> } => {
+  let stopped = false;
+  let current: Subscription | null = null;
+  let wake: (() => void) | null = null;
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        current = await subscribeFromCheckpoint(deps, reaction);
+        await current.done;
+      } catch (error) {
+        if (stopped) break;
+        deps.logger.warn(
+          { err: error, reactor: reaction.name },
+          'a reactor failed; starting again from its checkpoint',
+        );
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, deps.retryMs ?? 5000);
+        });
+      }
+    }
+  };
+  const running = loop();
+  return {
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await current?.stop();
+      await running;
+    },
+  };
+};
