@@ -18,7 +18,9 @@ const IndustryInput = z
   .object({
     FreeForm: Text(200),
     NAICS2017: z.string().trim().max(6).nullable().optional(),
-    Description: Text(300).nullable().optional(),
+    // The description of the chosen NAICS 2017 industry, as GET /api/industries gives it: the longest
+    // runs to 5,401 characters.
+    Description: Text(6000).nullable().optional(),
   })
   .strict();
 

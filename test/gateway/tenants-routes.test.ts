@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { MyTenantsResponse, Tenant, TenantListResponse } from '../../contracts/api/tenants';
 import { UserWithTenants } from '../../contracts/api/users';
 import { ErrorResponse } from '../../contracts/errors';
+import { Industry } from '../../contracts/industries';
 import { systemActor } from '../../domain/actor';
 import { partnerDecider } from '../../domain/partner/partner-decider';
 import type { Browser } from './gateway-world';
@@ -49,6 +51,25 @@ describe('POST /api/tenants', () => {
     expect(tenant).toMatchObject({ Name: 'Fresh Co', Classification: 'BUSINESS', BusinessModel: 'B2C' });
     const mine = MyTenantsResponse.parse((await newcomer.browser.get('/api/tenants')).json());
     expect(mine.tenants).toEqual([expect.objectContaining({ Id: tenant.Id, Role: 'ADMIN' })]);
+  });
+
+  it('takes any industry the suggestions offer, however long its NAICS description', async () => {
+    count += 1;
+    const newcomer = await person(world, { name: `newcomer${count}` });
+    const industries = z
+      .array(Industry)
+      .parse((await newcomer.browser.get('/api/industries?source=NAICS2017')).json());
+    const longest = industries.reduce((a, b) => (b.Description.length > a.Description.length ? b : a));
+    expect(longest.Description.length).toBeGreaterThan(300);
+    const created = await newcomer.browser.post('/api/tenants', {
+      ...welcome,
+      Industry: { FreeForm: longest.Title, NAICS2017: longest.Code, Description: longest.Description },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(Tenant.parse(created.json()).Industry).toMatchObject({
+      NAICS2017: longest.Code,
+      Description: longest.Description,
+    });
   });
 
   it('makes the creator of a firm its advisor; a plan identifier decides the classification', async () => {

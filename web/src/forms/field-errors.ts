@@ -31,3 +31,10 @@ export const formErrorsOf = (properties: FieldErrors): FormErrors => {
   }
   return errors;
 };
+
+/**
+ * Whether a server field error names no field the form shows: then the form must say the message
+ * itself, or the person is left with a button that does nothing.
+ */
+export const hasUnshownErrors = (errors: FormErrors, shownFields: readonly string[]): boolean =>
+  Object.keys(errors).some((key) => !shownFields.includes(key));

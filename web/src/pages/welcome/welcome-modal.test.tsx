@@ -140,4 +140,22 @@ describe('the welcome modal', () => {
     await screen.findByText('Please enter an industry');
     expect(screen.getByLabelText('Industry').getAttribute('aria-invalid')).toBe('true');
   });
+
+  it('says the server’s message when its field error names no field of the form', async () => {
+    const fake = newcomer().on('POST /api/tenants', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'The operation failed. Please validate your selection and try again.',
+        properties: { 'Industry.Description': 'Too big' },
+      },
+    });
+    renderApp({ path: '/overview', fake });
+    await userEvent.type(await screen.findByLabelText('Company name'), 'Acme');
+    await userEvent.click(screen.getByLabelText('Managing my company'));
+    await userEvent.type(screen.getByLabelText('Industry'), 'Bakeries');
+    await userEvent.selectOptions(screen.getByLabelText('Business model'), 'B2B');
+    await userEvent.click(screen.getByRole('button', { name: "Let's go" }));
+    await screen.findByText('The operation failed. Please validate your selection and try again.');
+  });
 });

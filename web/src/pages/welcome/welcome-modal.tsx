@@ -4,7 +4,7 @@ import { Tenant } from '../../../../contracts/api/tenants';
 import { isValidationError } from '../../api/api-error';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
+import { formErrorsOf, hasUnshownErrors, validate, type FormErrors } from '../../forms/field-errors';
 import { TextField } from '../../forms/text-field';
 import { useAppServices } from '../../session/app-services-context';
 import { switchToTenant } from '../../session/session-actions';
@@ -15,6 +15,8 @@ import { forgetPlanIdentifier, knownPlanIdentifier } from './plan-identifier-coo
 import { WelcomeForm, canSubmitWelcome, welcomeRequestOf, type WelcomeValues } from './welcome-form';
 
 const createFailed = 'There was an error while creating your company. Please try again.';
+/** The request's fields this form shows errors against. */
+const shownFields = ['Name', 'Industry', 'Industry.FreeForm', 'BusinessModel', 'Classification'];
 
 const selectClasses =
   'w-full rounded-tremor-default border border-gray-300 bg-white px-3 py-2 text-sm shadow-tremor-input focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
@@ -73,6 +75,7 @@ export const WelcomeModal = () => {
           ...fieldErrors,
           Industry: fieldErrors['Industry.FreeForm'] ?? fieldErrors.Industry ?? '',
         });
+        if (hasUnshownErrors(fieldErrors, shownFields)) setMessage(error.message);
       } else setMessage(error instanceof Error ? error.message : createFailed);
       setLoading(false);
     }
