@@ -25,7 +25,8 @@ const commandContext = (deps: MetricsDeps, step: CustomerMetricsStep): SystemCom
 /**
  * The customers job (C in the admin sellers table): recomputes one seller's customer metrics (per
  * customer, and the customer counts of its summary) from the invoices alone, leaving its metric rows
- * and MetricsDate as the last GenerateMetrics left them.
+ * and MetricsDate as the last GenerateMetrics left them. The request's onlyMissing does not apply:
+ * customer metrics have no periods to fill in.
  */
 export const createCustomerMetricsActivities = (deps: MetricsDeps) => ({
   /** Marks the job started, creating it when a caller started the run without recording one. */
