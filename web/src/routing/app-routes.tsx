@@ -1,29 +1,52 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { ForgotPasswordPage } from '../pages/auth/forgot-password-page';
-import { LoginPage } from '../pages/auth/login-page';
-import {
-  EmailVerifiedPage,
-  InviteCancelledPage,
-  NotFoundPage,
-  RecoveryFailedPage,
-  VerificationFailedPage,
-} from '../pages/auth/message-pages';
-import { RegisterPage } from '../pages/auth/register-page';
-import { ResetPasswordPage } from '../pages/auth/reset-password-page';
-import { ClientsPage } from '../pages/clients/clients-page';
-import { ManageUsersPage } from '../pages/clients/manage-users-page';
-import { AdvisorDashboardPage } from '../pages/dashboard/advisor-dashboard-page';
-import { BusinessDashboardPage } from '../pages/dashboard/business-dashboard-page';
-import { PlaceholderPage } from '../pages/placeholder-page';
-import { PlatformsPage } from '../pages/platforms/platforms-page';
-import { ProfilePage } from '../pages/profile/profile-page';
-import { ReportsPage } from '../pages/reports-page';
-import { SettingsPage } from '../pages/settings/settings-page';
-import { TeamPage } from '../pages/team/team-page';
-import { UserPage } from '../pages/team/user-page';
-import { DashboardShell } from '../shell/dashboard-shell';
 import type { RouteAccess } from './route-access';
+import { RouteErrorPage } from './route-error-page';
 import { RouteGuard, type RouteHandle } from './route-guard';
+import { lazyPage } from './lazy-page';
+
+// Every page has a chunk of its own (the message pages share one), and so has the signed-in shell:
+// the first load of /login fetches neither the dashboard nor its libraries.
+const LoginPage = lazyPage(() => import('../pages/auth/login-page').then((page) => page.LoginPage));
+const RegisterPage = lazyPage(() => import('../pages/auth/register-page').then((page) => page.RegisterPage));
+const ForgotPasswordPage = lazyPage(() =>
+  import('../pages/auth/forgot-password-page').then((page) => page.ForgotPasswordPage),
+);
+const ResetPasswordPage = lazyPage(() =>
+  import('../pages/auth/reset-password-page').then((page) => page.ResetPasswordPage),
+);
+const messagePages = () => import('../pages/auth/message-pages');
+const EmailVerifiedPage = lazyPage(() => messagePages().then((pages) => pages.EmailVerifiedPage));
+const InviteCancelledPage = lazyPage(() => messagePages().then((pages) => pages.InviteCancelledPage));
+const NotFoundPage = lazyPage(() => messagePages().then((pages) => pages.NotFoundPage));
+const RecoveryFailedPage = lazyPage(() => messagePages().then((pages) => pages.RecoveryFailedPage));
+const VerificationFailedPage = lazyPage(() => messagePages().then((pages) => pages.VerificationFailedPage));
+
+const DashboardShell = lazyPage(() =>
+  import('../shell/dashboard-shell').then((shell) => shell.DashboardShell),
+);
+const BusinessDashboardPage = lazyPage(() =>
+  import('../pages/dashboard/business-dashboard-page').then((page) => page.BusinessDashboardPage),
+);
+const AdvisorDashboardPage = lazyPage(() =>
+  import('../pages/dashboard/advisor-dashboard-page').then((page) => page.AdvisorDashboardPage),
+);
+const ClientsPage = lazyPage(() => import('../pages/clients/clients-page').then((page) => page.ClientsPage));
+const ManageUsersPage = lazyPage(() =>
+  import('../pages/clients/manage-users-page').then((page) => page.ManageUsersPage),
+);
+const PlaceholderPage = lazyPage(() =>
+  import('../pages/placeholder-page').then((page) => page.PlaceholderPage),
+);
+const PlatformsPage = lazyPage(() =>
+  import('../pages/platforms/platforms-page').then((page) => page.PlatformsPage),
+);
+const ProfilePage = lazyPage(() => import('../pages/profile/profile-page').then((page) => page.ProfilePage));
+const ReportsPage = lazyPage(() => import('../pages/reports-page').then((page) => page.ReportsPage));
+const SettingsPage = lazyPage(() =>
+  import('../pages/settings/settings-page').then((page) => page.SettingsPage),
+);
+const TeamPage = lazyPage(() => import('../pages/team/team-page').then((page) => page.TeamPage));
+const UserPage = lazyPage(() => import('../pages/team/user-page').then((page) => page.UserPage));
 
 const handle = (name: string, access: RouteAccess, forceLogout?: boolean): RouteHandle => ({
   meta: { name, access, ...(forceLogout ? { forceLogout } : {}) },
@@ -109,6 +132,7 @@ const bareRoutes: RouteObject[] = [
 export const appRoutes: RouteObject[] = [
   {
     element: <RouteGuard />,
+    errorElement: <RouteErrorPage />,
     children: [{ element: <DashboardShell />, children: shellRoutes }, ...bareRoutes],
   },
 ];

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { useAppServices } from '../session/app-services-context';
 import { endSession } from '../session/session-actions';
@@ -6,6 +6,7 @@ import { factsOf } from '../session/session-facts';
 import { useSessionQuery } from '../session/session-query';
 import { titleOf, type RouteMeta } from './route-access';
 import { guardDecision } from './guard-decision';
+import { LoadingStatus } from './lazy-page';
 import { useLoginCookie } from './use-login-cookie';
 
 export type RouteHandle = { meta: RouteMeta };
@@ -56,14 +57,13 @@ export const RouteGuard = () => {
       </p>
     );
   }
-  if (!decision) {
-    return (
-      <p role="status" className="p-6 text-sm text-gray-600">
-        Loading...
-      </p>
-    );
-  }
+  if (!decision) return <LoadingStatus />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   if (decision.kind === 'logout' && session.data) return null;
-  return <Outlet />;
+  // The pages and the shell load their chunks on first use.
+  return (
+    <Suspense fallback={<LoadingStatus />}>
+      <Outlet />
+    </Suspense>
+  );
 };

@@ -1,7 +1,8 @@
-import { useRef } from 'react';
+import { Suspense, useRef } from 'react';
 import { Outlet } from 'react-router';
 import type { SessionResponse } from '../../../contracts/auth';
 import { useLiveUpdates } from '../live/use-live-updates';
+import { LoadingStatus } from '../routing/lazy-page';
 import { WelcomeModal } from '../pages/welcome/welcome-modal';
 import { factsOf } from '../session/session-facts';
 import { SignedInSession, useSessionQuery } from '../session/session-query';
@@ -58,7 +59,14 @@ const ShellFrame = ({ session }: { session: SessionResponse }) => {
         {idle === 'warning' && <IdleBanner />}
         <TopBar />
         <main id="main-content" tabIndex={-1} className="flex-1 p-3 sm:p-6">
-          {showMain ? <Outlet /> : <WelcomeModal />}
+          {showMain ? (
+            // A page's chunk loads inside the frame, so the sidebar and top bar stay put.
+            <Suspense fallback={<LoadingStatus />}>
+              <Outlet />
+            </Suspense>
+          ) : (
+            <WelcomeModal />
+          )}
         </main>
         <ShellFooter />
       </div>

@@ -4,9 +4,14 @@ import { createMemoryRouter } from 'react-router';
 import { ApiClient } from '../api/api-client';
 import { AppRoot, connectServices } from '../app';
 import { appRoutes } from '../routing/app-routes';
+import { preloadPages } from '../routing/lazy-page';
 import { createAppServices } from '../session/app-services';
 import type { SocketLike } from '../live/live-socket';
 import type { FakeFetch } from './fake-fetch';
+
+// Pages are lazy chunks (web/src/routing/app-routes.tsx); every test file that renders the app loads
+// them before its first test, so no test's waits include compiling them.
+beforeAll(() => preloadPages(), 30_000);
 
 /** The whole app at `path` in memory, talking to a scripted API. */
 export const renderApp = (input: {
