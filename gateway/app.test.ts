@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { z } from 'zod';
 import { loadConfig } from '../contracts/config';
@@ -125,5 +128,41 @@ describe('gateway security', () => {
     expect(last.statusCode).toBe(429);
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     expect(last.json()).toMatchObject({ code: 'rate_limited' });
+  });
+});
+
+describe('the web app build', () => {
+  // A split build: the page, its entry script and a page chunk loaded on demand.
+  const webRoot = mkdtempSync(join(tmpdir(), 'web-dist-'));
+  mkdirSync(join(webRoot, 'assets'));
+  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(join(webRoot, 'assets', 'index-a1.js'), 'import("./login-page-b2.js");');
+  writeFileSync(join(webRoot, 'assets', 'login-page-b2.js'), 'export const LoginPage = 1;');
+  afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
+
+  const buildServing = () =>
+    buildApp({
+      config: loadConfig({ NODE_ENV: 'test' }),
+      logger: pino({ level: 'silent' }),
+      health: () => Promise.resolve({ process: 'gateway', ok: true, checks: [] }),
+      webRoot,
+    });
+
+  it('serves every chunk as a script and client-side routes as the app', async () => {
+    const app = await buildServing();
+    const chunk = await app.inject({ method: 'GET', url: '/assets/login-page-b2.js' });
+    expect(chunk.statusCode).toBe(200);
+    expect(chunk.headers['content-type']).toMatch(/javascript/);
+    expect(chunk.body).toContain('LoginPage');
+    const route = await app.inject({ method: 'GET', url: '/platforms' });
+    expect(route.statusCode).toBe(200);
+    expect(route.body).toContain('<div id="root">');
+  });
+
+  it('answers a chunk of an older release with 404, not with the app', async () => {
+    const app = await buildServing();
+    const missing = await app.inject({ method: 'GET', url: '/assets/login-page-old.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).not.toContain('<div id="root">');
   });
 });

@@ -77,14 +77,16 @@ export const buildApp = async ({
   const root = webRoot ?? join(__dirname, '..', 'web', 'dist');
   const hasWebApp = existsSync(join(root, 'index.html'));
   if (hasWebApp) await app.register(fastifyStatic, { root, wildcard: false });
-  // Client-side routes (/overview, /platforms...) get the app; unknown API paths are JSON 404s.
+  // Client-side routes (/overview, /platforms...) get the app; unknown API paths are JSON 404s, and so
+  // are missing chunks of the app (a tab opened before a release asks for old ones): the import then
+  // fails as such instead of parsing the app's HTML as a script.
   // Probing the API for paths is rate limited; client-side routes of the web app are not 404s.
   const limitNotFound = app.rateLimit({ max: rateLimits.notFound, timeWindow: '1 minute' });
   const preHandler = (request: FastifyRequest, reply: FastifyReply) =>
     request.url.startsWith('/api/') ? limitNotFound.call(app, request, reply) : Promise.resolve();
   app.setNotFoundHandler({ preHandler }, (request, reply) => {
-    if (hasWebApp && request.method === 'GET' && !request.url.startsWith('/api/'))
-      return reply.sendFile('index.html');
+    const isAppRoute = !request.url.startsWith('/api/') && !request.url.startsWith('/assets/');
+    if (hasWebApp && request.method === 'GET' && isAppRoute) return reply.sendFile('index.html');
     return reply.code(404).send({ message: catalogue.notFound, code: 'not_found' });
   });
   return app;
