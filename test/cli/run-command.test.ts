@@ -1,12 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { SellersResponse } from '../../contracts/api/sellers';
 import { SessionResponse } from '../../contracts/auth';
-import { isolatedNames, testConfig } from '../harness/isolation';
+import { startLedgerwise, type LedgerwiseProcess } from '../harness/ledgerwise-process';
 
 /**
  * Issue 5: "the demo tenant is present and synced after the README's run command". Starts
@@ -16,66 +10,17 @@ import { isolatedNames, testConfig } from '../harness/isolation';
  */
 jest.setTimeout(300_000);
 
-const names = isolatedNames(__filename);
-const dataDir = mkdtempSync(join(tmpdir(), 'lw-run-command-'));
-let app: ChildProcess | undefined;
-let output = '';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
+let app: LedgerwiseProcess | undefined;
 
 afterAll(async () => {
-  if (app?.pid) {
-    const exited = new Promise((resolve) => app?.once('exit', resolve));
-    process.kill(-app.pid, 'SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-  }
-  const client = await MongoClient.connect(testConfig(names).MONGO_URL);
-  await client.db().dropDatabase();
-  await client.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 describe('the run command', () => {
   it('starts every process with the demo tenant, whose DEMO seller is synced', async () => {
-    const [gateway, projector, worker, analytics] = await Promise.all([1, 2, 3, 4].map(() => freePort()));
-    const config = testConfig(names);
-    const base = `http://127.0.0.1:${gateway}`;
-    app = spawn(process.execPath, ['--import', 'tsx', 'cli/ledgerwise.ts', 'all', '--no-infra'], {
-      cwd: join(__dirname, '..', '..'),
-      detached: true,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        MONGO_URL: config.MONGO_URL,
-        TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
-        KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
-        GATEWAY_PORT: String(gateway),
-        PROJECTOR_HEALTH_PORT: String(projector),
-        WORKER_HEALTH_PORT: String(worker),
-        ANALYTICS_HEALTH_PORT: String(analytics),
-        PUBLIC_URL: base,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    app.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    app.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    for (let i = 0; i < 240 && !output.includes('Ledgerwise is running'); i += 1) {
-      if (app.exitCode !== null) throw new Error(`ledgerwise all exited:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    expect(output).toContain('demo@ledgerwise.local');
+    app = await startLedgerwise(__filename);
+    const { base, config } = app;
+    expect(app.output()).toContain('demo@ledgerwise.local');
 
     // Sign in as the demo user, as the README says.
     let cookie = '';

@@ -1,4 +1,4 @@
-import { Badge, Card, Title } from '@tremor/react';
+import { Badge, Card } from '@tremor/react';
 import { Link } from 'react-router';
 import { JobProgressList } from '../../live/job-progress-bar';
 import type { RunningJob } from '../../live/running-jobs';
@@ -37,7 +37,8 @@ export const SetupStepsCard = ({ title, steps, onDismiss, runningJobs }: SetupSt
   const done = steps.filter((step) => step.state === 'completed' || step.state === 'dismissed').length;
   return (
     <Card>
-      <Title>{title}</Title>
+      {/* A heading (Tremor's Title is a paragraph), so screen readers can jump to the card. */}
+      <h2 className="text-tremor-title font-medium text-tremor-content-strong">{title}</h2>
       <p className="mt-1 text-sm text-gray-600">
         {done} of {steps.length} steps done
       </p>

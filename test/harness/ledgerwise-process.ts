@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import type { Config } from '../../contracts/config';
+import { isolatedNames, testConfig } from './isolation';
+
+/**
+ * The product as the README's run command starts it: `ledgerwise all` (gateway, projector, worker,
+ * analytics and the demo seed) in a child process on its own ports, database, data folder and queue
+ * prefixes, against the servers the global setup found. Used by the run-command test and the browser
+ * journeys, which must see what a user of `scripts/run.sh` sees.
+ */
+export type LedgerwiseProcess = {
+  /** http://127.0.0.1:<port> of the gateway (API, websocket and the built web app). */
+  base: string;
+  config: Config;
+  /** Everything the processes printed so far. */
+  output: () => string;
+  stop: () => Promise<void>;
+};
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+const stopChild = async (child: ChildProcess) => {
+  if (!child.pid || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+};
+
+export const startLedgerwise = async (testFile: string): Promise<LedgerwiseProcess> => {
+  const names = isolatedNames(testFile);
+  const config = testConfig(names);
+  const dataDir = mkdtempSync(join(tmpdir(), `lw-${names.runId}-`));
+  const [gateway, projector, worker, analytics] = await Promise.all([1, 2, 3, 4].map(() => freePort()));
+  const base = `http://127.0.0.1:${gateway}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/ledgerwise.ts', 'all', '--no-infra'], {
+    cwd: join(__dirname, '..', '..'),
+    // Its own process group, so stopping it stops every process it started.
+    detached: true,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      MONGO_URL: config.MONGO_URL,
+      TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
+      KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
+      GATEWAY_PORT: String(gateway),
+      PROJECTOR_HEALTH_PORT: String(projector),
+      WORKER_HEALTH_PORT: String(worker),
+      ANALYTICS_HEALTH_PORT: String(analytics),
+      PUBLIC_URL: base,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const stop = async () => {
+    await stopChild(child);
+    const client = await MongoClient.connect(config.MONGO_URL);
+    await client.db().dropDatabase();
+    await client.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  for (let i = 0; i < 240 && !output.includes('Ledgerwise is running'); i += 1) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`ledgerwise all exited:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (!output.includes('Ledgerwise is running')) {
+    await stop();
+    throw new Error(`ledgerwise all did not start within 120 s:\n${output}`);
+  }
+  return { base, config, output: () => output, stop };
+};
