@@ -5,7 +5,12 @@ import { ledgerTopicOf, LedgerFeedRecord } from '../../contracts/kafka/ledger-re
 import { fetchDemoPage } from '../../workflows/demo/demo-connector';
 import type { DemoProfile } from '../../workflows/demo/demo-profile';
 import { ledgerCollections, ledgerEntities, type LedgerDoc } from '../../workflows/ledger/ledger-collections';
-import { LEDGER_OUTBOX, toFeedRecord, type LedgerOutboxEntry } from '../../workflows/ledger/ledger-outbox';
+import {
+  LEDGER_OUTBOX,
+  outboxEntryRecordIds,
+  toFeedRecord,
+  type LedgerOutboxEntry,
+} from '../../workflows/ledger/ledger-outbox';
 import { writeLedgerPage } from '../../workflows/ledger/write-ledger-page';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { childSays, killHard, useLedgerWorld } from './ledger-world';
@@ -95,7 +100,7 @@ describe('the ledger outbox publisher', () => {
     await killHard(child);
     child = null;
     const stalled = await world.db().collection<LedgerOutboxEntry>(LEDGER_OUTBOX).find({}).limit(1).next();
-    const resent = Object.values(stalled?.recordIds ?? {}).flatMap((ids) => ids.split('\n'));
+    const resent = stalled ? outboxEntryRecordIds(stalled) : [];
     expect(resent.length).toBeGreaterThan(0);
 
     // Restarted: the publisher drains what is left, the stalled entry included.

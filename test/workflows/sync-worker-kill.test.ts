@@ -3,7 +3,12 @@ import type { DemoProfile } from '../../workflows/demo/demo-profile';
 import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
 import type { LedgerEntity } from '../../contracts/ledger';
 import { ledgerCollections, ledgerEntities, type LedgerDoc } from '../../workflows/ledger/ledger-collections';
-import { LEDGER_OUTBOX, toFeedRecord, type LedgerOutboxEntry } from '../../workflows/ledger/ledger-outbox';
+import {
+  LEDGER_OUTBOX,
+  outboxEntryRecordIds,
+  toFeedRecord,
+  type LedgerOutboxEntry,
+} from '../../workflows/ledger/ledger-outbox';
 import { startSellerSync } from '../../workflows/sync/client';
 import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
 import {
@@ -83,7 +88,7 @@ describe('a killed sync worker', () => {
         storedIds.add(toFeedRecord(entity, doc).recordId);
     const outboxIds: string[] = [];
     for (const entry of await db.collection<LedgerOutboxEntry>(LEDGER_OUTBOX).find({}).toArray())
-      for (const ids of Object.values(entry.recordIds)) outboxIds.push(...ids.split('\n'));
+      outboxIds.push(...outboxEntryRecordIds(entry));
     expect(new Set(outboxIds)).toEqual(storedIds);
     expect(outboxIds.length - storedIds.size).toBeLessThanOrEqual(2 * 30 + 200);
   });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRawSync } from 'node:zlib';
 import { Binary, type Db } from 'mongodb';
 import type { LedgerEntity } from '../../contracts/ledger';
 import { ledgerRecordIdOf, type LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
@@ -17,25 +19,42 @@ export type LedgerOutboxEntry = {
   sellerId: number;
   createdAt: Date;
   /**
-   * Per entity, the JSON of each LedgerFeedRecord in write order, one per line, as bytes: FerretDB
-   * keeps bytes as one base64 string, which it parses far faster than thousands of escaped strings.
+   * 'deflate-raw': `records` and `recordIds` are raw-deflated bytes. FerretDB reads (parses) every
+   * entry on each lookup and delete, even by _id, so the outbox is kept about ten times smaller.
+   * Absent on entries written before: `records` plain bytes, `recordIds` plain strings.
    */
+  encoding?: 'deflate-raw';
+  /** Per entity, the JSON of each LedgerFeedRecord in write order, one per line. */
   records: Partial<Record<LedgerEntity, Binary>>;
   /** Their record ids, one per line in the same order (message headers, without parsing the JSON). */
-  recordIds: Partial<Record<LedgerEntity, string>>;
+  recordIds: Partial<Record<LedgerEntity, Binary | string>>;
+};
+
+const deflate = promisify(deflateRaw);
+
+const textOf = (entry: LedgerOutboxEntry, value: Binary | string | undefined): string | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  const bytes = Buffer.from(value.buffer);
+  return (entry.encoding === 'deflate-raw' ? inflateRawSync(bytes) : bytes).toString('utf8');
 };
 
 /** JSON.stringify escapes newlines inside strings, so a newline always separates two records. */
-export const outboxValuesOf = (entry: LedgerOutboxEntry, entity: LedgerEntity): string[] => {
-  const bytes = entry.records[entity];
-  return bytes ? bytes.toString('utf8').split('\n') : [];
-};
+export const outboxValuesOf = (entry: LedgerOutboxEntry, entity: LedgerEntity): string[] =>
+  textOf(entry, entry.records[entity])?.split('\n') ?? [];
 
 export const outboxRecordIdsOf = (entry: LedgerOutboxEntry, entity: LedgerEntity): string[] =>
-  entry.recordIds[entity]?.split('\n') ?? [];
+  textOf(entry, entry.recordIds[entity])?.split('\n') ?? [];
+
+/** Every record id an entry holds, all entities. */
+export const outboxEntryRecordIds = (entry: LedgerOutboxEntry): string[] =>
+  (Object.keys(entry.recordIds) as LedgerEntity[]).flatMap((entity) => outboxRecordIdsOf(entry, entity));
 
 /** Keeps an entry well under the 16 MB document limit (a DEMO record is under 1 kB of JSON). */
 const MAX_RECORDS_PER_ENTRY = 5000;
+
+/** A stored row with the JSON of its record (the fields the provider gave), as its hash digested it. */
+export type SerializedLedgerDoc = { doc: LedgerDoc<LedgerEntity>; recordJson: string };
 
 export const toFeedRecord = (entity: LedgerEntity, doc: LedgerDoc<LedgerEntity>): LedgerFeedRecord => {
   const { _id, tenantId, epoch, hash, changedAt, ...record } = doc;
@@ -54,12 +73,37 @@ export const toFeedRecord = (entity: LedgerEntity, doc: LedgerDoc<LedgerEntity>)
   };
 };
 
+const recordIdOfDoc = (entity: LedgerEntity, doc: LedgerDoc<LedgerEntity>) =>
+  ledgerRecordIdOf({
+    entity,
+    sellerId: doc.sellerId,
+    providerId: doc.providerId,
+    epoch: doc.epoch,
+    hash: doc.hash,
+  });
+
+const feedLine = (entity: LedgerEntity, { doc, recordJson }: SerializedLedgerDoc, recordId: string) =>
+  `{"schemaVersion":1,"recordId":${JSON.stringify(recordId)},"entity":${JSON.stringify(entity)},` +
+  `"sellerId":${doc.sellerId},"tenantId":${doc.tenantId},"providerId":${JSON.stringify(doc.providerId)},` +
+  `"epoch":${doc.epoch},"changedAt":${JSON.stringify(doc.changedAt)},"record":${recordJson}}`;
+
+/**
+ * The JSON of toFeedRecord(entity, doc), character for character, around the record's JSON that was
+ * already made for its hash: serializing each record once instead of three times.
+ */
+export const feedRecordJson = (entity: LedgerEntity, serialized: SerializedLedgerDoc) =>
+  feedLine(entity, serialized, recordIdOfDoc(entity, serialized.doc));
+
+/** Level 1: about 7x smaller at a third of the default level's time. */
+const packed = async (lines: string[]) =>
+  new Binary(await deflate(Buffer.from(lines.join('\n')), { level: 1 }));
+
 /** The outbox entries of one page's changed rows, split so that none grows too large. */
-export const outboxEntriesOf = (
+export const outboxEntriesOf = async (
   sellerId: number,
-  changed: { entity: LedgerEntity; docs: LedgerDoc<LedgerEntity>[] }[],
-): LedgerOutboxEntry[] => {
-  const all = changed.flatMap(({ entity, docs }) => docs.map((doc) => toFeedRecord(entity, doc)));
+  changed: { entity: LedgerEntity; docs: SerializedLedgerDoc[] }[],
+): Promise<LedgerOutboxEntry[]> => {
+  const all = changed.flatMap(({ entity, docs }) => docs.map((doc) => ({ entity, doc })));
   const entries: LedgerOutboxEntry[] = [];
   for (let start = 0; start < all.length; start += MAX_RECORDS_PER_ENTRY) {
     const chunk = all.slice(start, start + MAX_RECORDS_PER_ENTRY);
@@ -67,13 +111,15 @@ export const outboxEntriesOf = (
       _id: `${sellerId}:${randomUUID()}`,
       sellerId,
       createdAt: new Date(),
+      encoding: 'deflate-raw',
       records: {},
       recordIds: {},
     };
     for (const entity of new Set(chunk.map((r) => r.entity))) {
-      const records = chunk.filter((r) => r.entity === entity);
-      entry.records[entity] = new Binary(Buffer.from(records.map((r) => JSON.stringify(r)).join('\n')));
-      entry.recordIds[entity] = records.map((r) => r.recordId).join('\n');
+      const docs = chunk.filter((r) => r.entity === entity).map((r) => r.doc);
+      const ids = docs.map((d) => recordIdOfDoc(entity, d.doc));
+      entry.records[entity] = await packed(docs.map((d, index) => feedLine(entity, d, ids[index] ?? '')));
+      entry.recordIds[entity] = await packed(ids);
     }
     entries.push(entry);
   }
@@ -89,6 +135,6 @@ export const writeOutboxEntries = async (db: Db, entries: LedgerOutboxEntry[]): 
 export const pendingOutboxRecords = async (db: Db): Promise<number> => {
   let pending = 0;
   for await (const entry of db.collection<LedgerOutboxEntry>(LEDGER_OUTBOX).find({}))
-    for (const ids of Object.values(entry.recordIds)) pending += ids.split('\n').length;
+    pending += outboxEntryRecordIds(entry).length;
   return pending;
 };

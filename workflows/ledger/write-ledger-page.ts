@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { MongoBulkWriteError, type Collection, type Db, type WriteError } from 'mongodb';
 import type { LedgerEntity, LedgerPage } from '../../contracts/ledger';
 import { ledgerCollections, ledgerDocId, ledgerEntities, type LedgerDoc } from './ledger-collections';
-import { outboxEntriesOf, writeOutboxEntries } from './ledger-outbox';
+import {
+  outboxEntriesOf,
+  writeOutboxEntries,
+  type LedgerOutboxEntry,
+  type SerializedLedgerDoc,
+} from './ledger-outbox';
 
 export type LedgerWriteContext = {
   db: Db;
@@ -18,7 +23,7 @@ export type LedgerWriteContext = {
 
 type AnyLedgerDoc = LedgerDoc<LedgerEntity>;
 
-const digest = (record: object) => createHash('sha1').update(JSON.stringify(record)).digest('base64url');
+const digest = (json: string) => createHash('sha1').update(json).digest('base64url');
 
 const DUPLICATE_KEY = 11000;
 
@@ -50,61 +55,120 @@ const insertOrReplace = async (collection: Collection<AnyLedgerDoc>, docs: AnyLe
   }
 };
 
-const changedDocs = async (
+/** The rows of a page's records. One serialization per record: its hash and its feed record use it. */
+export const serializedDocsOf = (
+  context: Pick<LedgerWriteContext, 'tenantId' | 'epoch' | 'now'>,
+  records: LedgerPage[LedgerEntity],
+): SerializedLedgerDoc[] =>
+  records.map((record) => {
+    const recordJson = JSON.stringify(record);
+    return {
+      recordJson,
+      doc: {
+        ...record,
+        _id: ledgerDocId(record.sellerId, record.providerId),
+        tenantId: context.tenantId,
+        epoch: context.epoch,
+        hash: digest(recordJson),
+        changedAt: context.now,
+      },
+    };
+  });
+
+type EntityWrites = {
+  entity: LedgerEntity;
+  fresh: SerializedLedgerDoc[];
+  changed: SerializedLedgerDoc[];
+  /** How many of the page's rows were stored already (changed or not); 0 when not compared. */
+  stored: number;
+};
+
+/** Splits a page's rows into new and changed ones; unchanged stored rows are left out. */
+const compareWithStored = async (
   context: LedgerWriteContext,
   entity: LedgerEntity,
-  records: LedgerPage[LedgerEntity],
-): Promise<{ fresh: AnyLedgerDoc[]; changed: AnyLedgerDoc[] }> => {
-  const docs: AnyLedgerDoc[] = records.map((record) => ({
-    ...record,
-    _id: ledgerDocId(record.sellerId, record.providerId),
-    tenantId: context.tenantId,
-    epoch: context.epoch,
-    hash: digest(record),
-    changedAt: context.now,
-  }));
-  if (!context.compare || docs.length === 0) return { fresh: docs, changed: [] };
+  docs: SerializedLedgerDoc[],
+): Promise<EntityWrites> => {
+  if (!context.compare || docs.length === 0) return { entity, fresh: docs, changed: [], stored: 0 };
   const stored = await context.db
     .collection<AnyLedgerDoc>(ledgerCollections[entity])
-    .find({ _id: { $in: docs.map((d) => d._id) } } as never, { projection: { hash: 1, epoch: 1 } })
+    .find({ _id: { $in: docs.map((d) => d.doc._id) } } as never, { projection: { hash: 1, epoch: 1 } })
     .toArray();
   const known = new Map(stored.map((d) => [String(d._id), `${d.epoch}:${d.hash}`]));
+  const version = ({ doc }: SerializedLedgerDoc) => `${doc.epoch}:${doc.hash}`;
   return {
-    fresh: docs.filter((d) => !known.has(d._id)),
-    changed: docs.filter((d) => known.has(d._id) && known.get(d._id) !== `${d.epoch}:${d.hash}`),
+    entity,
+    stored: known.size,
+    fresh: docs.filter((d) => !known.has(d.doc._id)),
+    changed: docs.filter((d) => known.has(d.doc._id) && known.get(d.doc._id) !== version(d)),
   };
 };
 
+/** A page serialized for writing: its rows, and its outbox entries when nothing needs comparing. */
+export type PreparedLedgerPage = {
+  sellerId: number | undefined;
+  docs: { entity: LedgerEntity; docs: SerializedLedgerDoc[] }[];
+  entries: LedgerOutboxEntry[] | null;
+};
+
 /**
- * Writes one connector page keyed by (sellerId, provider id), unchanged records skipped: writing the
+ * The CPU half of writing a page (rows, hashes, compressed outbox entries), without touching the
+ * database, so a sync can prepare the next page while the previous one is being written.
+ */
+export const prepareLedgerPage = async (
+  context: LedgerWriteContext,
+  page: LedgerPage,
+): Promise<PreparedLedgerPage> => {
+  const docs = ledgerEntities.map((entity) => ({ entity, docs: serializedDocsOf(context, page[entity]) }));
+  const sellerId = ledgerEntities
+    .map((entity): { sellerId: number } | undefined => page[entity][0])
+    .find((record) => record !== undefined)?.sellerId;
+  const entries = context.compare || sellerId === undefined ? null : await outboxEntriesOf(sellerId, docs);
+  return { sellerId, docs, entries };
+};
+
+/**
+ * Writes a prepared page keyed by (sellerId, provider id), unchanged records skipped: writing the
  * same page twice leaves the same rows, so a resumed sync duplicates nothing. The page's feed records
  * go to the outbox first, then the rows: a crash in between republishes them on the page's rewrite
  * (same record ids), never loses them.
  */
-export const writeLedgerPage = async (context: LedgerWriteContext, page: LedgerPage): Promise<number> => {
-  const writes: { entity: LedgerEntity; fresh: AnyLedgerDoc[]; changed: AnyLedgerDoc[] }[] = [];
-  for (const entity of ledgerEntities)
-    writes.push({ entity, ...(await changedDocs(context, entity, page[entity])) });
-  const sellerId = ledgerEntities
-    .map((entity): { sellerId: number } | undefined => page[entity][0])
-    .find((record) => record !== undefined)?.sellerId;
-  if (sellerId === undefined) return 0;
-  await writeOutboxEntries(
-    context.db,
-    outboxEntriesOf(
+export const commitLedgerPage = async (
+  context: LedgerWriteContext,
+  prepared: PreparedLedgerPage,
+): Promise<{ written: number; alreadyStored: number }> => {
+  const { sellerId } = prepared;
+  if (sellerId === undefined) return { written: 0, alreadyStored: 0 };
+  const writes: EntityWrites[] = [];
+  for (const { entity, docs } of prepared.docs) writes.push(await compareWithStored(context, entity, docs));
+  const entries =
+    prepared.entries ??
+    (await outboxEntriesOf(
       sellerId,
       writes.map((w) => ({ entity: w.entity, docs: [...w.fresh, ...w.changed] })),
-    ),
-  );
+    ));
+  await writeOutboxEntries(context.db, entries);
   let written = 0;
   for (const { entity, fresh, changed } of writes) {
     const collection = context.db.collection<AnyLedgerDoc>(ledgerCollections[entity]);
-    if (fresh.length > 0) await insertOrReplace(collection, fresh);
-    await replaceAll(collection, changed);
+    if (fresh.length > 0)
+      await insertOrReplace(
+        collection,
+        fresh.map((d) => d.doc),
+      );
+    await replaceAll(
+      collection,
+      changed.map((d) => d.doc),
+    );
     written += fresh.length + changed.length;
   }
-  return written;
+  const alreadyStored = writes.reduce((n, w) => n + w.stored, 0);
+  return { written, alreadyStored };
 };
+
+/** Prepares and writes one connector page (see commitLedgerPage); the rows new or changed. */
+export const writeLedgerPage = async (context: LedgerWriteContext, page: LedgerPage): Promise<number> =>
+  (await commitLedgerPage(context, await prepareLedgerPage(context, page))).written;
 
 /** Repopulate starts from nothing: every ledger record of the seller goes. */
 export const deleteSellerLedger = async (db: Db, sellerId: number): Promise<void> => {

@@ -5,9 +5,15 @@ import type { CommandHandlerDeps } from '../../commands/command-handler';
 import { jobDecider } from '../../domain/job/job-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { ensureLedgerIndexes } from '../ledger/ledger-collections';
-import { deleteSellerLedger, writeLedgerPage } from '../ledger/write-ledger-page';
+import {
+  commitLedgerPage,
+  deleteSellerLedger,
+  prepareLedgerPage,
+  type LedgerWriteContext,
+  type PreparedLedgerPage,
+} from '../ledger/write-ledger-page';
 import { ledgerEpochOf, recordLedgerEpoch } from '../ledger/ledger-epochs';
-import type { LedgerConnector } from './ledger-connector';
+import type { FetchedPage, LedgerConnector } from './ledger-connector';
 import type { SyncPlan, SyncStepInput } from './sync-input';
 import { readState, runSystemCommand, type SystemCommandContext } from './system-commands';
 import { throttledProgress } from './throttled-progress';
@@ -18,6 +24,9 @@ export type SyncDeps = {
   connectorFor: (provider: SellerProvider) => LedgerConnector;
   now: () => Date;
 };
+
+/** A page fetched from the platform and serialized, waiting to be written. */
+type FetchedAndPrepared = { fetched: FetchedPage; context: LedgerWriteContext; prepared: PreparedLedgerPage };
 
 /** What a sync activity keeps in its heartbeat: where the next attempt resumes. */
 type PagesCheckpoint = { cursor: string | null; pages: number; records: number; finished: boolean };
@@ -105,32 +114,45 @@ export const createSyncActivities = (deps: SyncDeps) => {
       const progress = throttledProgress(commandContext(deps, input), { jobId: input.jobId, now: deps.now });
       const since = input.plan.since === null ? null : new Date(input.plan.since);
       const until = new Date(input.plan.until);
-      for (;;) {
-        if (cancellationSignal().aborted) throw new CancelledFailure('the sync was cancelled');
+      // A sync compares with the stored rows to skip unchanged ones. A populate resumed after a crash
+      // compares until a page none of whose rows were stored: the heartbeat lags the writes (the SDK
+      // throttles it), so pages after the checkpoint may be written, but pages are written in order.
+      let compare = input.mode === 'sync' || resumed !== undefined;
+      const fetchAndPrepare = async (cursor: string | null): Promise<FetchedAndPrepared> => {
         const fetched = await connector.fetchPage({
           sellerId: input.sellerId,
           since,
           until,
-          cursor: checkpoint.cursor,
+          cursor,
           pageSize: input.pageSize,
         });
-        checkpoint.records += await writeLedgerPage(
-          {
-            db: deps.db,
-            tenantId: input.tenantId,
-            epoch: input.plan.epoch,
-            now: deps.now(),
-            compare: input.mode === 'sync' || resumed !== undefined,
-          },
-          fetched.page,
-        );
+        const context = {
+          db: deps.db,
+          tenantId: input.tenantId,
+          epoch: input.plan.epoch,
+          now: deps.now(),
+          compare,
+        };
+        return { fetched, context, prepared: await prepareLedgerPage(context, fetched.page) };
+      };
+      let next: Promise<FetchedAndPrepared> | null = fetchAndPrepare(checkpoint.cursor);
+      while (next) {
+        if (cancellationSignal().aborted) throw new CancelledFailure('the sync was cancelled');
+        const current: FetchedAndPrepared = await next;
+        const { fetched, context, prepared } = current;
+        // The next page is fetched and serialized while this one is written; that touches no rows.
+        next = fetched.nextCursor === null ? null : fetchAndPrepare(fetched.nextCursor);
+        next?.catch(() => undefined);
+        const { written, alreadyStored } = await commitLedgerPage(context, prepared);
+        if (input.mode !== 'sync' && written > 0 && alreadyStored === 0) compare = false;
+        checkpoint.records += written;
         checkpoint.pages += 1;
         checkpoint.cursor = fetched.nextCursor;
         checkpoint.finished = fetched.nextCursor === null;
         heartbeat(checkpoint);
         await progress.record({ stage: 'fetching', done: fetched.done, total: fetched.total });
-        if (fetched.nextCursor === null) return checkpoint;
       }
+      return checkpoint;
     },
 
     /** Records the CollectionDate (the window's end) and ends the seller's running sync. */

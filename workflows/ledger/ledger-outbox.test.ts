@@ -1,0 +1,68 @@
+import { Binary } from 'mongodb';
+import { fetchDemoPage } from '../demo/demo-connector';
+import { ledgerEntities } from './ledger-collections';
+import {
+  feedRecordJson,
+  outboxEntriesOf,
+  outboxEntryRecordIds,
+  outboxRecordIdsOf,
+  outboxValuesOf,
+  toFeedRecord,
+  type LedgerOutboxEntry,
+} from './ledger-outbox';
+import { serializedDocsOf } from './write-ledger-page';
+
+const page = fetchDemoPage(
+  { seed: 3, startDate: '2022-01-01', invoicesPerYear: 3000 },
+  { sellerId: 12, since: null, until: new Date('2024-06-30T12:00:00.000Z'), cursor: null, pageSize: 12_000 },
+).page;
+const context = { tenantId: 4, epoch: 77, now: new Date('2024-07-01T08:30:00.000Z') };
+const changed = ledgerEntities.map((entity) => ({ entity, docs: serializedDocsOf(context, page[entity]) }));
+
+describe('the ledger outbox entries', () => {
+  it('hold each feed record exactly as toFeedRecord serializes it', () => {
+    for (const { entity, docs } of changed) {
+      expect(docs.length).toBeGreaterThan(0);
+      for (const doc of docs)
+        expect(feedRecordJson(entity, doc)).toBe(JSON.stringify(toFeedRecord(entity, doc.doc)));
+    }
+  });
+
+  it('give back every record and id in write order, split into entries of at most 5000 records', async () => {
+    const entries = await outboxEntriesOf(12, changed);
+    expect(entries.length).toBeGreaterThan(1);
+    for (const { entity, docs } of changed) {
+      const values = entries.flatMap((entry) => outboxValuesOf(entry, entity));
+      expect(values.map((v) => JSON.parse(v) as unknown)).toEqual(
+        docs.map((d) => JSON.parse(JSON.stringify(toFeedRecord(entity, d.doc))) as unknown),
+      );
+      expect(entries.flatMap((entry) => outboxRecordIdsOf(entry, entity))).toEqual(
+        docs.map((d) => toFeedRecord(entity, d.doc).recordId),
+      );
+    }
+    for (const entry of entries) expect(outboxEntryRecordIds(entry).length).toBeLessThanOrEqual(5000);
+    // Compressed: the entries are a fraction of the JSON they carry.
+    const stored = entries.reduce(
+      (n, e) => n + Object.values(e.records).reduce((m, b) => m + (b?.length() ?? 0), 0),
+      0,
+    );
+    const json = changed.reduce(
+      (n, c) => n + c.docs.reduce((m, d) => m + feedRecordJson(c.entity, d).length, 0),
+      0,
+    );
+    expect(stored).toBeLessThan(json / 4);
+  });
+
+  it('still read entries written before compression (plain bytes and id strings)', () => {
+    const legacy: LedgerOutboxEntry = {
+      _id: '12:legacy',
+      sellerId: 12,
+      createdAt: new Date(),
+      records: { invoices: new Binary(Buffer.from('{"a":1}\n{"b":2}')) },
+      recordIds: { invoices: 'invoices:12:A:1:x\ninvoices:12:B:1:y' },
+    };
+    expect(outboxValuesOf(legacy, 'invoices')).toEqual(['{"a":1}', '{"b":2}']);
+    expect(outboxEntryRecordIds(legacy)).toEqual(['invoices:12:A:1:x', 'invoices:12:B:1:y']);
+    expect(outboxValuesOf(legacy, 'payments')).toEqual([]);
+  });
+});
