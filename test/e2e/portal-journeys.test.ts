@@ -232,7 +232,7 @@ describe('portal journeys in a real browser', () => {
     await j.shoot(page, 'admin-landing');
     await adminSwitchInto(page, 'Demo Client');
     await page.goto('/overview');
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByText('You are exploring the Demo Client').waitFor();
     const name = topBar(page).locator('[aria-describedby="tenant-id-tip"]');
     const tip = page.getByRole('tooltip');
     await expect(tip.isVisible()).resolves.toBe(false);
@@ -263,5 +263,68 @@ describe('portal journeys in a real browser', () => {
     await page.getByRole('heading', { name: 'Connected platforms' }).waitFor();
     await expect(overflow()).resolves.toBe(0);
     await j.shoot(page, 'platforms');
+  });
+
+  it('signs in and moves between pages with the keyboard alone, the focus always visible', async () => {
+    const j = journey('keyboard');
+    const page = await j.person();
+    /**
+     * The focused control's accessible name, and whether focusing it shows: the pixels around it with the
+     * focus differ from the same pixels once it is blurred (the caret is hidden in both pictures).
+     */
+    const focused = async () => {
+      const { name, box } = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        if (!element || element === document.body) return { name: '', box: null };
+        const r = element.getBoundingClientRect();
+        const label = (element as HTMLInputElement).labels?.[0]?.textContent;
+        return {
+          name: (label ?? element.getAttribute('aria-label') ?? element.textContent ?? '').trim(),
+          box: { x: r.x, y: r.y, width: r.width, height: r.height },
+        };
+      });
+      if (!box) return { name, visible: false };
+      const clip = {
+        x: Math.max(0, box.x - 4),
+        y: Math.max(0, box.y - 4),
+        width: box.width + 8,
+        height: box.height + 8,
+      };
+      const withFocus = await page.screenshot({ clip, animations: 'disabled' });
+      const control = await page.evaluateHandle(() => document.activeElement as HTMLElement);
+      await control.evaluate((element) => element.blur());
+      const withoutFocus = await page.screenshot({ clip, animations: 'disabled' });
+      // Back where the keyboard left it, so typing and the next Tab go on from here.
+      await control.evaluate((element) => element.focus());
+      await control.dispose();
+      return { name, visible: !withFocus.equals(withoutFocus) };
+    };
+    /** Tabs until the focus reaches `name`, checking that every stop on the way shows where it is. */
+    const tabTo = async (name: string) => {
+      for (let stop = 0; stop < 25; stop += 1) {
+        await page.keyboard.press('Tab');
+        const now = await focused();
+        expect({ at: now.name, visible: now.visible }).toEqual({ at: now.name, visible: true });
+        if (now.name === name) return;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+
+    await page.goto('/login');
+    await page
+      .getByRole('heading', { name: /log in/i })
+      .first()
+      .waitFor();
+    await tabTo('Email');
+    await page.keyboard.type('demo@ledgerwise.local');
+    await tabTo('Password');
+    await page.keyboard.type(app.config.SEED_ADMIN_PASSWORD);
+    await j.shoot(page, 'login-by-keyboard');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await tabTo('Platforms');
+    await j.shoot(page, 'focus-on-platforms-link');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Connected platforms' }).waitFor();
   });
 });
