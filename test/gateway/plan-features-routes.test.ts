@@ -1,7 +1,7 @@
 import { TenantFeaturesResponse } from '../../contracts/api/features';
 import { companyFor } from './fixtures';
 import { useGatewayWorld } from './gateway-world';
-import { grantProducts } from './platform-fixtures';
+import { grantProducts, makeDemo } from './platform-fixtures';
 import { person } from './team-fixtures';
 
 const world = useGatewayWorld(__filename);
@@ -22,5 +22,22 @@ describe('GET /api/tenants/{id}/features', () => {
     const stranger = await person(world, { name: 'features-stranger' });
     await companyFor(world, stranger, { name: 'Elsewhere Co' });
     expect((await stranger.browser.get(`/api/tenants/${tenantId}/features`)).statusCode).toBe(403);
+  });
+
+  it('gives a demo tenant every gated feature without a subscription, as the spec says', async () => {
+    const owner = await person(world, { name: 'features-demo' });
+    const tenantId = await companyFor(world, owner, { name: 'Demo Features Co' });
+    await makeDemo(world, tenantId);
+    const { Features } = TenantFeaturesResponse.parse(
+      (await owner.browser.get(`/api/tenants/${tenantId}/features`)).json(),
+    );
+    expect(Features).toEqual([
+      'integrations/active_campaign',
+      'integrations/hubspot',
+      'integrations/hubspot_revops',
+      'integrations/salesforce',
+      'platforms/qbd_web_connector',
+      'platforms/sage',
+    ]);
   });
 });

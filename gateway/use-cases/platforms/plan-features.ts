@@ -3,6 +3,7 @@ import type { IntegrationProduct, IntegrationProvider } from '../../../contracts
 import type { SellerProvider } from '../../../contracts/events/seller';
 import { getTenantSubscription } from '../../../projections/billing/query-billing-subscriptions';
 import { getPlanByIdentifier } from '../../../projections/plans/query-plans';
+import { tenantsCollection } from '../../../projections/tenants/tenant-view';
 
 /**
  * The plan-gated connections (portal.md section 6, "Upgrade plan to access"), as product identifiers
@@ -24,6 +25,16 @@ export const featureOf = (
 ): string | null => gatedFeatures[product ? `${provider}:${product}` : provider] ?? null;
 
 /**
+ * portal.md section 6: "Demo tenants have all enabled" (what a demo may connect at all is decided
+ * apart: connection is disabled on demo, HubSpot with its own hint). The Demo Client has no subscription.
+ */
+const isDemoTenant = async (db: Db, tenantId: number): Promise<boolean> => {
+  const tenants = await tenantsCollection(db);
+  const tenant = await tenants.findOne({ _id: tenantId }, { projection: { UsageType: 1 } });
+  return tenant?.UsageType === 'DEMO';
+};
+
+/**
  * Whether the tenant's plan includes the platform: its plan's products, or a product added to its
  * subscription (counted only while active and not expired). No subscription means no gated platform.
  */
@@ -32,6 +43,7 @@ export const planAllows = async (
   query: { tenantId: number; feature: string | null; now: Date },
 ): Promise<boolean> => {
   if (query.feature === null) return true;
+  if (await isDemoTenant(db, query.tenantId)) return true;
   const { subscription } = await getTenantSubscription(db, { tenantId: query.tenantId, now: query.now });
   if (!subscription) return false;
   if (subscription.SubscriptionProducts.some((product) => product.Identifier === query.feature)) return true;
@@ -41,10 +53,11 @@ export const planAllows = async (
 
 /**
  * Every plan-gated feature the tenant has (GET /api/tenants/{id}/features), for the connect cards:
- * its plan's products and the active products added to its subscription.
+ * its plan's products and the active products added to its subscription; a demo tenant has them all.
  */
 export const planFeatures = async (db: Db, query: { tenantId: number; now: Date }): Promise<string[]> => {
   const gated = new Set(Object.values(gatedFeatures));
+  if (await isDemoTenant(db, query.tenantId)) return [...gated].filter((f) => f !== undefined).sort();
   const { subscription } = await getTenantSubscription(db, { tenantId: query.tenantId, now: query.now });
   if (!subscription) return [];
   const plan = await getPlanByIdentifier(db, { identifier: subscription.Plan.Identifier });
