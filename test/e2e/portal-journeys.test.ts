@@ -122,6 +122,12 @@ describe('portal journeys in a real browser', () => {
     // Trial and payment cards need a subscription, which billing (a later issue) creates.
     await expect(page.getByText('Report recipients').isVisible()).resolves.toBe(true);
     await expect(page.getByText('Integrations').isVisible()).resolves.toBe(true);
+    // The synced numbers themselves: trailing-year revenue in dollars and the monthly chart.
+    const receivables = page.getByRole('region', { name: 'Receivables: Demo Company' });
+    const revenue = receivables.getByText('Revenue, last 12 months').locator('xpath=following-sibling::*[1]');
+    await revenue.filter({ hasText: /^\$[1-9][\d,]*$/ }).waitFor();
+    await receivables.locator('svg.recharts-surface').first().waitFor();
+    await expect(receivables.getByRole('table').getByRole('row').count()).resolves.toBe(13);
     await j.shoot(page, 'dashboard-stat-cards');
   });
 

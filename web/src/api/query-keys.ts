@@ -32,6 +32,8 @@ export const resources = {
   plans: 'plans',
   partners: 'partners',
   reports: 'reports',
+  /** A seller's metric rows (GET /api/metrics/sellers/:id); new ones come with the seller's MetricsDate. */
+  metrics: 'metrics',
 } as const;
 export type Resource = (typeof resources)[keyof typeof resources];
 

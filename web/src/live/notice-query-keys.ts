@@ -11,7 +11,7 @@ const resourcesShowing: Record<LiveEntity, readonly Resource[]> = {
   user: [resources.users, resources.clientUsers, resources.recipients],
   membership: [resources.users, resources.clientUsers, resources.clients, resources.tenants],
   invite: [resources.invites],
-  seller: [resources.sellers, resources.clients, resources.recipients],
+  seller: [resources.sellers, resources.clients, resources.recipients, resources.metrics],
   integration: [resources.integrations],
   recipient: [resources.recipients, resources.clients],
   partner: [resources.partners, resources.tenant, resources.clients],

@@ -17,6 +17,7 @@ import {
 } from './dashboard-queries';
 import { businessSetupComplete, businessSteps, type SetupSteps } from './setup-progress';
 import { SetupStepsCard, type SetupStepView } from './setup-steps-card';
+import { ReceivablesCard } from './receivables-card';
 import { PageFrame, StatCard, cardLinkClasses } from './stat-card';
 import { trialDaysRemaining } from './trial-days';
 import { useSetupDismissals } from './use-setup-dismissals';
@@ -200,6 +201,15 @@ const BusinessDashboard = ({ tenantId }: { tenantId: number }) => {
           )}
         </Grid>
       )}
+      {data.sellers.rows
+        .filter((seller) => seller.MetricsDate !== null)
+        .map((seller) => (
+          <ReceivablesCard
+            key={seller.Id}
+            seller={seller}
+            currency={data.tenant.Settings.Reporting.Currency}
+          />
+        ))}
       {!facts.isFirm && (advisors.length > 0 || partner) && (
         <Card>
           <Title>Your advisors</Title>

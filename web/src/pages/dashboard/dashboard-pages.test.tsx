@@ -158,6 +158,75 @@ describe('the business dashboard', () => {
     await screen.findByText('You are exploring the Demo Client');
     expect(screen.queryByText('Set up your account')).toBeNull();
   });
+
+  it('shows a synced seller’s revenue, payments and purchase gap in the company’s currency, month by month', async () => {
+    const synced = {
+      ...oneSeller,
+      rows: [
+        {
+          ...oneSeller.rows[0],
+          CollectionDate: '2026-11-01T10:00:00.000Z',
+          MetricsDate: '2026-11-01T10:05:00.000Z',
+          Progress: 'completed',
+        },
+      ],
+    };
+    const metric = (rows: { StartDate: string; Value: number }[]) => ({
+      sellerId: 1,
+      MetricsDate: '2026-11-01T10:05:00.000Z',
+      rows: rows.map((row) => ({ ...row, Count: 1 })),
+    });
+    const fake = business()
+      .on('GET /api/tenants/7', {
+        body: tenantFixture({
+          Settings: {
+            ...tenantFixture().Settings,
+            Reporting: { ...tenantFixture().Settings.Reporting, Currency: 'GBP' },
+          },
+        }),
+      })
+      .on('GET /api/sellers', { body: synced })
+      .on('GET /api/metrics/sellers/1', (call) => {
+        const url = new URL(call.url, 'http://x');
+        const type = url.searchParams.get('type');
+        const frequency = url.searchParams.get('frequency');
+        if (frequency === 'TRAILING12MONTHS')
+          return {
+            body: {
+              ...metric([
+                { StartDate: '2026-10-01T00:00:00.000Z', Value: type === 'TOTAL_PAID' ? 900000 : 1250000 },
+                {
+                  StartDate: '2026-11-01T00:00:00.000Z',
+                  Value:
+                    type === 'AVG_DAYS_BETWEEN_PURCHASES' ? 3125 : type === 'TOTAL_PAID' ? 1000000 : 1500000,
+                },
+              ]),
+              type,
+              frequency,
+            },
+          };
+        return {
+          body: {
+            ...metric([
+              { StartDate: '2026-10-01T00:00:00.000Z', Value: type === 'TOTAL_PAID' ? 40000 : 50000 },
+              { StartDate: '2026-11-01T00:00:00.000Z', Value: type === 'TOTAL_PAID' ? 10000 : 70000 },
+            ]),
+            type,
+            frequency,
+          },
+        };
+      });
+    renderApp({ path: '/overview', fake });
+    const card = within(await screen.findByRole('region', { name: 'Receivables: Acme Demo' }));
+    expect(await card.findByText('£15,000')).toBeTruthy();
+    expect(card.getByText('£10,000')).toBeTruthy();
+    expect(card.getByText('31.3 days')).toBeTruthy();
+    const table = card.getByRole('table', { name: 'Revenue and payments by month, Acme Demo' });
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows).toEqual(['MonthRevenuePaid', 'Oct 2026£500£400', 'Nov 2026£700£100']);
+  });
 });
 
 describe('the advisor firm dashboard', () => {

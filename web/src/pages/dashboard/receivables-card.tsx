@@ -1,0 +1,116 @@
+import { useQuery } from '@tanstack/react-query';
+import { BarChart, Card, Grid, Metric, Text } from '@tremor/react';
+import { MetricRowsResponse } from '../../../../contracts/api/ledger';
+import type { SellerResponse } from '../../../../contracts/api/sellers';
+import type { Currency } from '../../../../contracts/events/tenant';
+import type { MetricFrequency, MetricRow, MetricType } from '../../../../contracts/ledger';
+import { resources, tenantKey } from '../../api/query-keys';
+import { useAppServices } from '../../session/app-services-context';
+import { useCurrentTenantId } from './dashboard-queries';
+import { daysText, latestValue, moneyFormatter, monthlySeries } from './receivables-figures';
+
+const useMetricRows = (sellerId: number, type: MetricType, frequency: MetricFrequency) => {
+  const { api } = useAppServices();
+  const tenantId = useCurrentTenantId();
+  return useQuery({
+    queryKey: tenantKey(tenantId, resources.metrics, sellerId, type, frequency),
+    queryFn: () =>
+      api.get(`/api/metrics/sellers/${sellerId}`, { query: { type, frequency }, schema: MetricRowsResponse }),
+    enabled: tenantId !== null,
+  });
+};
+
+const MONTHS_SHOWN = 12;
+
+/**
+ * A synced seller's numbers on the dashboard: trailing-12-month revenue and payments, the average gap
+ * between a customer's purchases, and the last twelve months as a chart (with the same figures as a
+ * table for screen readers, since the chart itself is a picture).
+ */
+export const ReceivablesCard = ({ seller, currency }: { seller: SellerResponse; currency: Currency }) => {
+  const revenue = useMetricRows(seller.Id, 'TOTAL_REVENUE', 'MONTHLY');
+  const paid = useMetricRows(seller.Id, 'TOTAL_PAID', 'MONTHLY');
+  const revenueT12 = useMetricRows(seller.Id, 'TOTAL_REVENUE', 'TRAILING12MONTHS');
+  const paidT12 = useMetricRows(seller.Id, 'TOTAL_PAID', 'TRAILING12MONTHS');
+  const gap = useMetricRows(seller.Id, 'AVG_DAYS_BETWEEN_PURCHASES', 'TRAILING12MONTHS');
+  const money = moneyFormatter(currency);
+  const name = seller.CompanyName ?? seller.Provider;
+  const titleId = `receivables-${seller.Id}`;
+
+  const queries = [revenue, paid, revenueT12, paidT12, gap];
+  const failed = queries.find((query) => query.isError);
+  const series =
+    revenue.data && paid.data
+      ? monthlySeries({ revenue: revenue.data.rows, paid: paid.data.rows }, MONTHS_SHOWN)
+      : [];
+  const figure = (rows: { rows: readonly MetricRow[] } | undefined) => {
+    const value = rows ? latestValue(rows.rows) : null;
+    return value === null ? '—' : money(value);
+  };
+
+  return (
+    <section aria-labelledby={titleId}>
+      <Card>
+        <h2 id={titleId} className="text-tremor-title font-medium text-tremor-content-strong">
+          Receivables: {name}
+        </h2>
+        {seller.MetricsDate && (
+          <Text className="mt-1">Figures as of {new Date(seller.MetricsDate).toLocaleString()}</Text>
+        )}
+        {failed?.error && (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            {failed.error.message}
+          </p>
+        )}
+        <Grid numItemsSm={3} className="mt-4 gap-4">
+          <div>
+            <Text>Revenue, last 12 months</Text>
+            <Metric>{figure(revenueT12.data)}</Metric>
+          </div>
+          <div>
+            <Text>Paid, last 12 months</Text>
+            <Metric>{figure(paidT12.data)}</Metric>
+          </div>
+          <div>
+            <Text>Average days between purchases</Text>
+            <Metric>{daysText(gap.data ? latestValue(gap.data.rows) : null)}</Metric>
+          </div>
+        </Grid>
+        {series.length > 0 && (
+          <>
+            <div aria-hidden="true">
+              <BarChart
+                className="mt-6 h-64"
+                data={series}
+                index="month"
+                categories={['Revenue', 'Paid']}
+                colors={['blue', 'emerald']}
+                valueFormatter={money}
+                yAxisWidth={72}
+              />
+            </div>
+            <table className="sr-only">
+              <caption>Revenue and payments by month, {name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Month</th>
+                  <th scope="col">Revenue</th>
+                  <th scope="col">Paid</th>
+                </tr>
+              </thead>
+              <tbody>
+                {series.map((point) => (
+                  <tr key={point.month}>
+                    <th scope="row">{point.month}</th>
+                    <td>{money(point.Revenue)}</td>
+                    <td>{money(point.Paid)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </Card>
+    </section>
+  );
+};
