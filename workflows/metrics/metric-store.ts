@@ -33,32 +33,72 @@ const ensureIndex = async (db: Db, collection: string, spec: { key: Record<strin
   if (!names.includes(spec.name)) await db.collection(collection).createIndexes([spec]);
 };
 
+/**
+ * Per seller, the generation of its metric rows and of its customer metrics that readers see. A new
+ * generation is inserted beside the live one, made live by one write here, then the others go: no
+ * gap and no mix for readers, and no replace by _id, which the local FerretDB answers by reading the
+ * whole collection (one replace per customer made storing quadratic in the customers).
+ */
+export const METRIC_GENERATIONS = 'metric_generations';
+
+type Part = 'rows' | 'customers';
+type GenerationsDoc = { _id: number } & Partial<Record<Part, string>>;
+
+const partCollections: Record<Part, string> = { rows: METRIC_ROWS, customers: CUSTOMER_METRICS };
+
+const liveGenerationOf = async (db: Db, sellerId: number, part: Part): Promise<string | undefined> =>
+  (await db.collection<GenerationsDoc>(METRIC_GENERATIONS).findOne({ _id: sellerId }))?.[part];
+
 const BATCH = 1000;
 
-const upsertAll = async (db: Db, collection: string, docs: { _id: string }[]) => {
-  for (let i = 0; i < docs.length; i += BATCH)
-    await db.collection<{ _id: string }>(collection).bulkWrite(
-      docs.slice(i, i + BATCH).map((doc) => ({
-        replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true },
-      })),
-      { ordered: false },
+/**
+ * Stores a seller's new docs of one part as the run's generation and makes it live, then deletes
+ * the others. A retried run first deletes what an earlier attempt left unfinished (anything not
+ * live); an earlier attempt that made the generation live had stored all of it, which is kept.
+ */
+const swapGeneration = async <T extends object>(
+  db: Db,
+  store: { part: Part; sellerId: number; generation: string; docs: T[]; keyOf: (doc: T) => string },
+) => {
+  const { part, sellerId, generation } = store;
+  const collection = db.collection<{ _id: string; sellerId: number; generation: string }>(
+    partCollections[part],
+  );
+  const live = await liveGenerationOf(db, sellerId, part);
+  if (live !== generation) {
+    // Before the first swap a seller's docs have no live generation: they stay until the new one is.
+    await collection.deleteMany(
+      live === undefined ? { sellerId, generation } : { sellerId, generation: { $ne: live } },
     );
+    const docs = store.docs.map((doc) => ({
+      _id: `${sellerId}:${generation}:${store.keyOf(doc)}`,
+      sellerId,
+      ...doc,
+      generation,
+    }));
+    for (let i = 0; i < docs.length; i += BATCH)
+      await collection.insertMany(docs.slice(i, i + BATCH), { ordered: false });
+    await db
+      .collection<GenerationsDoc>(METRIC_GENERATIONS)
+      .updateOne({ _id: sellerId }, { $set: { [part]: generation } }, { upsert: true });
+  }
+  await collection.deleteMany({ sellerId, generation: { $ne: generation } });
 };
 
-/** Replaces a seller's customer metrics the same way (the customers job stores only these). */
+/** Replaces a seller's customer metrics (the customers job stores only these). */
 export const storeCustomerMetrics = async (
   db: Db,
   run: { sellerId: number; generation: string },
   customers: CustomerMetrics[],
 ) => {
-  const { sellerId, generation } = run;
   await ensureIndex(db, CUSTOMER_METRICS, { key: { sellerId: 1, customerId: 1 }, name: 'seller_customer' });
-  await upsertAll(
-    db,
-    CUSTOMER_METRICS,
-    customers.map((c) => ({ _id: `${sellerId}:${c.customerId}`, sellerId, ...c, generation })),
-  );
-  await db.collection(CUSTOMER_METRICS).deleteMany({ sellerId, generation: { $ne: generation } });
+  await swapGeneration(db, {
+    part: 'customers',
+    sellerId: run.sellerId,
+    generation: run.generation,
+    docs: customers,
+    keyOf: (c) => String(c.customerId),
+  });
 };
 
 /** The customer counts of a seller's summary, when it has one (its first GenerateMetrics writes it). */
@@ -74,8 +114,8 @@ export const updateCustomerCounts = async (
 };
 
 /**
- * Replaces a seller's metrics without a gap: the new generation is upserted first, then rows of
- * older generations go. A reader sees old or new rows, never none.
+ * Replaces a seller's metrics without a gap (see swapGeneration): rows, customer metrics, then the
+ * summary of the admin overview.
  */
 export const storeMetrics = async (
   db: Db,
@@ -87,19 +127,20 @@ export const storeMetrics = async (
     key: { sellerId: 1, type: 1, frequency: 1, startDate: 1 },
     name: 'seller_series',
   });
-  const rows: MetricRowDoc[] = metrics.rows.map((row) => ({
-    _id: `${sellerId}:${row.type}:${row.frequency}:${row.startDate.toISOString()}`,
+  await swapGeneration(db, {
+    part: 'rows',
     sellerId,
-    type: row.type,
-    typeCode: metricTypeCodes[row.type],
-    frequency: row.frequency,
-    startDate: row.startDate,
-    value: row.value,
-    count: row.count,
     generation,
-  }));
-  await upsertAll(db, METRIC_ROWS, rows);
-  await db.collection(METRIC_ROWS).deleteMany({ sellerId, generation: { $ne: generation } });
+    docs: metrics.rows.map((row) => ({
+      type: row.type,
+      typeCode: metricTypeCodes[row.type],
+      frequency: row.frequency,
+      startDate: row.startDate,
+      value: row.value,
+      count: row.count,
+    })),
+    keyOf: (row) => `${row.type}:${row.frequency}:${row.startDate.toISOString()}`,
+  });
   await storeCustomerMetrics(db, run, metrics.customers);
   const summary: SellerMetricSummary = {
     sellerId,
@@ -117,9 +158,15 @@ export const queryMetricRows = async (
   db: Db,
   query: { sellerId: number; type: MetricType; frequency: MetricFrequency },
 ): Promise<MetricRow[]> => {
+  const generation = await liveGenerationOf(db, query.sellerId, 'rows');
   const docs = await db
     .collection<MetricRowDoc>(METRIC_ROWS)
-    .find({ sellerId: query.sellerId, type: query.type, frequency: query.frequency })
+    .find({
+      sellerId: query.sellerId,
+      type: query.type,
+      frequency: query.frequency,
+      ...(generation === undefined ? {} : { generation }),
+    })
     .sort({ startDate: 1 })
     .toArray();
   return docs.map((doc) => ({ StartDate: doc.startDate.toISOString(), Value: doc.value, Count: doc.count }));
