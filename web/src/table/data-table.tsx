@@ -23,6 +23,9 @@ import { compareValues, type CellValue, type DataColumn } from './data-columns';
 import { tableTexts } from './empty-texts';
 import { TablePagination } from './table-pagination';
 
+/** Tighter cells on narrow screens, so three columns and the row actions fit in 360 px. */
+const cellPadding = 'px-2 sm:px-4';
+
 const features = tableFeatures({
   rowSortingFeature,
   columnFilteringFeature,
@@ -233,7 +236,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
                   <TableHeaderCell
                     key={column.id}
                     aria-sort={canSort ? ariaSortOf(sorted) : undefined}
-                    className={`${mobileHidden(column)} ${column.align === 'end' ? 'text-right' : ''}`}
+                    className={`${cellPadding} ${mobileHidden(column)} ${column.align === 'end' ? 'text-right' : ''}`}
                   >
                     {canSort ? (
                       <button
@@ -253,7 +256,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
                 );
               })}
               {rowActions && (
-                <TableHeaderCell>
+                <TableHeaderCell className={cellPadding}>
                   <span className="sr-only">Actions</span>
                 </TableHeaderCell>
               )}
@@ -284,14 +287,17 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
                   {columns.map((column) => (
                     <TableCell
                       key={column.id}
-                      className={`whitespace-normal ${mobileHidden(column)} ${column.align === 'end' ? 'text-right' : ''}`}
+                      className={`whitespace-normal ${cellPadding} ${mobileHidden(column)} ${column.align === 'end' ? 'text-right' : ''}`}
                     >
                       {column.cell ? column.cell(row.original) : String(column.value?.(row.original) ?? '')}
                     </TableCell>
                   ))}
                   {rowActions && (
-                    <TableCell>
-                      <div className="flex flex-wrap justify-end gap-2">{rowActions(row.original)}</div>
+                    <TableCell className={`whitespace-normal ${cellPadding}`}>
+                      {/* Stacked on narrow screens, so a row's actions fit beside its columns at 360 px. */}
+                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
+                        {rowActions(row.original)}
+                      </div>
                     </TableCell>
                   )}
                 </TableRow>

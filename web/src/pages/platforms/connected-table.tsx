@@ -66,7 +66,16 @@ const SellerStatus = ({
       <div className="flex flex-wrap items-center gap-2">
         <span>{sellerStatusText(seller)}</span>
         {seller.AuthToken.Status !== 'REVOKED' && (
-          <Badge color={seller.MetricsDate ? 'emerald' : 'blue'}>{sellerProgressText(seller)}</Badge>
+          // Not a Tremor Badge: its text never wraps, and "Generating metrics..." must fit at 360 px.
+          <span
+            className={`rounded-tremor-small px-2 py-0.5 text-sm ring-1 ring-inset ${
+              seller.MetricsDate
+                ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20'
+                : 'bg-blue-50 text-blue-700 ring-blue-600/20'
+            }`}
+          >
+            {sellerProgressText(seller)}
+          </span>
         )}
         {isRecent(seller.CollectionDate, now) && <Badge color="emerald">Recent</Badge>}
       </div>
@@ -140,7 +149,7 @@ export const ConnectedTable = ({ rows, failed, jobs, canManage, now, onDisconnec
       getRowId={(row) => row.id}
       emptyText={failed ? tableTexts.noData : tableTexts.noPlatforms}
       rowActions={(row) => (
-        <div className="flex flex-wrap justify-end gap-1">
+        <>
           {row.kind === 'seller' && (
             <Link to={`/reports?sellerId=${row.seller.Id}`} className={rowLink}>
               Add recipient
@@ -156,7 +165,7 @@ export const ConnectedTable = ({ rows, failed, jobs, canManage, now, onDisconnec
               Disconnect
             </button>
           )}
-        </div>
+        </>
       )}
     />
   );
