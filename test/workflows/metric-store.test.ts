@@ -71,7 +71,7 @@ describe('storing a seller metrics', () => {
 
   it('shows readers the live run while a newer one is being written, never a mix', async () => {
     // What a run that died halfway through writing its rows leaves behind.
-    await db.collection(METRIC_ROWS).insertMany(
+    await db.collection<{ _id: string }>(METRIC_ROWS).insertMany(
       small.rows
         .filter((r) => r.type === series.type && r.frequency === series.frequency)
         .slice(0, 5)
