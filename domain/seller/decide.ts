@@ -86,6 +86,9 @@ export type SellerCommand =
 
 const conflict = (userMessage: string) => new AppError('conflict', userMessage);
 
+/** Also said by a metrics run that refuses to start before the seller's first collection. */
+export const notSyncedYetMessage = 'Metrics need synced data; the seller has not synced yet.';
+
 const requireSeller = (state: SellerState): KnownSeller => {
   if (state.status !== 'known') throw new AppError('not_found', 'Seller not found.');
   return state;
@@ -325,8 +328,7 @@ export const decideSeller = (command: SellerCommand, state: SellerState): Seller
     })
     .with({ type: 'RecordSellerMetricsDate' }, (c): SellerEvent[] => {
       const seller = requireSeller(state);
-      if (seller.collectionDate === null)
-        throw conflict('Metrics need synced data; the seller has not synced yet.');
+      if (seller.collectionDate === null) throw conflict(notSyncedYetMessage);
       return [
         {
           type: 'SellerMetricsDateRecorded',

@@ -7,12 +7,15 @@ import { JobEvent } from '../../contracts/events/job';
 import type { JobProgressNotice } from '../../contracts/live';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
-import { startCustomerMetrics } from '../../workflows/metrics/customer-metrics-client';
+import { MetricFrequency, MetricType } from '../../contracts/ledger';
+import type { generateMetricsWorkflow } from '../../workflows/metrics/workflows';
 import {
   CUSTOMER_METRICS,
   METRIC_ROWS,
+  queryMetricRows,
   querySellerMetricSummary,
 } from '../../workflows/metrics/metric-store';
+import { startMetricsJob } from '../../workflows/metrics/metrics-job-client';
 import { startMetricsJobReactor } from '../../workflows/metrics/metrics-job-reactor';
 import { withSellerMetricsLease } from '../../workflows/metrics/seller-metrics-lease';
 import { createMetricsWorker } from '../../workflows/metrics/worker';
@@ -21,17 +24,20 @@ import { connectorsFor } from '../../workflows/sync/connectors';
 import { startSyncRequestReactor } from '../../workflows/sync/sync-request-reactor';
 import { readState } from '../../workflows/sync/system-commands';
 import { createSyncWorker } from '../../workflows/sync/worker';
+import { sellerOf } from '../gateway/admin-fixtures';
 import { companyFor, platformAdmin, signUp } from '../gateway/fixtures';
 import { useGatewayWorld, type Browser } from '../gateway/gateway-world';
 import { connectLive } from '../gateway/live-client';
 import { expectedCustomerMetrics } from './expected-customer-metrics';
+import { expectedMetricRows } from './expected-metrics';
 import { storedLedger } from './ledger-world';
 
 /**
- * Issue 5, section 5: the customers job (C in the admin sellers table). A platform admin asks for it
- * through the gateway; the worker's metrics-job reactor runs it on the metrics queue; it recomputes a
- * DEMO seller's customer metrics (honouring the exclusion flags and the retention period) without
- * redoing the seller metrics, and reports its progress live.
+ * Issue 5, section 5: the metrics jobs of the admin sellers table, C (customers) and S (sellers, the
+ * default jobType). A platform admin asks for them through the gateway; the worker's metrics-job
+ * reactor runs them on the metrics queue. The customers job recomputes a DEMO seller's customer
+ * metrics (honouring the exclusion flags and the retention period) without redoing the seller
+ * metrics; the sellers job runs GenerateMetrics for the seller. Both report their progress live.
  */
 jest.setTimeout(300_000);
 
@@ -154,8 +160,8 @@ const customersStageOf = async (jobId: number) => {
   return { from: Math.min(...times), to: Math.max(...times) };
 };
 
-describe('the customers job', () => {
-  let seller: { tenantId: number; sellerId: number };
+describe('the customers and sellers jobs', () => {
+  let seller: Awaited<ReturnType<typeof syncedDemoSeller>>;
 
   it('recomputes the customer metrics of the seller, leaves its seller metrics, and shows its progress live', async () => {
     const demo = await syncedDemoSeller('customers-owner');
@@ -245,9 +251,9 @@ describe('the customers job', () => {
   it('waits while another metrics run holds the seller; a second request runs after the first, never beside it', async () => {
     const { sellerId } = seller;
     const { db } = world.services;
-    // A forecast and a seller-metrics job have no pipeline yet: the reactor must leave them queued.
+    // A forecast and a historical job have no pipeline yet: the reactor must leave them queued.
     const forecast = await requestJob('forecasts', sellerId);
-    const sellers = await requestJob('sellers', sellerId);
+    const historical = await requestJob('historical', sellerId);
 
     // Hold the seller as a running GenerateMetrics would, while two customers jobs are requested.
     const [first, second] = await withSellerMetricsLease(
@@ -271,15 +277,121 @@ describe('the customers job', () => {
     expect(await storedCustomerMetrics(sellerId)).toEqual((await expectedFor(seller)).customers);
 
     expect((await jobOf(forecast.Id)).Status).toBe('created');
-    expect((await jobOf(sellers.Id)).Status).toBe('created');
+    expect((await jobOf(historical.Id)).Status).toBe('created');
+  });
+
+  it('the sellers job (the default jobType) runs GenerateMetrics: started, waiting, metrics, completed, with fresh rows and MetricsDate', async () => {
+    const { sellerId, tenantId } = seller;
+    const { db } = world.services;
+    const before = SellerResponse.parse((await admin.get(`/api/sellers/${sellerId}`)).json());
+    const rowsBefore = await db
+      .collection(METRIC_ROWS)
+      .find({ sellerId }, { projection: { _id: 1, generation: 1 } })
+      .toArray();
+    // The expected rows leave out the customer excluded by the first test; the sync's rows still count it.
+    const state = await readState(world.services.writeSide, sellerDecider, `seller-${sellerId}`);
+    if (state.status !== 'known' || state.collectionDate === null)
+      throw new Error('the seller is not synced');
+    const asOf = new Date(state.collectionDate);
+    const ledger = await storedLedger(db, sellerId);
+    const expectedRows = (type: MetricType, frequency: MetricFrequency) =>
+      expectedMetricRows({
+        invoices: ledger.invoices,
+        payments: ledger.payments,
+        excludedCustomers: [...state.featureFlags['exclusions.CustomerIds']],
+        excludedProducts: [...state.featureFlags['exclusions.ProductIds']],
+        asOf,
+        type,
+        frequency,
+      });
+    expect(await queryMetricRows(db, { sellerId, type: 'TOTAL_REVENUE', frequency: 'YEARLY' })).not.toEqual(
+      expectedRows('TOTAL_REVENUE', 'YEARLY'),
+    );
+
+    const live = await connectLive(world, seller.owner.browser);
+    // Asked while another run holds the seller: the job starts and says it waits.
+    const job = await withSellerMetricsLease(
+      { db, now: () => new Date() },
+      { sellerId, holder: 'test-running-customers-job' },
+      async () => {
+        const response = await admin.post('/api/metrics/sellers', { id: sellerId });
+        expect(response.statusCode).toBe(200);
+        const [requested] = JobsResponse.parse(response.json()).jobs;
+        const waiting = await waitForJob(requested!.Id, (j) => j.Progress !== null || finished(j));
+        expect(waiting).toMatchObject({ Status: 'running', Progress: { stage: 'waiting', total: null } });
+        return requested!;
+      },
+    );
+    expect(job).toMatchObject({ Kind: 'metrics', Type: 'sellers', TenantId: tenantId, SellerId: sellerId });
+    expect(job.WorkflowId).toBe(
+      `${world.config.TEMPORAL_TASK_QUEUE_PREFIX}-metrics-sellers-seller-${sellerId}-job-${job.Id}`,
+    );
+
+    const done = await waitForJob(job.Id, finished);
+    expect(done).toMatchObject({
+      Status: 'completed',
+      Failure: null,
+      Progress: { stage: 'metrics', done: 1, total: 1 },
+    });
+    const after = SellerResponse.parse((await admin.get(`/api/sellers/${sellerId}`)).json());
+    expect(Date.parse(after.MetricsDate!)).toBeGreaterThan(Date.parse(before.MetricsDate!));
+    expect(after.CollectionDate).toBe(before.CollectionDate);
+    expect(done.Result).toMatchObject({ metricsDate: after.MetricsDate });
+
+    // Every row is the run's, and agrees with the independent computation.
+    const rowsAfter = await db
+      .collection(METRIC_ROWS)
+      .find({ sellerId }, { projection: { _id: 1, generation: 1 } })
+      .toArray();
+    expect(rowsBefore.every((row) => row.generation !== job.WorkflowId)).toBe(true);
+    expect(rowsAfter.every((row) => row.generation === job.WorkflowId)).toBe(true);
+    expect(done.Result).toMatchObject({ rows: rowsAfter.length });
+    for (const type of MetricType.options)
+      for (const frequency of MetricFrequency.options)
+        expect({ type, frequency, rows: await queryMetricRows(db, { sellerId, type, frequency }) }).toEqual({
+          type,
+          frequency,
+          rows: expectedRows(type, frequency),
+        });
+
+    // Its notices in order: waiting, then the metrics stage announced before its last step, completed last.
+    await live.next('job-progress', {
+      where: (m) => m.jobId === job.Id && m.status === 'completed',
+      timeoutMs: 30_000,
+    });
+    const notices = live.messages.filter(
+      (m): m is JobProgressNotice => m.type === 'job-progress' && m.jobId === job.Id,
+    );
+    live.close();
+    expect(notices.map((n) => n.position)).toEqual([...notices.map((n) => n.position)].sort((a, b) => a - b));
+    const steps = notices.flatMap((n) => (n.stage === null ? [] : [`${n.stage} ${n.done}/${n.total}`]));
+    expect([...new Set(steps)]).toEqual(['waiting 0/null', 'metrics 0/null', 'metrics 1/1']);
+    expect(notices.at(-1)?.status).toBe('completed');
+
+    const run = await client.workflow.getHandle<typeof generateMetricsWorkflow>(job.WorkflowId).describe();
+    expect(run.type).toBe('generateMetricsWorkflow');
+    expect(run.typedSearchAttributes.get(TenantIdKey)).toBe(tenantId);
+    expect(run.typedSearchAttributes.get(SellerIdKey)).toBe(sellerId);
+  });
+
+  it('a sellers job for a seller that has never synced fails with the reason, storing nothing', async () => {
+    const sellerId = await sellerOf(world, seller.tenantId, { companyName: 'Desktop Co', provider: 'QBD' });
+    const job = await requestJob('sellers', sellerId);
+    const failed = await waitForJob(job.Id, finished);
+    expect(failed).toMatchObject({
+      Status: 'failed',
+      Failure: 'Metrics need synced data; the seller has not synced yet.',
+    });
+    expect(await world.services.db.collection(METRIC_ROWS).countDocuments({ sellerId })).toBe(0);
+    expect(SellerResponse.parse((await admin.get(`/api/sellers/${sellerId}`)).json()).MetricsDate).toBeNull();
   });
 
   it('never starts a job twice: a replay of the requests from scratch starts nothing', async () => {
     const { db } = world.services;
     const jobs = JobsResponse.parse(
       (await admin.get(`/api/jobs?sellerId=${seller.sellerId}&scope=all`)).json(),
-    ).jobs.filter((job) => job.Type === 'customers');
-    expect(jobs.length).toBe(3);
+    ).jobs.filter((job) => job.Type === 'customers' || job.Type === 'sellers');
+    expect(jobs.map((job) => job.Type).sort()).toEqual(['customers', 'customers', 'customers', 'sellers']);
     const runsBefore = await Promise.all(
       jobs.map(async (job) => (await client.workflow.getHandle(job.WorkflowId).describe()).runId),
     );
@@ -302,11 +414,14 @@ describe('the customers job', () => {
     expect((await checkpoints.findOne({ _id: 'metrics-jobs' }))?.position).toBe(reached);
 
     // Even asked directly, a finished job's id is never reused.
-    const again = await startCustomerMetrics(
-      { sellerId: seller.sellerId, tenantId: seller.tenantId, jobId: jobs[0]!.Id },
-      { client, config: world.config },
-    );
-    expect(again).toEqual({ workflowId: jobs[0]!.WorkflowId, started: false });
+    for (const job of jobs) {
+      const jobType = job.Type === 'sellers' ? 'sellers' : 'customers';
+      const again = await startMetricsJob(
+        { jobType, sellerId: seller.sellerId, tenantId: seller.tenantId, jobId: job.Id },
+        { client, config: world.config },
+      );
+      expect(again).toEqual({ workflowId: job.WorkflowId, started: false });
+    }
     const runsAfter = await Promise.all(
       jobs.map(async (job) => (await client.workflow.getHandle(job.WorkflowId).describe()).runId),
     );

@@ -1,10 +1,18 @@
 import { heartbeat } from '@temporalio/activity';
 import type { Db } from 'mongodb';
 import type { CommandHandlerDeps } from '../../commands/command-handler';
+import { AppError } from '../../contracts/errors';
+import { isFinished } from '../../domain/job/job';
 import { jobDecider } from '../../domain/job/job-decider';
+import { notSyncedYetMessage } from '../../domain/seller/decide';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { ledgerCollections } from '../ledger/ledger-collections';
-import { readState, runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
+import {
+  nonRetryableFrom,
+  readState,
+  runSystemCommand,
+  type SystemCommandContext,
+} from '../sync/system-commands';
 import { createMetricsAccumulator, type MetricInvoice, type MetricPayment } from './compute-metrics';
 import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-input';
 import { storeMetrics } from './metric-store';
@@ -15,10 +23,38 @@ export type MetricsDeps = { db: Db; writeSide: CommandHandlerDeps; now: () => Da
 
 const HEARTBEAT_EVERY = 20_000;
 
+type JobProgress = { stage: string; done: number; total: number | null };
+
+/**
+ * The run's job steps, each under its own command id (a retried attempt records it once); nothing
+ * for a run without a job.
+ */
+const jobStepsOf = (context: SystemCommandContext, job: { jobId: number | null; now: () => Date }) => ({
+  start: async () => {
+    if (job.jobId !== null)
+      await runSystemCommand(context, jobDecider, {
+        streamId: `job-${job.jobId}`,
+        step: 'start-job',
+        command: { type: 'StartJob', now: job.now(), data: {} },
+      });
+  },
+  progress: async (step: string, data: JobProgress) => {
+    if (job.jobId !== null)
+      await runSystemCommand(context, jobDecider, {
+        streamId: `job-${job.jobId}`,
+        step: `progress:${step}`,
+        command: { type: 'RecordJobProgress', now: job.now(), data },
+      });
+  },
+});
+
 export const createMetricsActivities = (deps: MetricsDeps) => ({
   /**
    * Computes and stores every metric of a seller from its ledger, honouring its exclusion flags and
    * the tenant's retention period, then records the MetricsDate. Rerunning it replaces the rows.
+   * The job's progress says `metrics` once the run holds the seller (after the sync's `fetching`), and
+   * `waiting` before that while another metrics run has it. The sellers job's onlyMissing does not
+   * apply: any missing period needs the same whole scan, which gives every period at once.
    */
   async generateSellerMetrics(
     input: GenerateMetricsInput & { workflowId: string },
@@ -29,12 +65,22 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
       tenantId: input.tenantId,
       process: 'generate-metrics',
     };
-    const { exclusions, retention, asOf } = await readMetricsScope(deps, input);
+    const job = jobStepsOf(context, { jobId: input.jobId, now: deps.now });
+    // A run that owns its job (the sellers job) shows it started before it may wait for the seller.
+    if (input.finishJob) await job.start();
+    const { exclusions, retention, asOf, synced } = await readMetricsScope(deps, input);
+    // Before the first collection a populate may be writing the ledger: no partial figures.
+    if (!synced) throw nonRetryableFrom(new AppError('conflict', notSyncedYetMessage));
     // One run per seller at a time (seller-metrics-lease.ts); the wait heartbeats, the run is alive.
+    const onWait = async ({ first }: { first: boolean }) => {
+      heartbeat('waiting');
+      if (first) await job.progress('waiting', { stage: 'waiting', done: 0, total: null });
+    };
     const metrics = await withSellerMetricsLease(
       deps,
-      { sellerId: input.sellerId, holder: input.workflowId, onWait: () => heartbeat('waiting') },
+      { sellerId: input.sellerId, holder: input.workflowId, onWait },
       async () => {
+        await job.progress('metrics:start', { stage: 'metrics', done: 0, total: null });
         const accumulator = createMetricsAccumulator(exclusions);
         let scanned = 0;
         const invoices = deps.db
@@ -70,16 +116,7 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
       step: 'record-metrics-date',
       command: { type: 'RecordSellerMetricsDate', now: metricsDate, data: { metricsDate } },
     });
-    if (input.jobId !== null)
-      await runSystemCommand(context, jobDecider, {
-        streamId: `job-${input.jobId}`,
-        step: 'progress:metrics',
-        command: {
-          type: 'RecordJobProgress',
-          now: metricsDate,
-          data: { stage: 'metrics', done: 1, total: 1 },
-        },
-      });
+    await job.progress('metrics', { stage: 'metrics', done: 1, total: 1 });
     return {
       rows: metrics.rows.length,
       customers: metrics.customers.length,
@@ -87,7 +124,7 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
     };
   },
 
-  /** Ends the job a metrics run owns. */
+  /** Ends the job a metrics run owns; a job already ended (cancelled meanwhile) is left as it is. */
   async finishMetricsJob(
     input: GenerateMetricsInput & {
       workflowId: string;
@@ -104,7 +141,7 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
     };
     const now = deps.now();
     const job = await readState(deps.writeSide, jobDecider, `job-${input.jobId}`);
-    if (job.status === 'none') return;
+    if (job.status === 'none' || isFinished(job.status)) return;
     await runSystemCommand(context, jobDecider, {
       streamId: `job-${input.jobId}`,
       step: input.failure === null ? 'complete-job' : 'fail-job',

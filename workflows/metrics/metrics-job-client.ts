@@ -2,28 +2,38 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { Config } from '../../contracts/config';
 import { sellerSearchAttributes } from '../search-attributes';
 import { taskQueues } from '../task-queues';
-import type { CustomerMetricsInput } from './customer-metrics-input';
-import { customerMetricsWorkflowId } from './metrics-jobs';
-import type { customerMetricsWorkflow } from './workflows';
+import { metricsJobWorkflowId, type MetricsJobRun } from './metrics-jobs';
+import type { customerMetricsWorkflow, generateMetricsWorkflow } from './workflows';
 
 /**
- * Starts the customers job's run. Its id is the job's, and a closed run's id is never reused, so a
- * redelivered request starts nothing (`started` false) even after the first run has finished.
+ * Starts a metrics job's run: GenerateMetrics for the sellers job, which then owns the job's lifecycle
+ * (`finishJob`), or the customers job's workflow. Its id is the job's, and a closed run's id is never
+ * reused, so a redelivered request starts nothing (`started` false) even after the run has finished.
  */
-export const startCustomerMetrics = async (
-  input: CustomerMetricsInput,
+export const startMetricsJob = async (
+  run: MetricsJobRun,
   temporal: { client: Client; config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'> },
 ): Promise<{ workflowId: string; started: boolean }> => {
-  const workflowId = customerMetricsWorkflowId(temporal.config, input);
+  const { jobType, ...input } = run;
+  const workflowId = metricsJobWorkflowId(temporal.config, run);
+  const options = {
+    taskQueue: taskQueues(temporal.config).metrics,
+    workflowId,
+    workflowIdConflictPolicy: 'FAIL' as const,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    typedSearchAttributes: sellerSearchAttributes(input),
+  };
   try {
-    await temporal.client.workflow.start<typeof customerMetricsWorkflow>('customerMetricsWorkflow', {
-      taskQueue: taskQueues(temporal.config).metrics,
-      workflowId,
-      workflowIdConflictPolicy: 'FAIL',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      args: [input],
-      typedSearchAttributes: sellerSearchAttributes(input),
-    });
+    if (jobType === 'sellers')
+      await temporal.client.workflow.start<typeof generateMetricsWorkflow>('generateMetricsWorkflow', {
+        ...options,
+        args: [{ ...input, finishJob: true }],
+      });
+    else
+      await temporal.client.workflow.start<typeof customerMetricsWorkflow>('customerMetricsWorkflow', {
+        ...options,
+        args: [input],
+      });
     return { workflowId, started: true };
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };

@@ -6,7 +6,7 @@ import { jobDecider } from '../../domain/job/job-decider';
 import { isFinished } from '../../domain/job/job';
 import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reactor';
 import { readState } from '../sync/system-commands';
-import { startCustomerMetrics } from './customer-metrics-client';
+import { startMetricsJob } from './metrics-job-client';
 import { metricsRunOf } from './metrics-jobs';
 
 type MetricsJobReactorDeps = ReactorDeps & {
@@ -25,9 +25,8 @@ const startRecorded = async (deps: MetricsJobReactorDeps, event: RecordedEvent) 
   if (!run) return;
   const job = await readState(deps.writeSide, jobDecider, `job-${run.jobId}`);
   if (job.status === 'none' || isFinished(job.status)) return;
-  const { jobType, ...input } = run;
-  const started = await startCustomerMetrics(input, { client: deps.client, config: deps.config });
-  deps.logger.info({ ...input, jobType, ...started }, 'metrics job run requested');
+  const started = await startMetricsJob(run, { client: deps.client, config: deps.config });
+  deps.logger.info({ ...run, ...started }, 'metrics job run requested');
 };
 
 /**

@@ -1,4 +1,4 @@
-import { customerMetricsWorkflowId, metricsRunOf } from './metrics-jobs';
+import { metricsJobWorkflowId, metricsRunOf } from './metrics-jobs';
 
 const job = (change: Partial<Parameters<typeof metricsRunOf>[0]>) => ({
   jobId: 42,
@@ -12,27 +12,38 @@ const job = (change: Partial<Parameters<typeof metricsRunOf>[0]>) => ({
 });
 
 describe('metricsRunOf', () => {
-  it('runs the customers job of a seller', () => {
+  it('runs the customers and the sellers job of a seller', () => {
     expect(metricsRunOf(job({}))).toEqual({ jobType: 'customers', sellerId: 101, tenantId: 7, jobId: 42 });
+    expect(metricsRunOf(job({ parameters: { sellerId: 101, onlyMissing: true, type: 'sellers' } }))).toEqual({
+      jobType: 'sellers',
+      sellerId: 101,
+      tenantId: 7,
+      jobId: 42,
+    });
   });
 
-  it('leaves jobs without a pipeline queued: other metrics types, forecasts, other kinds', () => {
-    for (const type of ['sellers', 'historical'])
-      expect(metricsRunOf(job({ parameters: { sellerId: 101, onlyMissing: false, type } }))).toBeNull();
+  it('leaves jobs without a pipeline queued: historical, forecasts, other kinds', () => {
+    expect(
+      metricsRunOf(job({ parameters: { sellerId: 101, onlyMissing: false, type: 'historical' } })),
+    ).toBeNull();
     expect(metricsRunOf(job({ parameters: { sellerId: 101 } }))).toBeNull();
     expect(metricsRunOf(job({ kind: 'forecast' }))).toBeNull();
     expect(
       metricsRunOf(job({ kind: 'forecast', parameters: { sellerId: 101, type: 'forecastByCustomer' } })),
     ).toBeNull();
-    expect(metricsRunOf(job({ kind: 'sync', parameters: { mode: 'sync', type: 'customers' } }))).toBeNull();
+    expect(metricsRunOf(job({ kind: 'sync', parameters: { mode: 'sync', type: 'sellers' } }))).toBeNull();
     expect(metricsRunOf(job({ sellerId: null }))).toBeNull();
   });
 });
 
-describe('customerMetricsWorkflowId', () => {
+describe('metricsJobWorkflowId', () => {
   it('names the deployment, the job type, the seller and the job', () => {
-    expect(customerMetricsWorkflowId({ TEMPORAL_TASK_QUEUE_PREFIX: 'lw' }, { sellerId: 5, jobId: 9 })).toBe(
+    const config = { TEMPORAL_TASK_QUEUE_PREFIX: 'lw' };
+    expect(metricsJobWorkflowId(config, { jobType: 'customers', sellerId: 5, jobId: 9 })).toBe(
       'lw-metrics-customers-seller-5-job-9',
+    );
+    expect(metricsJobWorkflowId(config, { jobType: 'sellers', sellerId: 5, jobId: 10 })).toBe(
+      'lw-metrics-sellers-seller-5-job-10',
     );
   });
 });

@@ -6,7 +6,13 @@ import { readState } from '../sync/system-commands';
 import type { Exclusions } from './compute-metrics';
 
 /** What a seller's metrics depend on besides its ledger: its exclusion flags, retention and date. */
-export type MetricsScope = { exclusions: Exclusions; retention: RetentionPeriod; asOf: Date };
+export type MetricsScope = {
+  exclusions: Exclusions;
+  retention: RetentionPeriod;
+  asOf: Date;
+  /** Whether the seller has a CollectionDate: a MetricsDate needs one (the seller decider's rule). */
+  synced: boolean;
+};
 
 export const readMetricsScope = async (
   deps: { writeSide: CommandHandlerDeps; now: () => Date },
@@ -23,5 +29,6 @@ export const readMetricsScope = async (
     retention: tenant.status === 'none' ? 'AUTO' : tenant.reporting.RetentionPeriod,
     // Metrics describe the data as collected: up to the CollectionDate, or now if there is none yet.
     asOf: state.collectionDate ? new Date(state.collectionDate) : deps.now(),
+    synced: state.collectionDate !== null,
   };
 };

@@ -28,7 +28,11 @@ const reasonOf = (error: unknown): string => {
   return error instanceof Error && error.message ? error.message : 'Generating the metrics failed.';
 };
 
-/** GenerateMetrics: every metric of one seller from its ledger; records the MetricsDate. */
+/**
+ * GenerateMetrics: every metric of one seller from its ledger; records the MetricsDate. It runs after
+ * each sync (which passes its job) and as the sellers job (S in the admin sellers table); with
+ * `finishJob` it starts and ends the job it reports.
+ */
 export async function generateMetricsWorkflow(input: GenerateMetricsInput): Promise<GenerateMetricsResult> {
   const { workflowId } = workflowInfo();
   try {

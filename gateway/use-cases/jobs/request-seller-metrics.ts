@@ -3,7 +3,7 @@ import type { Job, MetricsJobType } from '../../../contracts/api/jobs';
 import type { JobKind } from '../../../contracts/events/job';
 import { AppError } from '../../../contracts/errors';
 import { getSeller } from '../../../projections/sellers/query-sellers';
-import { customerMetricsWorkflowId } from '../../../workflows/metrics/metrics-jobs';
+import { isRunnableMetricsJobType, metricsJobWorkflowId } from '../../../workflows/metrics/metrics-jobs';
 import { recordJob } from './record-job';
 
 const kindOf: Record<MetricsJobType, JobKind> = {
@@ -23,15 +23,19 @@ export const requestSellerMetrics = async (
   const seller = await getSeller(db, { sellerId: request.sellerId, now: now() });
   if (!seller)
     throw new AppError('validation', 'Seller not found.', { properties: { id: 'Unknown seller' } });
+  const { jobType } = request;
   const job = await recordJob(reply, {
     kind: kindOf[request.jobType],
     type: request.jobType,
     tenantId: seller.TenantId,
     sellerId: seller.Id,
     parameters: { sellerId: seller.Id, onlyMissing: request.onlyMissing },
-    // The customers job's run, which the worker's metrics-job reactor starts under this id.
-    ...(request.jobType === 'customers'
-      ? { workflowIdOf: (jobId: number) => customerMetricsWorkflowId(config, { sellerId: seller.Id, jobId }) }
+    // The run of a job type with a pipeline, which the worker's metrics-job reactor starts under this id.
+    ...(isRunnableMetricsJobType(jobType)
+      ? {
+          workflowIdOf: (jobId: number) =>
+            metricsJobWorkflowId(config, { jobType, sellerId: seller.Id, jobId }),
+        }
       : {}),
   });
   return [job];
