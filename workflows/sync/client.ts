@@ -32,6 +32,12 @@ export type StartSellerSync = {
   /** The run's id when the request already named one (the job's workflowId); default `sync-seller-<id>-<time>`. */
   workflowId?: string;
   pageSize?: number;
+  /**
+   * The seller decider already took this request as the seller's running sync (a recorded
+   * SellerSyncRequested): no other sync is running, though the run before it may still be generating
+   * its metrics (SyncSeller awaits its GenerateMetrics child), so Temporal is not asked.
+   */
+  accepted?: boolean;
 };
 
 export type TemporalAccess = {
@@ -51,13 +57,22 @@ const runningSyncOf = async (client: Client, scope: { sellerId: number; taskQueu
  * Starts SyncSeller for a seller, refusing while another sync of it runs. Visibility is eventually
  * consistent, so two starts within a moment can both pass this check: the seller decider is the
  * authoritative guard (its RequestSellerSync refuses a second running sync and the later run fails).
+ * A request that names its run (a recorded job's) and finds that run already there, running or
+ * closed, starts nothing (`started` false): a closed run's id is never reused, so a redelivered
+ * request does not fetch again.
  */
-export const startSellerSync = async (request: StartSellerSync, temporal: TemporalAccess) => {
+export const startSellerSync = async (
+  request: StartSellerSync,
+  temporal: TemporalAccess,
+): Promise<{ workflowId: string; started: boolean }> => {
   const queues = taskQueues(temporal.config);
-  if (await runningSyncOf(temporal.client, { sellerId: request.sellerId, taskQueue: queues.sync }))
-    throw alreadySyncing();
   const workflowId =
     request.workflowId ?? syncWorkflowIdOf(request.sellerId, (temporal.now ?? (() => new Date()))());
+  const running = request.accepted
+    ? null
+    : await runningSyncOf(temporal.client, { sellerId: request.sellerId, taskQueue: queues.sync });
+  if (running !== null && running === request.workflowId) return { workflowId, started: false };
+  if (running !== null) throw alreadySyncing();
   const input: SyncSellerInput = {
     sellerId: request.sellerId,
     tenantId: request.tenantId,
@@ -69,16 +84,19 @@ export const startSellerSync = async (request: StartSellerSync, temporal: Tempor
     pageSize: request.pageSize ?? 500,
   };
   try {
-    const handle = await temporal.client.workflow.start<typeof syncSellerWorkflow>('syncSellerWorkflow', {
+    await temporal.client.workflow.start<typeof syncSellerWorkflow>('syncSellerWorkflow', {
       taskQueue: queues.sync,
       workflowId,
       workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
       args: [input],
       typedSearchAttributes: sellerSearchAttributes(request),
     });
-    return { workflowId, runId: handle.firstExecutionRunId };
+    return { workflowId, started: true };
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) throw alreadySyncing();
-    throw error;
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    // The named run exists; an id of our own making that exists belongs to another request.
+    if (request.workflowId !== undefined) return { workflowId, started: false };
+    throw alreadySyncing();
   }
 };

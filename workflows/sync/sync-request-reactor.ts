@@ -1,12 +1,12 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../contracts/config';
-import { isAppError } from '../../contracts/errors';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import { JobCreated } from '../../contracts/events/job';
 import { SellerConnected, SellerSyncRequested } from '../../contracts/events/seller';
 import { allocateId } from '../../commands/id-allocator';
 import { runWithRequestContext, systemActorId } from '../../commands/request-context';
+import { isFinished } from '../../domain/job/job';
 import { jobDecider } from '../../domain/job/job-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reactor';
@@ -72,32 +72,37 @@ const populateConnected = async (deps: SyncReactorDeps, event: RecordedEvent) =>
   }
 };
 
-/** A recorded sync request becomes a run; one run per job, however often the event is delivered. */
+/**
+ * A recorded sync request becomes a run; one run per job, however often the event is delivered. A job
+ * already ended (cancelled while the worker was down, or run before a lost checkpoint) starts nothing.
+ */
 const startRequested = async (deps: SyncReactorDeps, event: RecordedEvent) => {
   const { data } = SellerSyncRequested.parse({ type: event.type, data: event.data });
   const seller = await readState(deps.writeSide, sellerDecider, `seller-${data.sellerId}`);
   if (seller.status !== 'known') return;
+  const state = await readState(deps.writeSide, jobDecider, `job-${data.syncId}`);
+  if (state.status !== 'none' && isFinished(state.status)) return;
   // Update Demo Seller's only-fetch travels in the job's parameters (jobs hold no personal data).
   const [created] = await deps.writeSide.store.readStream(`job-${data.syncId}`, { maxCount: 1 });
   const job = created ? JobCreated.safeParse({ type: created.type, data: created.data }) : null;
   const onlyFetch = job?.success === true && job.data.data.parameters.onlyFetch === true;
-  try {
-    await startSellerSync(
-      {
-        sellerId: data.sellerId,
-        tenantId: seller.tenantId,
-        mode: data.mode,
-        jobId: data.syncId,
-        onlyFetch,
-        workflowId: syncJobWorkflowId(deps.config, { sellerId: data.sellerId, jobId: data.syncId }),
-      },
-      { client: deps.client, config: deps.config },
-    );
-    deps.logger.info({ sellerId: data.sellerId, jobId: data.syncId, mode: data.mode }, 'sync started');
-  } catch (error) {
-    // Already started (a redelivery) or already running: the run exists, nothing to do.
-    if (!isAppError(error) || error.code !== 'conflict') throw error;
-  }
+  const run = await startSellerSync(
+    {
+      sellerId: data.sellerId,
+      tenantId: seller.tenantId,
+      mode: data.mode,
+      jobId: data.syncId,
+      onlyFetch,
+      workflowId: syncJobWorkflowId(deps.config, { sellerId: data.sellerId, jobId: data.syncId }),
+      accepted: true,
+    },
+    { client: deps.client, config: deps.config },
+  );
+  // Not started: the job's run is already there (a redelivery), running or finished. Done either way.
+  deps.logger.info(
+    { sellerId: data.sellerId, jobId: data.syncId, mode: data.mode, started: run.started },
+    run.started ? 'sync started' : 'sync already started',
+  );
 };
 
 /** Keeps the reactor running: after a failure (Temporal unreachable) it starts again from its checkpoint. */
