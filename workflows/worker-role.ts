@@ -8,6 +8,7 @@ import { check, healthReport, type RunningProcess } from '../contracts/health';
 import { openEventSource } from '../commands/open-event-source';
 import { startMetricsJobReactor } from './metrics/metrics-job-reactor';
 import { createMetricsWorker } from './metrics/worker';
+import { createLedgerFeedSender } from './outbox/ledger-feed-sender';
 import { createLedgerOutboxPublisher } from './outbox/ledger-outbox-publisher';
 import * as systemActivities from './system/activities';
 import { connectorsFor } from './sync/connectors';
@@ -36,19 +37,21 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
   const db = mongo.db();
   const events = await openEventSource(config);
   const now = () => new Date();
-  const pipelineWorkers = [
-    await createSyncWorker({
-      connection,
-      config,
-      deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now },
-    }),
-    await createMetricsWorker({ connection, config, deps: { db, writeSide: events.writeSide, now } }),
-  ];
   const kafka = new Kafka({
     clientId: `${config.KAFKA_TOPIC_PREFIX}-ledger-outbox`,
     brokers: config.KAFKA_BROKERS,
     logLevel: logLevel.WARN,
   });
+  // Syncs send the pages they write to the ledger feed themselves; the outbox publisher is the fallback.
+  const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+  const pipelineWorkers = [
+    await createSyncWorker({
+      connection,
+      config,
+      deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now, feed },
+    }),
+    await createMetricsWorker({ connection, config, deps: { db, writeSide: events.writeSide, now } }),
+  ];
   const outbox = createLedgerOutboxPublisher({
     db,
     kafka,
@@ -104,6 +107,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       await outbox.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);
+      await feed.disconnect();
       await connection.close();
       await clientConnection.close();
       await events.close();

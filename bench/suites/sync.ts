@@ -14,6 +14,7 @@ import { openEventSource } from '../../commands/open-event-source';
 import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
 import { ledgerCollections, ledgerEntities } from '../../workflows/ledger/ledger-collections';
 import { LEDGER_OUTBOX } from '../../workflows/ledger/ledger-outbox';
+import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sender';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { startSellerSync } from '../../workflows/sync/client';
 import { connectorsFor } from '../../workflows/sync/connectors';
@@ -49,16 +50,23 @@ export const suite: BenchSuite = {
     try {
       await connectBenchSeller(events, ids);
       await saveDemoProfile(db, { sellerId: ids.sellerId, profile: benchProfile(invoices) });
+      // As the worker process runs it: the sync sends its pages itself, the publisher is the fallback.
+      const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
       const worker = await createSyncWorker({
         connection: nativeConnection,
         config,
-        deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now: () => new Date() },
+        deps: {
+          db,
+          writeSide: events.writeSide,
+          connectorFor: connectorsFor(db),
+          now: () => new Date(),
+          feed,
+        },
       });
       const publisher = createLedgerOutboxPublisher({
         db,
         kafka,
         topicPrefix: config.KAFKA_TOPIC_PREFIX,
-        pollIntervalMs: 200,
       });
       log(
         `syncing a DEMO seller of about ${invoices} invoices (worker, ledger and publisher in this process)`,
@@ -83,6 +91,7 @@ export const suite: BenchSuite = {
         while ((await db.collection(LEDGER_OUTBOX).countDocuments({})) > 0)
           await new Promise((r) => setTimeout(r, 100));
         await publisher.stop();
+        await feed.disconnect();
         return outcome;
       });
       const syncSeconds = (performance.now() - started) / 1000;

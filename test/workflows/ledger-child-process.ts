@@ -1,5 +1,6 @@
 /**
- * A sync worker or an outbox publisher in a process of its own, so a test can SIGKILL it mid-work.
+ * A sync worker (sending its pages to the ledger feed, as the worker process does) or an outbox
+ * publisher in a process of its own, so a test can SIGKILL it mid-work.
  * Usage: node --import tsx ledger-child-process.ts worker|publisher|publisher-stalling (configuration
  * from the environment). publisher-stalling publishes one outbox entry, says `acknowledged` once
  * Kafka acknowledged the second, and then never deletes it: the test kills it at that exact point.
@@ -10,6 +11,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { loadConfig } from '../../contracts/config';
 import { openEventSource } from '../../commands/open-event-source';
 import { LEDGER_OUTBOX } from '../../workflows/ledger/ledger-outbox';
+import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sender';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
@@ -63,10 +65,17 @@ const main = async () => {
   }
   const events = await openEventSource(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  // As the worker process runs it: syncs send their pages to the ledger feed themselves.
+  const kafka = new Kafka({
+    clientId: 'child-worker',
+    brokers: config.KAFKA_BROKERS,
+    logLevel: logLevel.NOTHING,
+  });
+  const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
   const worker = await createSyncWorker({
     connection,
     config,
-    deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now: () => new Date() },
+    deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now: () => new Date(), feed },
   });
   process.stdout.write('ready\n');
   await worker.run();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient, type Db } from 'mongodb';
 import type { Config } from '../../contracts/config';
 import { emptyLedgerPage, type LedgerEntity, type LedgerPage } from '../../contracts/ledger';
@@ -15,6 +16,7 @@ import { fetchDemoPage } from '../../workflows/demo/demo-connector';
 import type { DemoProfile } from '../../workflows/demo/demo-profile';
 import { ledgerCollections, ledgerEntities, type LedgerDoc } from '../../workflows/ledger/ledger-collections';
 import { createMetricsWorker } from '../../workflows/metrics/worker';
+import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sender';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
 import { isolatedNames, testConfig, type IsolatedNames } from '../harness/isolation';
@@ -31,7 +33,12 @@ export type LedgerWorld = {
   events: () => EventSource;
   client: () => Client;
   temporal: () => { client: Client; config: Config };
-  /** Runs in-process sync and metrics workers until `work` settles. */
+  /** Kafka, for the ledger feed under the file's topic prefix. */
+  kafka: Kafka;
+  /**
+   * Runs in-process sync and metrics workers until `work` settles; as in the worker process, syncs
+   * send their pages to the ledger feed themselves.
+   */
   withWorkers: <T>(work: () => Promise<T>) => Promise<T>;
   /** Starts test/workflows/ledger-child-process.ts (worker or publisher) in a process of its own. */
   spawnChild: (role: string) => ChildProcess;
@@ -47,6 +54,12 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
   let nativeConnection: NativeConnection | undefined;
   let connection: Connection | undefined;
   let client: Client | undefined;
+  const kafka = new Kafka({
+    clientId: names.runId,
+    brokers: config.KAFKA_BROKERS,
+    logLevel: logLevel.NOTHING,
+  });
+  const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
   const need = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('the ledger world is used before beforeAll');
     return value;
@@ -62,6 +75,7 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
   });
 
   afterAll(async () => {
+    await feed.disconnect();
     await connection?.close();
     await nativeConnection?.close();
     await events?.close();
@@ -76,7 +90,7 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
       await createSyncWorker({
         connection: need(nativeConnection),
         config,
-        deps: { ...deps, connectorFor: connectorsFor(need(db)) },
+        deps: { ...deps, connectorFor: connectorsFor(need(db)), feed },
       }),
       await createMetricsWorker({ connection: need(nativeConnection), config, deps }),
     ];
@@ -90,6 +104,7 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
     events: () => need(events),
     client: () => need(client),
     temporal: () => ({ client: need(client), config }),
+    kafka,
     withWorkers: async (work) => {
       const [first, ...others] = await newWorkers();
       const runs = others.map((w) => w.run());

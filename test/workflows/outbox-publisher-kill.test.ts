@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Kafka, logLevel } from 'kafkajs';
 import type { LedgerEntity } from '../../contracts/ledger';
-import { ledgerTopicOf, LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
+import { ledgerTopicOf, type LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
 import { fetchDemoPage } from '../../workflows/demo/demo-connector';
 import type { DemoProfile } from '../../workflows/demo/demo-profile';
 import { ledgerCollections, ledgerEntities, type LedgerDoc } from '../../workflows/ledger/ledger-collections';
@@ -14,6 +14,7 @@ import {
 import { writeLedgerPage } from '../../workflows/ledger/write-ledger-page';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { childSays, killHard, useLedgerWorld } from './ledger-world';
+import { readFeed } from './read-feed';
 
 jest.setTimeout(180_000);
 
@@ -21,39 +22,6 @@ const world = useLedgerWorld(__filename);
 const sellerId = 303;
 const company: DemoProfile = { seed: 5, startDate: '2022-01-01', invoicesPerYear: 1200 };
 const until = new Date('2024-06-30T12:00:00.000Z');
-
-/** Every message on the feed's topics, read with kafkajs from the beginning until the end offsets. */
-type FeedMessage = { topic: string; key: string; record: LedgerFeedRecord };
-
-const readFeed = async (kafka: Kafka): Promise<FeedMessage[]> => {
-  const topics = ledgerEntities.map((e) => ledgerTopicOf(world.config.KAFKA_TOPIC_PREFIX, e));
-  const admin = kafka.admin();
-  await admin.connect();
-  let expected = 0;
-  for (const topic of topics)
-    for (const partition of await admin.fetchTopicOffsets(topic))
-      expected += Number(partition.high) - Number(partition.low);
-  await admin.disconnect();
-  const consumer = kafka.consumer({ groupId: `${world.names.kafkaTopicPrefix}.feed-check` });
-  await consumer.connect();
-  await consumer.subscribe({ topics, fromBeginning: true });
-  const received: FeedMessage[] = [];
-  await new Promise<void>((resolve, reject) => {
-    consumer
-      .run({
-        eachMessage: ({ topic, message }) => {
-          const record = LedgerFeedRecord.parse(JSON.parse(message.value!.toString()));
-          expect(message.headers?.recordId?.toString()).toBe(record.recordId);
-          received.push({ topic, key: message.key!.toString(), record });
-          if (received.length === expected) resolve();
-          return Promise.resolve();
-        },
-      })
-      .catch(reject);
-  });
-  await consumer.disconnect();
-  return received;
-};
 
 const outboxEntries = () => world.db().collection<LedgerOutboxEntry>(LEDGER_OUTBOX).countDocuments({});
 
@@ -118,7 +86,11 @@ describe('the ledger outbox publisher', () => {
     await publisher.stop();
     expect(await outboxEntries()).toBe(0);
 
-    const feed = await readFeed(kafka);
+    const feed = await readFeed(kafka, {
+      topicPrefix: world.config.KAFKA_TOPIC_PREFIX,
+      groupId: `${world.names.kafkaTopicPrefix}.feed-check`,
+    });
+    for (const { recordId, record } of feed) expect(recordId).toBe(record.recordId);
     const deduped = new Map(feed.map(({ record }) => [record.recordId, record]));
     // None lost, none foreign, each as the ledger holds it, on its entity's topic, keyed by seller.
     expect([...deduped.keys()].sort()).toEqual([...expected.keys()].sort());

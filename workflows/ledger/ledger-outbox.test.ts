@@ -53,6 +53,18 @@ describe('the ledger outbox entries', () => {
     expect(stored).toBeLessThan(json / 4);
   });
 
+  it('read each record id back from its JSON, whatever characters the provider id holds', async () => {
+    const [invoice] = page.invoices;
+    const tricky = serializedDocsOf(context, [
+      { ...invoice!, providerId: 'a","entity":"x\\' },
+      { ...invoice!, providerId: 'b\\","entity":\n' },
+    ]);
+    const [entry] = await outboxEntriesOf(12, [{ entity: 'invoices', docs: tricky }]);
+    expect(outboxRecordIdsOf(entry!, 'invoices')).toEqual(
+      tricky.map((d) => toFeedRecord('invoices', d.doc).recordId),
+    );
+  });
+
   it('still read entries written before compression (plain bytes and id strings)', () => {
     const legacy: LedgerOutboxEntry = {
       _id: '12:legacy',

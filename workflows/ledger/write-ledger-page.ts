@@ -19,6 +19,11 @@ export type LedgerWriteContext = {
    * page). A populate into an empty ledger skips the read; a record it resumed over is replaced.
    */
   compare: boolean;
+  /**
+   * When the caller sends the page's outbox entries to Kafka itself: until then the publisher leaves
+   * them alone (the entries are the fallback if the caller dies first).
+   */
+  sendAfter?: Date;
 };
 
 type AnyLedgerDoc = LedgerDoc<LedgerEntity>;
@@ -104,7 +109,10 @@ const compareWithStored = async (
   };
 };
 
-/** A page serialized for writing: its rows, and its outbox entries when nothing needs comparing. */
+/**
+ * A page serialized for writing: its rows, and its outbox entries, already written, when nothing
+ * needed comparing.
+ */
 export type PreparedLedgerPage = {
   sellerId: number | undefined;
   docs: { entity: LedgerEntity; docs: SerializedLedgerDoc[] }[];
@@ -112,8 +120,10 @@ export type PreparedLedgerPage = {
 };
 
 /**
- * The CPU half of writing a page (rows, hashes, compressed outbox entries), without touching the
- * database, so a sync can prepare the next page while the previous one is being written.
+ * The first half of writing a page: rows, hashes and compressed outbox entries, and when nothing
+ * needs comparing (a populate), the outbox entries written. A sync prepares the next page while the
+ * previous one's rows are being written: a page's entries need only be written before its own rows,
+ * and entries written early for a page whose rows never come are resent records, never lost ones.
  */
 export const prepareLedgerPage = async (
   context: LedgerWriteContext,
@@ -123,31 +133,44 @@ export const prepareLedgerPage = async (
   const sellerId = ledgerEntities
     .map((entity): { sellerId: number } | undefined => page[entity][0])
     .find((record) => record !== undefined)?.sellerId;
-  const entries = context.compare || sellerId === undefined ? null : await outboxEntriesOf(sellerId, docs);
+  if (context.compare || sellerId === undefined) return { sellerId, docs, entries: null };
+  const entries = await outboxEntriesOf(sellerId, docs, { sendAfter: context.sendAfter });
+  await writeOutboxEntries(context.db, entries);
   return { sellerId, docs, entries };
+};
+
+export type CommittedLedgerPage = {
+  /** Rows new or changed. */
+  written: number;
+  /** Rows that were stored already (changed or not); 0 when not compared. */
+  alreadyStored: number;
+  /** The page's outbox entries, as written. */
+  entries: LedgerOutboxEntry[];
 };
 
 /**
  * Writes a prepared page keyed by (sellerId, provider id), unchanged records skipped: writing the
  * same page twice leaves the same rows, so a resumed sync duplicates nothing. The page's feed records
- * go to the outbox first, then the rows: a crash in between republishes them on the page's rewrite
- * (same record ids), never loses them.
+ * are in the outbox before the rows (written here unless prepared): a crash in between republishes
+ * them on the page's rewrite (same record ids), never loses them.
  */
 export const commitLedgerPage = async (
   context: LedgerWriteContext,
   prepared: PreparedLedgerPage,
-): Promise<{ written: number; alreadyStored: number }> => {
+): Promise<CommittedLedgerPage> => {
   const { sellerId } = prepared;
-  if (sellerId === undefined) return { written: 0, alreadyStored: 0 };
+  if (sellerId === undefined) return { written: 0, alreadyStored: 0, entries: [] };
   const writes: EntityWrites[] = [];
   for (const { entity, docs } of prepared.docs) writes.push(await compareWithStored(context, entity, docs));
-  const entries =
-    prepared.entries ??
-    (await outboxEntriesOf(
+  let entries = prepared.entries;
+  if (entries === null) {
+    entries = await outboxEntriesOf(
       sellerId,
       writes.map((w) => ({ entity: w.entity, docs: [...w.fresh, ...w.changed] })),
-    ));
-  await writeOutboxEntries(context.db, entries);
+      { sendAfter: context.sendAfter },
+    );
+    await writeOutboxEntries(context.db, entries);
+  }
   let written = 0;
   for (const { entity, fresh, changed } of writes) {
     const collection = context.db.collection<AnyLedgerDoc>(ledgerCollections[entity]);
@@ -163,7 +186,7 @@ export const commitLedgerPage = async (
     written += fresh.length + changed.length;
   }
   const alreadyStored = writes.reduce((n, w) => n + w.stored, 0);
-  return { written, alreadyStored };
+  return { written, alreadyStored, entries };
 };
 
 /** Prepares and writes one connector page (see commitLedgerPage); the rows new or changed. */

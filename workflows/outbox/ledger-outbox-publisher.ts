@@ -1,19 +1,14 @@
-import type { Kafka, Message, Producer } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
-import { ledgerTopicOf } from '../../contracts/kafka/ledger-records';
-import { ledgerEntities } from '../ledger/ledger-collections';
-import {
-  LEDGER_OUTBOX,
-  outboxRecordIdsOf,
-  outboxValuesOf,
-  type LedgerOutboxEntry,
-} from '../ledger/ledger-outbox';
+import { LEDGER_OUTBOX, type LedgerOutboxEntry } from '../ledger/ledger-outbox';
+import { createLedgerFeedSender, type LedgerFeedSender } from './ledger-feed-sender';
 
 /**
  * Publishes the ledger outbox to Kafka, at least once: send an entry's records, wait for the brokers'
  * acknowledgement, then delete the entry. A crash between the two resends that entry's records with
  * the same record ids, which consumers dedupe (docs/kafka-topics.md). Entries go in the order they
- * were written, so a seller's later version of a record follows its earlier one.
+ * were written, so a seller's later version of a record follows its earlier one. Syncs send their
+ * own entries (send-sync-pages.ts); the publisher takes those only once their lease has passed.
  */
 export type LedgerOutboxPublisher = {
   /** Publishes until the outbox is empty; returns how many records it sent. */
@@ -33,95 +28,49 @@ export type LedgerOutboxOptions = {
   onError?: (error: unknown) => void;
 };
 
-const PARTITIONS = 3;
-/** One produce request stays under the broker's default 1 MB record batch. */
-const MAX_SEND_BYTES = 512 * 1024;
-const MAX_SEND_MESSAGES = 1000;
-
-/** Creates the feed's topics if missing (createTopics leaves existing ones alone). */
-export const ensureLedgerTopics = async (kafka: Kafka, topicPrefix: string): Promise<void> => {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: ledgerEntities.map((entity) => ({
-        topic: ledgerTopicOf(topicPrefix, entity),
-        numPartitions: PARTITIONS,
-      })),
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
-};
-
-const sendEntry = async (
-  options: LedgerOutboxOptions & { producer: Producer },
-  entry: LedgerOutboxEntry,
-): Promise<number> => {
-  let sent = 0;
-  for (const entity of ledgerEntities) {
-    const values = outboxValuesOf(entry, entity);
-    const ids = outboxRecordIdsOf(entry, entity);
-    let messages: Message[] = [];
-    let bytes = 0;
-    const flush = async () => {
-      if (messages.length === 0) return;
-      await options.producer.send({ topic: ledgerTopicOf(options.topicPrefix, entity), acks: -1, messages });
-      sent += messages.length;
-      messages = [];
-      bytes = 0;
-    };
-    for (const [index, value] of values.entries()) {
-      if (messages.length >= MAX_SEND_MESSAGES || bytes + value.length > MAX_SEND_BYTES) await flush();
-      messages.push({
-        key: String(entry.sellerId),
-        value,
-        headers: { recordId: ids[index] ?? '', schemaVersion: '1' },
-      });
-      bytes += value.length;
-    }
-    await flush();
-  }
-  return sent;
-};
+/**
+ * Whether the publisher may send an entry: one a sync leaves to it, or one a sync meant to send
+ * itself whose lease ran out (the sync died, or Kafka failed it). Taking a leased entry early would
+ * only duplicate records; the lease keeps the publisher from racing a live sync.
+ */
+const publishable = (entry: LedgerOutboxEntry, now: number) =>
+  entry.sendAfter === undefined || entry.sendAfter.getTime() <= now;
 
 const publishRound = async (
-  options: LedgerOutboxOptions & { producer: Producer },
+  options: LedgerOutboxOptions & { sender: LedgerFeedSender },
 ): Promise<{ entries: number; sent: number }> => {
   const outbox = options.db.collection<LedgerOutboxEntry>(LEDGER_OUTBOX);
-  // No sort: the natural order is the insertion order, and FerretDB would sort by reading every entry.
-  const entries = await outbox
+  // The oldest entries only, no filter and no sort: FerretDB reads just those (natural order is the
+  // insertion order), where a filter or a sort would read and parse every entry. An entry still
+  // leased to its sync holds back the ones behind it, for at most the lease: the entries are mostly
+  // leased ones their syncs delete within a second, and a seller's entries stay in order.
+  const head = await outbox
     .find({})
     .limit(options.batchSize ?? 4)
     .toArray();
+  const now = Date.now();
+  const leased = head.findIndex((entry) => !publishable(entry, now));
+  const entries = leased === -1 ? head : head.slice(0, leased);
   let sent = 0;
+  // One delete per entry: FerretDB finds an _id by reading the (small) outbox at SQLite level, while
+  // deleteMany with $in parses every entry in Go, several times slower (docs/kafka-topics.md).
   for (const entry of entries) {
-    sent += await sendEntry(options, entry);
+    sent += await options.sender.send(entry);
     await outbox.deleteOne({ _id: entry._id });
   }
   return { entries: entries.length, sent };
 };
 
 export const createLedgerOutboxPublisher = (options: LedgerOutboxOptions): LedgerOutboxPublisher => {
-  const producer = options.kafka.producer({ allowAutoTopicCreation: false });
-  let connected: Promise<void> | null = null;
-  const connect = () => {
-    connected ??= (async () => {
-      await ensureLedgerTopics(options.kafka, options.topicPrefix);
-      await producer.connect();
-    })();
-    return connected;
-  };
+  const sender = createLedgerFeedSender({ kafka: options.kafka, topicPrefix: options.topicPrefix });
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
 
   const drain = async () => {
-    await connect();
     let sent = 0;
     for (;;) {
-      const round = await publishRound({ ...options, producer });
+      const round = await publishRound({ ...options, sender });
       sent += round.sent;
       if (round.entries === 0) return sent;
     }
@@ -153,7 +102,7 @@ export const createLedgerOutboxPublisher = (options: LedgerOutboxOptions): Ledge
       running = false;
       wake?.();
       await loop;
-      if (connected) await producer.disconnect();
+      await sender.disconnect();
     },
   };
 };

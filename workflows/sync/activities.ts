@@ -1,4 +1,4 @@
-import { activityInfo, cancellationSignal, CancelledFailure, heartbeat } from '@temporalio/activity';
+import { activityInfo, cancellationSignal, CancelledFailure, heartbeat, log } from '@temporalio/activity';
 import type { Db } from 'mongodb';
 import type { SellerProvider } from '../../contracts/events/seller';
 import type { CommandHandlerDeps } from '../../commands/command-handler';
@@ -13,6 +13,8 @@ import {
   type PreparedLedgerPage,
 } from '../ledger/write-ledger-page';
 import { ledgerEpochOf, recordLedgerEpoch } from '../ledger/ledger-epochs';
+import type { LedgerFeedSender } from '../outbox/ledger-feed-sender';
+import { createSyncPageSender, SYNC_SEND_LEASE_MS } from '../outbox/send-sync-pages';
 import type { FetchedPage, LedgerConnector } from './ledger-connector';
 import type { SyncPlan, SyncStepInput } from './sync-input';
 import { readState, runSystemCommand, type SystemCommandContext } from './system-commands';
@@ -23,6 +25,11 @@ export type SyncDeps = {
   writeSide: CommandHandlerDeps;
   connectorFor: (provider: SellerProvider) => LedgerConnector;
   now: () => Date;
+  /**
+   * Kafka for the ledger feed: the sync sends each page it writes itself, its outbox entries being the
+   * fallback. Without it the outbox publisher sends everything.
+   */
+  feed?: LedgerFeedSender;
 };
 
 /** A page fetched from the platform and serialized, waiting to be written. */
@@ -132,19 +139,34 @@ export const createSyncActivities = (deps: SyncDeps) => {
           epoch: input.plan.epoch,
           now: deps.now(),
           compare,
+          sendAfter: deps.feed ? new Date(Date.now() + SYNC_SEND_LEASE_MS) : undefined,
         };
         return { fetched, context, prepared: await prepareLedgerPage(context, fetched.page) };
       };
+      const sender =
+        deps.feed &&
+        createSyncPageSender({
+          db: deps.db,
+          feed: deps.feed,
+          onFailure: (error) => {
+            log.warn('Kafka refused a page; the outbox publisher sends the rest of this sync', {
+              error: error instanceof Error ? error.message : String(error),
+            });
+          },
+        });
+      await sender?.sendLeftovers(input.sellerId);
       let next: Promise<FetchedAndPrepared> | null = fetchAndPrepare(checkpoint.cursor);
       while (next) {
         if (cancellationSignal().aborted) throw new CancelledFailure('the sync was cancelled');
         const current: FetchedAndPrepared = await next;
         const { fetched, context, prepared } = current;
-        // The next page is fetched and serialized while this one is written; that touches no rows.
+        // The next page is fetched, serialized and its outbox entries written while this page's rows
+        // are written; it touches no rows.
         next = fetched.nextCursor === null ? null : fetchAndPrepare(fetched.nextCursor);
         next?.catch(() => undefined);
-        const { written, alreadyStored } = await commitLedgerPage(context, prepared);
+        const { written, alreadyStored, entries } = await commitLedgerPage(context, prepared);
         if (input.mode !== 'sync' && written > 0 && alreadyStored === 0) compare = false;
+        await sender?.sendPage(entries);
         checkpoint.records += written;
         checkpoint.pages += 1;
         checkpoint.cursor = fetched.nextCursor;
@@ -152,6 +174,7 @@ export const createSyncActivities = (deps: SyncDeps) => {
         heartbeat(checkpoint);
         await progress.record({ stage: 'fetching', done: fetched.done, total: fetched.total });
       }
+      await sender?.flush();
       return checkpoint;
     },
 
