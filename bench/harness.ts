@@ -41,7 +41,14 @@ export type SuiteResult = {
   params: Record<string, number>;
   startedAt: string;
   durationSeconds: number;
-  machine: { cpus: number; memoryGiB: number; node: string; platform: string };
+  machine: {
+    cpus: number;
+    memoryGiB: number;
+    node: string;
+    platform: string;
+    /** The 1-minute load average over the run, sampled every 5 s (other work on a shared machine). */
+    loadAverage1m?: { before: number; mean: number; max: number; after: number };
+  };
   figures: FigureResult[];
 };
 

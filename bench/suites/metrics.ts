@@ -2,7 +2,8 @@
  * GenerateMetrics over an N-invoice DEMO ledger (issue 5): the workflow on a real Temporal worker
  * scans the seller's invoices and payments, computes every metric at every frequency plus customer
  * metrics, stores them and records the MetricsDate. Beside it, in the same run: one plain scan of the
- * same invoices and payments (the floor any metric generation has to pay).
+ * same invoices and payments (the floor any metric generation has to pay), taken before and after
+ * GenerateMetrics, the faster of the two counting.
  */
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -39,6 +40,24 @@ export const suite: BenchSuite = {
     const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
     const ids = { sellerId: 1, tenantId: 1 };
+    /** What any metric generation has to read: the seller's invoices and payments, as GenerateMetrics reads them. */
+    const plainScan = () =>
+      measurePeakRss(async () => {
+        const t = performance.now();
+        let n = 0;
+        for await (const doc of db
+          .collection(ledgerCollections.invoices)
+          .find(
+            { sellerId: 1 },
+            { projection: { _id: 0, customerId: 1, transactionDate: 1, balance: 1, lines: 1 } },
+          ))
+          n += doc ? 1 : 0;
+        for await (const doc of db
+          .collection(ledgerCollections.payments)
+          .find({ sellerId: 1 }, { projection: { _id: 0, customerId: 1, date: 1, amount: 1 } }))
+          n += doc ? 1 : 0;
+        return { seconds: (performance.now() - t) / 1000, n };
+      });
     try {
       await connectBenchSeller(events, ids);
       await handleCommand(
@@ -70,6 +89,9 @@ export const suite: BenchSuite = {
         cursor = fetched.nextCursor;
       } while (cursor !== null);
       const stored = await db.collection(ledgerCollections.invoices).countDocuments({});
+      log('baseline: one plain scan of the same invoices and payments, before and after GenerateMetrics');
+      const scanBefore = await plainScan();
+      log(`scan before: ${scanBefore.result.n} documents in ${scanBefore.result.seconds.toFixed(1)} s`);
       const worker = await createMetricsWorker({
         connection: nativeConnection,
         config,
@@ -92,30 +114,17 @@ export const suite: BenchSuite = {
         `metrics: ${result.rows} rows, ${result.customers} customers in ${metricsSeconds.toFixed(1)} s, peak RSS ${peakMiB.toFixed(0)} MiB`,
       );
 
-      log('baseline: one plain scan of the same invoices and payments');
-      const scan = await measurePeakRss(async () => {
-        const t = performance.now();
-        let n = 0;
-        for await (const doc of db
-          .collection(ledgerCollections.invoices)
-          .find(
-            { sellerId: 1 },
-            { projection: { _id: 0, customerId: 1, transactionDate: 1, balance: 1, lines: 1 } },
-          ))
-          n += doc ? 1 : 0;
-        for await (const doc of db
-          .collection(ledgerCollections.payments)
-          .find({ sellerId: 1 }, { projection: { _id: 0, customerId: 1, date: 1, amount: 1 } }))
-          n += doc ? 1 : 0;
-        return { seconds: (performance.now() - t) / 1000, n };
-      });
-      log(`scan: ${scan.result.n} documents in ${scan.result.seconds.toFixed(1)} s`);
+      log('baseline again: one plain scan of the same invoices and payments');
+      const scanAfter = await plainScan();
+      log(`scan after: ${scanAfter.result.n} documents in ${scanAfter.result.seconds.toFixed(1)} s`);
+      // The faster of the two scans: the baseline a busy moment of a shared machine inflates least.
+      const scan = scanAfter.result.seconds < scanBefore.result.seconds ? scanAfter : scanBefore;
       return [
         {
           name: 'GenerateMetrics (all types, frequencies, customers)',
           unit: 's',
           value: metricsSeconds,
-          baseline: { name: 'one plain scan of the same data', value: scan.result.seconds },
+          baseline: { name: 'one plain scan of the same data (faster of two)', value: scan.result.seconds },
           higherIsBetter: false,
           target: { kind: 'ratio', op: '<=', value: 3, source: 'issue 5' },
         },

@@ -17,4 +17,7 @@ export const createSyncWorker = (options: { connection: NativeConnection; config
     maxConcurrentActivityTaskExecutions: 4,
     maxConcurrentWorkflowTaskExecutions: 8,
     maxCachedWorkflows: 100,
+    // A sync's heartbeat is its checkpoint: sent at most every 2 s instead of 12 s (0.8 x its timeout),
+    // a resumed sync compares fewer pages with the stored rows, each a whole-collection read on FerretDB.
+    maxHeartbeatThrottleInterval: '2 seconds',
   });
