@@ -58,6 +58,19 @@ export const userIdOfRecoveryToken = (token: string): number | null => {
 export const recoveryTokenHash = (token: string): string =>
   createHash('sha256').update(`recovery:${token}`).digest('base64url');
 
+/**
+ * The secret of an invitation link: 32 random bytes that only the invitation email holds. The invite
+ * stream records only its hash (unkeyed: 256 random bits cannot be guessed from it), so neither the
+ * inviter, the events nor the read models can rebuild a working link (docs/adr/0020-invitation-tokens.md).
+ */
+export const newInvitationToken = (): { token: string; tokenHash: string } => {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: invitationTokenHash(token) };
+};
+
+export const invitationTokenHash = (token: string): string =>
+  createHash('sha256').update(`invitation:${token}`).digest('base64url');
+
 /** Invite streams are keyed by tenant and a keyed hash of the address, so the stream id leaks no email. */
 export const inviteStreamOf = (secret: string, tenantId: number, normalisedEmail: string): string =>
   `invite-${tenantId}-${createHmac('sha256', secret).update(`invite:${normalisedEmail}`).digest('hex')}`;
