@@ -1,13 +1,13 @@
 import type { RecordedEvent } from '../contracts/events/envelope';
 import { AppError } from '../contracts/errors';
 import { foldEvents, type Decider, type DomainEvent } from '../domain/decider';
-import { backOff } from './back-off';
 import { decodeEvents, encodeEvents, toDomainEvent, type EventCodec } from './event-codec';
 import {
   WrongExpectedRevisionError,
   type EventStore,
   type ExpectedRevision,
 } from './event-store/event-store';
+import { retry, versionConflict } from './retry';
 
 /**
  * Command handling for any decider (architecture.md, write side): load the stream, fold it, decide,
@@ -88,7 +88,7 @@ export const handleCommand = async <State, Command extends { now: Date }, Event 
   const maxRetries = ifMatch === undefined ? (deps.maxRetries ?? DEFAULT_MAX_RETRIES) : 0;
   let history = await store.readStream(streamId);
 
-  for (let attempt = 1; ; attempt += 1) {
+  const attempt = async (): Promise<CommandResult<Event>> => {
     const own = ownEvents(history, commandId);
     if (own.length > 0) return answerFrom<Event>(deps, own);
 
@@ -112,8 +112,10 @@ export const handleCommand = async <State, Command extends { now: Date }, Event 
       const ownAfterConflict = ownEvents(history, commandId);
       if (ownAfterConflict.length > 0) return answerFrom<Event>(deps, ownAfterConflict);
       if (ifMatch !== undefined) throw staleError(streamId, ifMatch, lastOf(history)?.revision ?? -1);
-      if (attempt > maxRetries) throw conflictError(streamId, attempt);
-      await backOff(attempt);
+      throw error;
     }
-  }
+  };
+  return retry(versionConflict({ maxAttempts: maxRetries + 1 }), attempt, {
+    giveUp: (_error, attempts) => conflictError(streamId, attempts),
+  });
 };

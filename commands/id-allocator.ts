@@ -1,9 +1,9 @@
 import { IdAllocated, IdClaimed, type IdCategory } from '../contracts/events/id-allocation';
 import { AppError } from '../contracts/errors';
-import { backOff } from './back-off';
 import { eventIdFor } from './event-id';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from './event-store/event-store';
 import { metadataFor } from './request-context';
+import { retry, versionConflict } from './retry';
 
 /**
  * User-visible ids (TenantId, UserId...) are positive integers per category, allocated through the
@@ -58,31 +58,30 @@ export const allocateId = async (
   const metadata = { ...metadataFor(commandId, request.now ?? new Date()), ip: null, body: null };
   const stream = idStreamOf(category);
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  let id: number | null = null;
-  for (let attempt = 1; id === null; attempt += 1) {
-    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    const revision = last?.revision ?? -1;
-    const next = revision + 2;
-    const event: EventToAppend = {
-      // Keyed by the revision too: a repeated append of this very attempt is a duplicate, not a second id.
-      id: eventIdFor(`ids:${category}:${claimKey}`, revision + 1),
-      type: 'IdAllocated',
-      schemaVersion: 1,
-      data: IdAllocated.shape.data.parse({ category, id: next, claimKey }),
-      metadata,
-    };
-    try {
+  const id = await retry(
+    versionConflict({ maxAttempts }),
+    async () => {
+      const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+      const revision = last?.revision ?? -1;
+      const next = revision + 2;
+      const event: EventToAppend = {
+        // Keyed by the revision too: a repeated append of this very attempt is a duplicate, not a second id.
+        id: eventIdFor(`ids:${category}:${claimKey}`, revision + 1),
+        type: 'IdAllocated',
+        schemaVersion: 1,
+        data: IdAllocated.shape.data.parse({ category, id: next, claimKey }),
+        metadata,
+      };
       await store.append(stream, [event], revision < 0 ? { kind: 'no_stream' } : { kind: 'exact', revision });
-      id = next;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      if (attempt >= maxAttempts)
-        throw new AppError('unavailable', 'The operation failed. Please try again.', {
-          message: `No ${category} id after ${attempt} attempts: too many concurrent allocations`,
-        });
-      await backOff(attempt);
-    }
-  }
+      return next;
+    },
+    {
+      giveUp: (_error, attempts) =>
+        new AppError('unavailable', 'The operation failed. Please try again.', {
+          message: `No ${category} id after ${attempts} attempts: too many concurrent allocations`,
+        }),
+    },
+  );
 
   try {
     await store.append(

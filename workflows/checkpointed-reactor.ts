@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { CommandHandlerDeps } from '../commands/command-handler';
 import type { Subscription } from '../commands/event-store/event-store';
+import { brokerReconnect, keepRunning } from '../commands/retry';
 import type { RecordedEvent } from '../contracts/events/envelope';
 
 /** Where each reactor stopped, by name, so a restarted worker neither misses nor replays a request. */
@@ -43,32 +44,26 @@ export const startCheckpointedReactor = (
   deps: ReactorDeps & { retryMs?: number },
   reaction: Reaction,
 ): { stop: () => Promise<void> } => {
-  let stopped = false;
+  const stopping = new AbortController();
   let current: Subscription | null = null;
-  let wake: (() => void) | null = null;
-  const loop = async () => {
-    while (!stopped) {
-      try {
-        current = await subscribeFromCheckpoint(deps, reaction);
-        await current.done;
-      } catch (error) {
-        if (stopped) break;
+  const running = keepRunning(
+    brokerReconnect({ delayMs: deps.retryMs }),
+    async () => {
+      current = await subscribeFromCheckpoint(deps, reaction);
+      await current.done;
+    },
+    {
+      signal: stopping.signal,
+      onFailure: (error) =>
         deps.logger.warn(
           { err: error, reactor: reaction.name },
           'a reactor failed; starting again from its checkpoint',
-        );
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, deps.retryMs ?? 5000);
-        });
-      }
-    }
-  };
-  const running = loop();
+        ),
+    },
+  );
   return {
     stop: async () => {
-      stopped = true;
-      wake?.();
+      stopping.abort();
       await current?.stop();
       await running;
     },

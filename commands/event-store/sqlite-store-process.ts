@@ -9,7 +9,7 @@
  */
 import type { EventMetadata } from '../../contracts/events/envelope';
 import { eventIdFor } from '../event-id';
-import { WrongExpectedRevisionError } from './event-store';
+import { retry, versionConflict } from '../retry';
 import { SqliteEventStore } from './sqlite-event-store';
 
 const metadata: EventMetadata = {
@@ -40,19 +40,19 @@ const appendMode = async (store: SqliteEventStore, args: readonly string[]) => {
       data: { prefix, n, sentAt: String(monotonicNow()) },
       metadata,
     };
-    for (;;) {
-      const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-      try {
+    // Retried at once, without the policy's pause: the test counts how often writers collide.
+    const appended = await retry(
+      { ...versionConflict({ maxAttempts: Infinity }), delayMs: () => 0 },
+      async () => {
+        const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
         const expected = last
           ? { kind: 'exact' as const, revision: last.revision }
           : { kind: 'no_stream' as const };
-        revisions.push((await store.append(stream, [event], expected)).nextRevision);
-        break;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        conflicts += 1;
-      }
-    }
+        return store.append(stream, [event], expected);
+      },
+      { onRetry: () => (conflicts += 1) },
+    );
+    revisions.push(appended.nextRevision);
   }
   return { revisions, conflicts };
 };

@@ -1,6 +1,8 @@
 import type { Db } from 'mongodb';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import type { EventStore } from '../../commands/event-store/event-store';
+import { keepRunning, transientStoreError } from '../../commands/retry';
+import { checkpointSignal } from './checkpoint-signal';
 import type { Projection } from './projection';
 import {
   dropVersions,
@@ -52,7 +54,6 @@ export type ProcessorStatus = {
 type FetchedBatch = { head: number; events: RecordedEvent[]; decoded: RecordedEvent[] };
 
 const DEFAULT_BATCH_SIZE = 500;
-const MAX_BACKOFF_MS = 30_000;
 
 const silentLogger: ProcessorLogger = {
   info: () => undefined,
@@ -75,7 +76,10 @@ export class ProjectionProcessor {
   private stopped = false;
   private lastError: string | null = null;
   private loop: Promise<void> | undefined;
+  /** Ends the wait for new events. */
   private interrupt: (() => void) | undefined;
+  /** Ends the background loop, and the pause after a failure at once. */
+  private stopping: AbortController | undefined;
   private prefetched: { after: number; version: number; batch: Promise<FetchedBatch> } | undefined;
 
   constructor(options: ProcessorOptions) {
@@ -106,35 +110,40 @@ export class ProjectionProcessor {
     if (this.loop) return;
     this.stopped = false;
     this.running = true;
-    this.loop = this.runLoop().finally(() => {
+    this.stopping = new AbortController();
+    // Read-your-writes waiters in this process then hear of each checkpoint instead of polling for it.
+    const endProjecting =
+      this.options.version === undefined
+        ? checkpointSignal.projecting(this.options.db.databaseName, this.name)
+        : () => undefined;
+    this.loop = this.runLoop(this.stopping.signal).finally(() => {
       this.running = false;
+      endProjecting();
     });
   }
 
   /** Resolves once no batch is in flight; the checkpoint then reflects everything written. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping?.abort();
     this.interrupt?.();
     await this.loop;
     this.loop = undefined;
   }
 
-  private async runLoop(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      try {
-        const { caughtUp } = await this.processNextBatch();
-        failures = 0;
-        this.lastError = null;
-        if (caughtUp && !this.stopped) await this.waitForEventsAfter(this.checkpoint);
-      } catch (error) {
-        failures += 1;
+  private runLoop(signal: AbortSignal): Promise<void> {
+    const runBatch = async () => {
+      const { caughtUp } = await this.processNextBatch();
+      this.lastError = null;
+      if (caughtUp && !this.stopped) await this.waitForEventsAfter(this.checkpoint);
+    };
+    return keepRunning(transientStoreError(), runBatch, {
+      signal,
+      onFailure: (error, { delayMs }) => {
         this.lastError = error instanceof Error ? error.message : String(error);
-        const delayMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(failures, 7));
         this.logger.error({ projection: this.name, err: error, retryInMs: delayMs }, 'projection failed');
-        await this.sleep(delayMs);
-      }
-    }
+      },
+    });
   }
 
   private async processNextBatch(): Promise<{ caughtUp: boolean }> {
@@ -228,18 +237,5 @@ export class ProjectionProcessor {
       };
     });
     this.interrupt = undefined;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.interrupt = undefined;
-        resolve();
-      }, ms);
-      this.interrupt = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }

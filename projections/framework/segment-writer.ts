@@ -6,6 +6,7 @@ import {
   type Db,
   type WriteError,
 } from 'mongodb';
+import { retry, upsertRace } from '../../commands/retry';
 import { POSITION_FIELD } from './projection';
 import type { PlannedRow, PlannedSet, Segment } from './write-plan';
 
@@ -76,8 +77,8 @@ const writeRows = async (collection: Collection<StoredDocument>, rows: readonly 
  * the first error, so such documents are filtered out first by one lookup. A duplicate that still
  * happens comes from a concurrent writer; the lookup and write are then repeated.
  */
-const writeSets = async (collection: Collection<StoredDocument>, sets: readonly PlannedSet[]) => {
-  for (let attempt = 1; ; attempt += 1) {
+const writeSets = (collection: Collection<StoredDocument>, sets: readonly PlannedSet[]) =>
+  retry(upsertRace(isDuplicateKeyOnly), async () => {
     const stored = await storedPositions(
       collection,
       sets.map((set) => set.id),
@@ -91,15 +92,8 @@ const writeSets = async (collection: Collection<StoredDocument>, sets: readonly 
           upsert: true,
         },
       }));
-    if (operations.length === 0) return;
-    try {
-      await collection.bulkWrite(operations, { ordered: false });
-      return;
-    } catch (error) {
-      if (!isDuplicateKeyOnly(error) || attempt >= 5) throw error;
-    }
-  }
-};
+    if (operations.length > 0) await collection.bulkWrite(operations, { ordered: false });
+  });
 
 /** Writes one segment: every collection in parallel, then the segment's sweep. */
 export const writeSegment = async (

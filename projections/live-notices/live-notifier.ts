@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { categoryOf, type EventStore, type Subscription } from '../../commands/event-store/event-store';
+import { brokerReconnect, keepRunning } from '../../commands/retry';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import type { LiveNotice } from '../../contracts/live';
 import type { ProcessorLogger } from '../framework/projection-processor';
@@ -118,25 +119,27 @@ export const startLiveNotifier = async (options: LiveNotifierOptions): Promise<L
   };
 
   sink.started(after);
-  let stopped = false;
+  const stopping = new AbortController();
   let subscription: Subscription | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const subscribe = () => {
-    const current = store.subscribe(handle, { after });
-    subscription = current;
-    current.done.catch((error: unknown) => {
-      if (stopped) return;
-      logger?.error({ err: error }, 'live notifier subscription failed; resubscribing');
-      retry = setTimeout(subscribe, RESUBSCRIBE_MS);
-    });
-  };
-  subscribe();
+  const following = keepRunning(
+    brokerReconnect({ delayMs: RESUBSCRIBE_MS }),
+    async () => {
+      subscription = store.subscribe(handle, { after });
+      await subscription.done;
+      // Ended without failing: the store closed it (shutting down), so there is nothing left to follow.
+      stopping.abort();
+    },
+    {
+      signal: stopping.signal,
+      onFailure: (error) => logger?.error({ err: error }, 'live notifier subscription failed; resubscribing'),
+    },
+  );
 
   return {
     stop: async () => {
-      stopped = true;
-      clearTimeout(retry);
+      stopping.abort();
       await subscription?.stop();
+      await following;
     },
   };
 };

@@ -1,5 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
+import { brokerReconnect, keepRunning, pause } from '../../commands/retry';
 import { LEDGER_OUTBOX, type LedgerOutboxEntry } from '../ledger/ledger-outbox';
 import { createLedgerFeedSender, type LedgerFeedSender } from './ledger-feed-sender';
 
@@ -63,9 +64,8 @@ const publishRound = async (
 
 export const createLedgerOutboxPublisher = (options: LedgerOutboxOptions): LedgerOutboxPublisher => {
   const sender = createLedgerFeedSender({ kafka: options.kafka, topicPrefix: options.topicPrefix });
-  let running = false;
+  let stopping: AbortController | null = null;
   let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
 
   const drain = async () => {
     let sent = 0;
@@ -76,31 +76,28 @@ export const createLedgerOutboxPublisher = (options: LedgerOutboxOptions): Ledge
     }
   };
 
-  const poll = async () => {
-    while (running) {
-      try {
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  // After a failure (Kafka or Mongo away) the next round comes one poll interval later, as after success.
+  const poll = (signal: AbortSignal) =>
+    keepRunning(
+      brokerReconnect({ delayMs: pollIntervalMs }),
+      async () => {
         await drain();
-      } catch (error) {
-        options.onError?.(error);
-      }
-      if (!running) break;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, options.pollIntervalMs ?? 1000).unref();
-      });
-    }
-  };
+        await pause(pollIntervalMs, signal);
+      },
+      { signal, onFailure: (error) => options.onError?.(error) },
+    );
 
   return {
     drain,
     start: () => {
-      if (running) return;
-      running = true;
-      loop = poll();
+      if (stopping) return;
+      stopping = new AbortController();
+      loop = poll(stopping.signal);
     },
     stop: async () => {
-      running = false;
-      wake?.();
+      stopping?.abort();
+      stopping = null;
       await loop;
       await sender.disconnect();
     },
