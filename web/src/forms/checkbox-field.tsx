@@ -1,3 +1,5 @@
+import type { Ref } from 'react';
+
 type CheckboxFieldProps = {
   name: string;
   label: string;
@@ -5,6 +7,8 @@ type CheckboxFieldProps = {
   onCheckedChange: (checked: boolean) => void;
   disabled?: boolean;
   error?: string | undefined;
+  /** Lets a form library focus the box (the first field in error). */
+  inputRef?: Ref<HTMLInputElement>;
 };
 
 /** A labelled checkbox with a visible focus ring; its error announced with it. */
@@ -15,12 +19,14 @@ export const CheckboxField = ({
   onCheckedChange,
   disabled,
   error,
+  inputRef,
 }: CheckboxFieldProps) => {
   const id = `field-${name}`;
   return (
     <div className="space-y-1">
       <div className="flex items-center gap-2">
         <input
+          ref={inputRef}
           id={id}
           name={name}
           type="checkbox"

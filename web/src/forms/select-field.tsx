@@ -1,3 +1,5 @@
+import type { Ref } from 'react';
+
 type SelectFieldProps = {
   /** Also the select's name and id prefix. */
   name: string;
@@ -10,6 +12,8 @@ type SelectFieldProps = {
   error?: string | undefined;
   hint?: string;
   disabled?: boolean;
+  /** Lets a form library focus the select (the first field in error). */
+  inputRef?: Ref<HTMLSelectElement>;
 };
 
 /** A labelled native select: keyboard and screen-reader friendly, its error announced with it. */
@@ -24,6 +28,7 @@ export const SelectField = ({ name, label, value, onValueChange, options, ...res
         {label}
       </label>
       <select
+        ref={rest.inputRef}
         id={id}
         name={name}
         value={value}

@@ -1,5 +1,5 @@
 import { TextInput } from '@tremor/react';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, Ref } from 'react';
 
 type TextFieldProps = {
   /** Also the input's name and id prefix. */
@@ -9,10 +9,21 @@ type TextFieldProps = {
   onValueChange: (value: string) => void;
   error?: string | undefined;
   hint?: string;
+  /** Lets a form library focus the input (the first field in error). */
+  inputRef?: Ref<HTMLInputElement>;
 } & Pick<ComponentProps<typeof TextInput>, 'type' | 'autoComplete' | 'required' | 'disabled' | 'autoFocus'>;
 
 /** A labelled input whose error and hint are announced with it (aria-describedby). */
-export const TextField = ({ name, label, error, hint, value, onValueChange, ...input }: TextFieldProps) => {
+export const TextField = ({
+  name,
+  label,
+  error,
+  hint,
+  value,
+  onValueChange,
+  inputRef,
+  ...input
+}: TextFieldProps) => {
   const id = `field-${name}`;
   const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
   return (
@@ -21,6 +32,7 @@ export const TextField = ({ name, label, error, hint, value, onValueChange, ...i
         {label}
       </label>
       <TextInput
+        ref={inputRef}
         id={id}
         name={name}
         value={value}

@@ -1,20 +1,20 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
+import { LoginRequest } from '../../../../contracts/auth';
 import { login } from '../../api/auth-calls';
-import { ApiError, isValidationError } from '../../api/api-error';
 import { logoutReasons } from '../../api/error-catalogue';
 import { AuthLayout } from '../../components/auth-layout';
 import { ErrorCallout } from '../../components/error-callout';
 import { ProviderButtons } from '../../components/provider-buttons';
 import { TextLink } from '../../components/text-link';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { TextField } from '../../forms/text-field';
+import { FormTextField } from '../../forms/form-fields';
+import { serverTextOr, useServerErrors } from '../../forms/use-server-errors';
 import { useAppServices } from '../../session/app-services-context';
 import { lastLoginMethod, loginMethodLabels } from '../../session/last-login-method';
 import { startSignedIn } from '../../session/session-actions';
-
-type LoginStatus = 'idle' | 'submitted' | 'loading' | 'success' | 'error';
 
 const reasonTexts: Record<string, string> = {
   [logoutReasons.sessionIdle]: 'You were signed out because your session was idle. Please log in again.',
@@ -26,42 +26,34 @@ export const LoginPage = () => {
   const services = useAppServices();
   const [search] = useSearchParams();
   const returnTo = search.get('returnTo');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [status, setStatus] = useState<LoginStatus>('idle');
-  const [message, setMessage] = useState<string | null>(search.get('error'));
+  const form = useForm({
+    resolver: zodResolver(LoginRequest),
+    defaultValues: { email: '', password: '' },
+  });
+  const serverErrors = useServerErrors(form, {
+    failure: serverTextOr('There was an error logging in. Please try again.'),
+  });
+  // A provider sign-in that failed comes back with its message in the address.
+  const redirectError = form.formState.isSubmitted ? null : search.get('error');
   const lastMethod = lastLoginMethod();
   const reason = services.logoutReason.current ?? search.get('reason');
+  const email = form.watch('email');
 
   // The token is fetched on load so the first submit does not wait for it.
   useEffect(() => {
     services.api.csrf.get().catch(() => undefined);
   }, [services]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setStatus('submitted');
-    const missing: FormErrors = {};
-    if (!email.trim()) missing.email = 'Email is required';
-    if (!password) missing.password = 'Password is required';
-    setErrors(missing);
-    if (Object.keys(missing).length > 0) return;
-    setStatus('loading');
-    setMessage(null);
+  // The schema says Email is required and Password is required: with either empty, nothing is sent.
+  const submit = form.handleSubmit(async (request) => {
     try {
-      const session = await login(services.api, { email: email.trim(), password });
-      setStatus('success');
+      const session = await login(services.api, request);
       // The guard sends the now signed-in user on to the return address (guard-decision.ts).
       startSignedIn(services, session);
     } catch (error) {
-      setStatus('error');
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setMessage(
-        error instanceof ApiError ? error.message : 'There was an error logging in. Please try again.',
-      );
+      serverErrors.show(error);
     }
-  };
+  });
 
   const providerHref = (provider: string) =>
     `/api/auth/${provider}/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`;
@@ -74,27 +66,17 @@ export const LoginPage = () => {
           Last time you logged in with {loginMethodLabels[lastMethod]}.
         </p>
       )}
-      <ErrorCallout message={message} />
+      <ErrorCallout message={serverErrors.message ?? redirectError} />
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Log in">
-        <TextField
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onValueChange={setEmail}
-          error={errors.email}
-        />
-        <TextField
+        <FormTextField control={form.control} name="email" label="Email" type="email" autoComplete="email" />
+        <FormTextField
+          control={form.control}
           name="password"
           label="Password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onValueChange={setPassword}
-          error={errors.password}
         />
-        <Button type="submit" className="w-full" loading={status === 'loading'}>
+        <Button type="submit" className="w-full" loading={form.formState.isSubmitting}>
           Log in
         </Button>
       </form>
