@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../contracts/config';
 import type { RunningProcess } from '../contracts/health';
+import { logRedaction } from '../gateway/plugins/log-redaction';
 import type { RoleStarter } from './role';
 
 const roles: Record<string, () => Promise<RoleStarter>> = {
@@ -106,7 +107,8 @@ const main = async (argv: string[]): Promise<void> => {
   }
 
   const config = loadConfig(process.env);
-  const logger = pino({ level: config.LOG_LEVEL, base: { app: 'ledgerwise' } });
+  // Request URLs and headers are logged without the credentials they may carry (log-redaction.ts).
+  const logger = pino({ level: config.LOG_LEVEL, base: { app: 'ledgerwise' }, ...logRedaction });
 
   if (command === 'projections') {
     const { runProjectionsCommand } = await import('../projections/projections-cli');

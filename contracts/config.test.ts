@@ -30,11 +30,43 @@ describe('loadConfig', () => {
     }
   });
 
+  const ownProduction = {
+    NODE_ENV: 'production',
+    SESSION_SECRET: 'x'.repeat(40),
+    PLATFORM_ADMIN_EMAILS: 'ops@example.com',
+    SEED_DEMO: 'false',
+  };
+
   it('refuses the development session secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: must be set/);
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) }).NODE_ENV).toBe(
-      'production',
+    expect(loadConfig(ownProduction).NODE_ENV).toBe('production');
+  });
+
+  it('refuses to start production with the development platform administrator', () => {
+    expect(() => loadConfig({ ...ownProduction, PLATFORM_ADMIN_EMAILS: undefined })).toThrow(
+      /PLATFORM_ADMIN_EMAILS: must name your own administrators/,
     );
+    // The published default stays usable where it belongs.
+    expect(loadConfig({ NODE_ENV: 'test' }).PLATFORM_ADMIN_EMAILS).toEqual(['admin@ledgerwise.local']);
+  });
+
+  it('refuses to seed demo data in production with the published admin password', () => {
+    expect(() => loadConfig({ ...ownProduction, SEED_DEMO: undefined })).toThrow(/SEED_ADMIN_PASSWORD/);
+    expect(
+      loadConfig({ ...ownProduction, SEED_DEMO: 'true', SEED_ADMIN_PASSWORD: 'a-password-of-ours' })
+        .SEED_DEMO,
+    ).toBe(true);
+  });
+
+  it('trusts no proxy unless told, and reads a list of addresses and ranges', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16,::1' }).TRUSTED_PROXIES).toEqual([
+      '10.0.0.1',
+      '10.1.0.0/16',
+      '::1',
+    ]);
+    expect(() => loadConfig({ TRUSTED_PROXIES: 'true' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '*' })).toThrow(/TRUSTED_PROXIES/);
   });
 
   it('treats empty strings as unset', () => {

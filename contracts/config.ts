@@ -23,6 +23,12 @@ const booleanFlag = z
 const oauthClientValue = z.string().trim().min(1).optional();
 
 const DEV_SESSION_SECRET = 'ledgerwise-local-development-secret-do-not-use';
+const DEV_PLATFORM_ADMIN_EMAILS = 'admin@ledgerwise.local';
+const DEV_SEED_ADMIN_PASSWORD = 'Ledgerwise-admin-1';
+
+/** An IPv4 or IPv6 address, optionally with a /prefix (Fastify's trustProxy takes such a list). */
+const addressOrCidr =
+  /^(?:\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?:\/\d{1,3})?)$/;
 
 export const ConfigEnv = z
   .object({
@@ -36,7 +42,26 @@ export const ConfigEnv = z
     PROJECTOR_HEALTH_PORT: port.default(3001),
     WORKER_HEALTH_PORT: port.default(3002),
     ANALYTICS_HEALTH_PORT: port.default(3003),
+    /**
+     * The master secret; each use (cookie signatures, link signatures, the credential vault) gets its
+     * own key derived from it with HKDF and a purpose label (gateway/auth/derived-keys.ts).
+     */
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
+    /**
+     * Addresses or CIDR ranges of the reverse proxies in front of the gateway, comma separated; only
+     * their X-Forwarded-For is believed. None by default: the peer's address is the client's, so a
+     * forged header cannot reset rate limits, lockout or the audit trail's IP.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(addressOrCidr, 'must be IP addresses or CIDR ranges, comma separated'))),
 
     /** When set, events go to EventStoreDB; otherwise to the embedded SQLite store under DATA_DIR. */
     EVENTSTORE_URL: url(['esdb', 'esdb+discover']).optional(),
@@ -72,11 +97,12 @@ export const ConfigEnv = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     /**
      * Platform administrators are named by the operator, never granted through the API
-     * (docs/adr/0013-gateway-access.md): accounts with these emails get the platform-admin flag.
+     * (docs/adr/0013-gateway-access.md): accounts with these emails get the platform-admin flag
+     * once they have verified the address.
      */
     PLATFORM_ADMIN_EMAILS: z
       .string()
-      .default('admin@ledgerwise.local')
+      .default(DEV_PLATFORM_ADMIN_EMAILS)
       .transform((value) =>
         value
           .split(',')
@@ -84,7 +110,7 @@ export const ConfigEnv = z
           .filter(Boolean),
       ),
     /** Password of the seeded platform administrator on a local run (SEED_DEMO); never used in production. */
-    SEED_ADMIN_PASSWORD: z.string().min(8).default('Ledgerwise-admin-1'),
+    SEED_ADMIN_PASSWORD: z.string().min(8).default(DEV_SEED_ADMIN_PASSWORD),
 
     /**
      * Sign-in with Google and Microsoft (OpenID Connect, discovered from the issuer) and the OAuth apps
@@ -135,13 +161,16 @@ export const ConfigEnv = z
     OAUTH_SALESFORCE_CLIENT_SECRET: oauthClientValue,
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && env.SESSION_SECRET === DEV_SESSION_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SESSION_SECRET'],
-        message: 'must be set to a secret of your own in production',
-      });
-    }
+    // The development defaults are public (they are in this file): production must name its own.
+    if (env.NODE_ENV !== 'production') return;
+    const refuse = (variable: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [variable], message });
+    if (env.SESSION_SECRET === DEV_SESSION_SECRET)
+      refuse('SESSION_SECRET', 'must be set to a secret of your own in production');
+    if (env.PLATFORM_ADMIN_EMAILS.join(',') === DEV_PLATFORM_ADMIN_EMAILS)
+      refuse('PLATFORM_ADMIN_EMAILS', 'must name your own administrators in production');
+    if (env.SEED_DEMO && env.SEED_ADMIN_PASSWORD === DEV_SEED_ADMIN_PASSWORD)
+      refuse('SEED_ADMIN_PASSWORD', 'must be set to a password of your own to seed demo data in production');
   });
 
 export type Config = z.infer<typeof ConfigEnv>;

@@ -18,6 +18,7 @@ import { rateLimits, registerSecurity } from './plugins/security';
 import { registerSessionAuth } from './plugins/session-auth';
 import { randomUUID } from 'node:crypto';
 import { registerAccess } from './plugins/access';
+import { isApiTarget, registerCanonicalTargets } from './plugins/canonical-targets';
 import { registerRouteTable } from './plugins/route-table';
 import { registerReadYourWrites } from './plugins/read-your-writes';
 import { industryRoutes } from './routes/industries';
@@ -48,7 +49,11 @@ export const buildApp = async ({
   const app = Fastify<Server, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
-    trustProxy: config.NODE_ENV === 'production',
+    // Only the configured proxies' X-Forwarded-For is believed (TRUSTED_PROXIES, none by default): with
+    // `true`, any client could pick its own address and reset rate limits, lockout and the audit IP.
+    trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
+    // One spelling per route: `/API/x`, `/api//x` and `/api/x/` are not /api/x (canonical-targets.ts).
+    routerOptions: { caseSensitive: true, ignoreDuplicateSlashes: false, ignoreTrailingSlash: false },
     // Request ids seed command ids (execute-command.ts), so they must be unique across restarts.
     genReqId: () => randomUUID(),
   });
@@ -56,6 +61,8 @@ export const buildApp = async ({
   // Every request and response is checked against its zod schema from contracts/.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First, so no other hook and no handler ever sees a request target in another spelling.
+  registerCanonicalTargets(app);
   registerErrorHandler(app);
   registerRouteTable(app);
   await registerOpenApi(app);
@@ -64,9 +71,13 @@ export const buildApp = async ({
   if (services) {
     app.decorate('services', services);
     registerReadYourWrites(app);
-    registerSessionAuth(app, { sessions: services.sessions, config });
-    registerAccess(app);
-    await app.register(apiRoutes);
+    // The session and access hooks live in the scope of the API routes (encapsulation): they run for
+    // every route registered there, whatever URL spelling the router matched, and for nothing else.
+    await app.register(async (api) => {
+      registerSessionAuth(api, { sessions: services.sessions });
+      registerAccess(api);
+      await api.register(apiRoutes);
+    });
   }
 
   app.get('/api/health', { config: { access: 'public' } }, async (_request, reply) => {
@@ -81,11 +92,12 @@ export const buildApp = async ({
   // are missing chunks of the app (a tab opened before a release asks for old ones): the import then
   // fails as such instead of parsing the app's HTML as a script.
   // Probing the API for paths is rate limited; client-side routes of the web app are not 404s.
+  // Targets are canonical by now (canonical-targets.ts) but may differ in case: /API/x is an API 404.
   const limitNotFound = app.rateLimit({ max: rateLimits.notFound, timeWindow: '1 minute' });
   const preHandler = (request: FastifyRequest, reply: FastifyReply) =>
-    request.url.startsWith('/api/') ? limitNotFound.call(app, request, reply) : Promise.resolve();
+    isApiTarget(request.url) ? limitNotFound.call(app, request, reply) : Promise.resolve();
   app.setNotFoundHandler({ preHandler }, (request, reply) => {
-    const isAppRoute = !request.url.startsWith('/api/') && !request.url.startsWith('/assets/');
+    const isAppRoute = !isApiTarget(request.url) && !request.url.toLowerCase().startsWith('/assets/');
     if (hasWebApp && request.method === 'GET' && isAppRoute) return reply.sendFile('index.html');
     return reply.code(404).send({ message: catalogue.notFound, code: 'not_found' });
   });

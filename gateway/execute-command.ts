@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { redactUrl } from './plugins/log-redaction';
 import { handleCommand, type CommandResult } from '../commands/command-handler';
 import { decodeEvents, toDomainEvent } from '../commands/event-codec';
 import { allocateId } from '../commands/id-allocator';
@@ -48,7 +49,8 @@ const withRequestContext = <T>(
       tenantId: tenantId ?? request.caller?.tenantId ?? null,
       ip: request.ip,
       method: request.method,
-      url: request.url,
+      // The audit trail keeps which link was followed, never a usable token from it.
+      url: redactUrl(request.url),
       body: request.body,
       requestId: request.id,
     },

@@ -4,10 +4,11 @@ import type { Collection, Db } from 'mongodb';
 /**
  * Server-side sessions: the browser holds only a random token in an httpOnly, SameSite cookie; the store
  * holds a hash of it, so a leaked database does not hand out live sessions. Sessions end by idle time
- * (portal.md section 4: 30 minutes), by logout, or by revocation of every session of a user (password
- * change, admin Reset Auth, member disabled, user deleted).
+ * (portal.md 154 and admin.md 210: 900 seconds, the browser warning 60 seconds before), by logout, or
+ * by revocation of every session of a user (password change, admin Reset Auth, member disabled, user
+ * deleted). Platform-admin rights are not kept here: the access hook derives them on every request.
  */
-export const idleMinutes = 30;
+export const idleMinutes = 15;
 /** No session lives longer than this, however active. */
 export const absoluteHours = 12;
 /** Activity moves the idle deadline at most once a minute, to spare the database a write per request. */
@@ -17,7 +18,6 @@ export type Session = {
   userId: number;
   /** The tenant the user is working in (switchTenant changes it). */
   tenantId: number | null;
-  isPlatformAdmin: boolean;
   /** The user must set a new password before anything else (route guard /reset-password). */
   resetPasswordRequired: boolean;
   /** Set on the session a recovery link opened: the one token its password reset may spend. */
@@ -33,7 +33,7 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('bas
 
 export type SessionStore = {
   create: (
-    session: Pick<Session, 'userId' | 'tenantId' | 'isPlatformAdmin' | 'resetPasswordRequired'> &
+    session: Pick<Session, 'userId' | 'tenantId' | 'resetPasswordRequired'> &
       Pick<Partial<Session>, 'recoveryTokenHash'>,
     now: Date,
   ) => Promise<{ token: string; session: Session }>;
@@ -43,9 +43,7 @@ export type SessionStore = {
   peek: (token: string, now: Date) => Promise<Session | null>;
   update: (
     token: string,
-    changes: Partial<
-      Pick<Session, 'tenantId' | 'resetPasswordRequired' | 'isPlatformAdmin' | 'recoveryTokenHash'>
-    >,
+    changes: Partial<Pick<Session, 'tenantId' | 'resetPasswordRequired' | 'recoveryTokenHash'>>,
   ) => Promise<void>;
   revoke: (token: string) => Promise<void>;
   /** Ends every session of a user, except optionally the one making the change. */
@@ -58,7 +56,13 @@ export const createSessionStore = async (db: Db): Promise<SessionStore> => {
   await sessions.createIndex({ idleExpiresAt: 1 });
 
   const idleDeadline = (now: Date) => new Date(now.getTime() + idleMinutes * 60_000);
-  const strip = ({ _id: _hash, lastTouchedAt: _touched, ...session }: SessionDoc): Session => session;
+  // Sessions stored before platform-admin rights left the session may still carry the old flag.
+  const strip = ({
+    _id: _hash,
+    lastTouchedAt: _touched,
+    isPlatformAdmin: _frozen,
+    ...session
+  }: SessionDoc & { isPlatformAdmin?: boolean }): Session => session;
 
   return {
     create: async (fields, now) => {

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { derivedKey } from './derived-keys';
 
 /**
  * Tokens in emailed links. Verification links are signed (HMAC with the session secret) and carry
@@ -6,8 +7,9 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
  * user's stream, so neither the events nor the read models hold a usable link.
  */
 
+// Signed with a key derived for links alone, never with the master secret itself (derived-keys.ts).
 const sign = (secret: string, payload: string) =>
-  createHmac('sha256', secret).update(payload).digest('base64url');
+  createHmac('sha256', derivedKey(secret, 'link-signatures')).update(payload).digest('base64url');
 
 /** A link that verifies `email` for `userId` until `expiresAt`. */
 export const signVerificationToken = (

@@ -38,10 +38,11 @@ export class LiveConnection implements LiveClient {
 
   constructor(
     private readonly socket: WebSocket,
-    private readonly session: { token: string; current: Session },
+    /** isPlatformAdmin as the access hook derived it for the upgrade request (not kept in the session). */
+    private readonly session: { token: string; current: Session; isPlatformAdmin: boolean },
     private readonly deps: LiveConnectionDeps,
   ) {
-    this.isPlatformAdmin = session.current.isPlatformAdmin;
+    this.isPlatformAdmin = session.isPlatformAdmin;
     socket.on('pong', () => {
       this.alive = true;
     });
@@ -155,7 +156,7 @@ export class LiveConnection implements LiveClient {
   private async allowedTenant(tenantId: number | null): Promise<number | null> {
     if (tenantId === null) return null;
     const { current } = this.session;
-    if (current.isPlatformAdmin) return tenantId;
+    if (this.isPlatformAdmin) return tenantId;
     if (current.tenantId !== tenantId) return null;
     const facts = await callerFacts(this.deps.db, { userId: current.userId, tenantId });
     return facts.exists && facts.membership?.status === 'ACTIVE' ? tenantId : null;

@@ -62,7 +62,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const connection = new LiveConnection(
         socket,
-        { token, current: session },
+        { token, current: session, isPlatformAdmin: request.caller?.isPlatformAdmin ?? false },
         { hub: live.hub, sessions, db, now, maxBufferedBytes: live.maxBufferedBytes },
       );
       connections.add(connection);

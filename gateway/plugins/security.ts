@@ -1,9 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../contracts/config';
 import { CsrfTokenResponse } from '../../contracts/auth';
+import { derivedKey } from '../auth/derived-keys';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -11,12 +13,51 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const rateLimits = { default: 600, sensitive: 20, notFound: 60 } as const;
 
 /**
- * Cookies, CSRF and rate limits (portal.md section 7: every write sends an anti-forgery header). The
- * token comes from GET /api/auth/token and must be echoed in `x-csrf-token` on every write under /api.
+ * Security headers on every answer, API and web app alike (OWASP ASVS 14.4). The built web app has no
+ * inline script (Vite emits module scripts and stylesheet links only), so scripts come from 'self'.
+ * Styles allow 'unsafe-inline' because Tremor and recharts set style attributes from script (chart
+ * sizes, colours, positions); inline styles cannot run code, and no inline script is allowed.
+ */
+const registerSecurityHeaders = async (app: FastifyInstance, production: boolean): Promise<void> => {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Tenant logos may be shown from data: URLs before upload; charts draw in SVG.
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        // 'self' covers the live websocket (ws: and wss: of the same host, CSP level 3).
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(production ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Over plain http (local runs, tests) HSTS would pin the browser to https for 127.0.0.1.
+    strictTransportSecurity: production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Popups of the OAuth providers are full-page redirects, so the strictest opener policy fits.
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+};
+
+/**
+ * Cookies, CSRF, rate limits and security headers (portal.md section 7: every write sends an
+ * anti-forgery header). The token comes from GET /api/auth/token and must be echoed in
+ * `x-csrf-token` on every write, whatever the path: the check does not depend on the URL's spelling.
  */
 export const registerSecurity = async (app: FastifyInstance, config: Config): Promise<void> => {
   const secure = config.NODE_ENV === 'production';
-  await app.register(fastifyCookie, { secret: config.SESSION_SECRET });
+  await registerSecurityHeaders(app, secure);
+  // Cookie signatures get a key of their own, derived from the master secret (derived-keys.ts).
+  await app.register(fastifyCookie, { secret: derivedKey(config.SESSION_SECRET, 'cookie-signing') });
   await app.register(fastifyCsrf, {
     sessionPlugin: '@fastify/cookie',
     cookieKey: 'lw_csrf',
@@ -34,7 +75,8 @@ export const registerSecurity = async (app: FastifyInstance, config: Config): Pr
   });
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (safeMethods.has(request.method) || !request.url.startsWith('/api/')) return done();
+    // Every write of any path: the web app's pages and files are GETs only.
+    if (safeMethods.has(request.method)) return done();
     app.csrfProtection(request, reply, done);
   });
 

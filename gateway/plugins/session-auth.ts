@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../contracts/config';
-import { AppError } from '../../contracts/errors';
 import type { Session, SessionStore } from '../auth/session-store';
 
 export const sessionCookie = 'lw_session';
@@ -12,15 +11,14 @@ declare module 'fastify' {
   }
 }
 
-/** Resolves the session cookie on every request; guards below turn a missing or lesser session into 401/403. */
-export const registerSessionAuth = (
-  app: FastifyInstance,
-  deps: { sessions: SessionStore; config: Config },
-): void => {
+/**
+ * Resolves the session cookie for every route of the scope it is registered in (the API routes, see
+ * app.ts), whatever spelling of the URL reached the route; the access hook turns a missing or lesser
+ * session into 401/403. Static files of the web app sit outside that scope and cost no database read.
+ */
+export const registerSessionAuth = (app: FastifyInstance, deps: { sessions: SessionStore }): void => {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
-    // Only the API needs the session; static files of the web app should not cost a database read.
-    if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[sessionCookie];
     request.session = token ? await deps.sessions.resume(token, new Date()) : null;
   });
@@ -34,17 +32,4 @@ export const setSessionCookie = (reply: FastifyReply, token: string, config: Con
     secure: config.NODE_ENV === 'production',
     path: '/',
   });
-};
-
-export const requireSession = (request: FastifyRequest): Promise<void> =>
-  request.session
-    ? Promise.resolve()
-    : Promise.reject(new AppError('unauthorized', 'Access Denied', { message: 'no live session' }));
-
-/** Routes of admin.md section 6: platform administrators only. */
-export const requirePlatformAdmin = async (request: FastifyRequest): Promise<void> => {
-  await requireSession(request);
-  if (!request.session?.isPlatformAdmin) {
-    throw new AppError('forbidden', 'Access Denied', { message: 'platform admin only' });
-  }
 };

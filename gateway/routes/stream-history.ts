@@ -5,8 +5,15 @@ import {
   StreamHistoryQuery,
   StreamHistoryResponse,
 } from '../../contracts/stream-history';
+import { redactUrl } from '../plugins/log-redaction';
+import { redactSecrets } from './redact-secrets';
 
-/** Admins replay a tenant's, a seller's or a user's history step by step (issue: audit stream replay). */
+/**
+ * Admins replay a tenant's, a seller's or a user's history step by step (issue: audit stream replay).
+ * Secrets are redacted from the events and the folded states (password and token hashes, keys,
+ * credentials): even a platform admin has no use for them, and a stolen admin session must not
+ * yield them.
+ */
 export const streamHistoryRoutes: FastifyPluginAsyncZod = (app) => {
   const source = { store: app.services.writeSide.store, decode: app.services.decode };
   app.get(
@@ -20,11 +27,24 @@ export const streamHistoryRoutes: FastifyPluginAsyncZod = (app) => {
         response: { 200: StreamHistoryResponse },
       },
     },
-    (request) =>
-      streamHistory(source, request.params.streamId, {
+    async (request) => {
+      const page = await streamHistory(source, request.params.streamId, {
         fromRevision: request.query.from,
         maxCount: request.query.limit,
-      }),
+      });
+      // Events recorded before URLs were redacted at the source may still hold a link's token.
+      const steps = redactSecrets(page.steps).map((step) => ({
+        ...step,
+        event: {
+          ...step.event,
+          metadata: {
+            ...step.event.metadata,
+            url: step.event.metadata.url && redactUrl(step.event.metadata.url),
+          },
+        },
+      }));
+      return { ...page, steps };
+    },
   );
   return Promise.resolve();
 };

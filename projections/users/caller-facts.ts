@@ -14,6 +14,9 @@ import { tenantsCollection } from '../tenants/tenant-view';
 /** What the gateway's access checks need to know about the signed-in user and one tenant. */
 export type CallerFacts = {
   exists: boolean;
+  /** The user's address (lower case) and whether they proved they hold it: platform-admin rights need both. */
+  email: string | null;
+  emailVerified: boolean;
   /** The tenant is active (not disabled, not purged); false when there is no tenant. */
   tenantActive: boolean;
   primaryClassification: PrimaryClassification;
@@ -28,7 +31,10 @@ export const callerFacts = async (
   const { tenantId } = query;
   const [user, membership, tenant] = await Promise.all([
     usersCollection(db).then((users) =>
-      users.findOne({ _id: query.userId, deleted: false }, { projection: { PrimaryClassification: 1 } }),
+      users.findOne(
+        { _id: query.userId, deleted: false },
+        { projection: { PrimaryClassification: 1, Email: 1, EmailVerified: 1 } },
+      ),
     ),
     tenantId === null
       ? null
@@ -43,6 +49,8 @@ export const callerFacts = async (
   ]);
   return {
     exists: user !== null,
+    email: user?.Email ?? null,
+    emailVerified: user?.EmailVerified ?? false,
     tenantActive: tenant?.status === 'active',
     primaryClassification: user?.PrimaryClassification ?? 'MEMBER',
     membership: membership

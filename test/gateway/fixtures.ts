@@ -1,6 +1,7 @@
 import type { SessionResponse } from '../../contracts/auth';
 import type { TenantClassification } from '../../contracts/events/tenant';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
+import { systemActor } from '../../domain/actor';
 import { userDecider } from '../../domain/user/user-decider';
 import type { Browser, World } from './gateway-world';
 
@@ -58,5 +59,20 @@ export const companyFor = async (
   return tenantId;
 };
 
-/** A signed-in platform administrator (the world's PLATFORM_ADMIN_EMAILS address). */
-export const platformAdmin = (world: World) => signUp(world, { name: 'admin' });
+/**
+ * A signed-in platform administrator: the world's PLATFORM_ADMIN_EMAILS address, registered and then
+ * verified (a listed address gives platform-admin rights only once its holder has proved it).
+ */
+export const platformAdmin = async (world: World) => {
+  const signed = await signUp(world, { name: 'admin' });
+  await world.run(userDecider, `user-${signed.session.user.Id}`, {
+    type: 'VerifyUserEmail',
+    data: { email: signed.email },
+    now: world.clock.now(),
+    actor: systemActor,
+  });
+  await world.settle();
+  const self = await signed.browser.get('/api/auth/self');
+  if (self.statusCode !== 200) throw new Error(`self: ${self.statusCode} ${self.body}`);
+  return { ...signed, session: self.json<SessionResponse>() };
+};

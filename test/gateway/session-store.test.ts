@@ -5,7 +5,7 @@ import { isolatedNames, testConfig } from '../harness/isolation';
 const config = testConfig(isolatedNames(__filename));
 const client = new MongoClient(config.MONGO_URL);
 const at = (minute: number) => new Date(Date.UTC(2025, 5, 1, 9, 0) + minute * 60_000);
-const owner = { userId: 7, tenantId: 3, isPlatformAdmin: false, resetPasswordRequired: false };
+const owner = { userId: 7, tenantId: 3, resetPasswordRequired: false };
 
 afterAll(async () => {
   await client.db().dropDatabase();
@@ -18,16 +18,35 @@ describe('sessions', () => {
     const { token, session } = await store.create(owner, at(0));
     expect(session.idleExpiresAt).toEqual(at(idleMinutes));
 
-    expect(await store.resume(token, at(20))).toMatchObject({ userId: 7, tenantId: 3 });
-    // Without the activity at minute 20 the session would have ended at minute 30; each resume moves the deadline.
-    expect(await store.resume(token, at(45))).toMatchObject({
+    expect(await store.resume(token, at(10))).toMatchObject({ userId: 7, tenantId: 3 });
+    // Without the activity at minute 10 the session would have ended at minute 15; each resume moves the deadline.
+    expect(await store.resume(token, at(24))).toMatchObject({
       userId: 7,
-      idleExpiresAt: at(45 + idleMinutes),
+      idleExpiresAt: at(24 + idleMinutes),
     });
-    expect(await store.resume('not-a-token', at(45))).toBeNull();
+    expect(await store.resume('not-a-token', at(24))).toBeNull();
   });
 
-  it('ends a session after 30 idle minutes', async () => {
+  it('ends a session after 15 idle minutes (900 s, portal.md and admin.md)', async () => {
+    const store = await createSessionStore(client.db());
+    const { token } = await store.create(owner, at(0));
+    expect(idleMinutes * 60).toBe(900);
+    expect(await store.resume(token, at(14))).not.toBeNull();
+    const { token: idle } = await store.create(owner, at(0));
+    expect(await store.resume(idle, at(15))).toBeNull();
+  });
+
+  it('forgets a platform-admin flag stored by an earlier release', async () => {
+    const store = await createSessionStore(client.db());
+    const { token } = await store.create(owner, at(0));
+    await client
+      .db()
+      .collection('sessions')
+      .updateMany({ userId: 7 }, { $set: { isPlatformAdmin: true } });
+    expect(await store.resume(token, at(1))).not.toHaveProperty('isPlatformAdmin');
+  });
+
+  it('deletes a session that passed its idle deadline, so it stays ended', async () => {
     const store = await createSessionStore(client.db());
     const { token } = await store.create(owner, at(0));
     expect(await store.resume(token, at(idleMinutes))).toBeNull();

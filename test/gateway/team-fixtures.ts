@@ -56,7 +56,7 @@ export const person = async (
   const { userId, email } = await registeredUser(world, who);
   const now = world.clock.now();
   const { token } = await world.services.sessions.create(
-    { userId, tenantId: null, isPlatformAdmin: false, resetPasswordRequired: false },
+    { userId, tenantId: null, resetPasswordRequired: false },
     now,
   );
   const browser = world.browser();

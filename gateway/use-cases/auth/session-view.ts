@@ -6,6 +6,7 @@ import { tenantsCollection } from '../../../projections/tenants/tenant-view';
 import { callerFacts } from '../../../projections/users/caller-facts';
 import { usersCollection, toUserView } from '../../../projections/users/user-view';
 import { idleMinutes, type Session } from '../../auth/session-store';
+import { isPlatformAdminBy } from '../../plugins/access';
 
 /** GET /api/auth/self and the answer of every call that starts or changes a session. */
 export const sessionView = async (
@@ -28,6 +29,7 @@ export const sessionView = async (
   if (!userDoc) throw new AppError('unauthorized', 'Access Denied', { message: 'the user no longer exists' });
   const user = toUserView(userDoc);
   const membership = facts.membership;
+  const isPlatformAdmin = isPlatformAdminBy(request.server.services.config, facts);
   return {
     user: {
       Id: user.Id,
@@ -41,8 +43,8 @@ export const sessionView = async (
       Logins: user.Logins,
       EmailVerified: user.EmailVerified,
       DefaultPartnerTenantId: user.DefaultPartnerTenantId,
-      isPlatformAdmin: session.isPlatformAdmin,
-      Role: session.isPlatformAdmin ? 'PLATFORM_ADMIN' : (membership?.role ?? null),
+      isPlatformAdmin,
+      Role: isPlatformAdmin ? 'PLATFORM_ADMIN' : (membership?.role ?? null),
     },
     tenant: tenantDoc
       ? {

@@ -8,10 +8,6 @@ import { executeCommand } from '../../execute-command';
 import { setSessionCookie } from '../../plugins/session-auth';
 import { sessionView } from './session-view';
 
-/** Platform administrators are the operator's list of addresses (docs/adr/0013-gateway-access.md). */
-export const isPlatformAdminEmail = (reply: FastifyReply, email: string): boolean =>
-  reply.server.services.config.PLATFORM_ADMIN_EMAILS.includes(email.trim().toLowerCase());
-
 /**
  * The tenant a new session starts in: an advisor's firm (DefaultPartnerTenantId) when they still
  * belong to it, else the first of their companies by name; none before the welcome modal.
@@ -58,7 +54,6 @@ export const startSession = async (
     {
       userId: user.userId,
       tenantId: options.tenantId ?? (await startingTenant(reply, user.userId, position)),
-      isPlatformAdmin: isPlatformAdminEmail(reply, user.email),
       resetPasswordRequired: options.resetPasswordRequired ?? false,
       recoveryTokenHash: options.recoveryTokenHash ?? null,
     },
