@@ -65,6 +65,7 @@ module.exports = {
       roots: ['<rootDir>/web'],
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       testEnvironment: 'jsdom',
+      setupFilesAfterEnv: ['<rootDir>/web/src/test-support/jest-dom-setup.ts'],
     },
     {
       ...common,

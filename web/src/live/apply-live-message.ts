@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { createStore } from 'jotai';
 import type { ServerMessage } from '../../../contracts/live';
-import { resources, sessionKey, tenantKey } from '../api/query-keys';
+import { jobsResource } from '../api/queries/jobs';
+import { sessionKey } from '../api/queries/session';
 import { isFinished, jobProgressAtom, withJobProgress } from './job-progress';
 import { matchesNoticeKey, noticeQueryKeys, type SessionIdentity } from './notice-query-keys';
 
@@ -35,7 +36,7 @@ export const applyLiveMessage = (
       const store = target.store();
       store.set(jobProgressAtom, withJobProgress(store.get(jobProgressAtom), message));
       if (isFinished(message.status))
-        void queryClient.invalidateQueries({ queryKey: tenantKey(message.tenantId, resources.jobs) });
+        void queryClient.invalidateQueries({ queryKey: jobsResource.key(message.tenantId) });
       return;
     }
     case 'refetch':

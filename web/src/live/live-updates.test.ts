@@ -1,7 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createStore } from 'jotai';
 import type { ServerMessage } from '../../../contracts/live';
-import { sessionKey, tenantKey } from '../api/query-keys';
+import { ApiClient } from '../api/api-client';
+import { jobQueries } from '../api/queries/jobs';
+import { sellerQueries } from '../api/queries/platforms';
+import { sessionKey } from '../api/queries/session';
+import { tenantQueries } from '../api/queries/tenants';
+import { userQueries } from '../api/queries/users';
 import { applyLiveMessage } from './apply-live-message';
 import { jobProgressAtom } from './job-progress';
 import { LiveSocket, type SocketLike } from './live-socket';
@@ -119,6 +124,15 @@ describe('the live socket', () => {
 });
 
 describe('what live messages do to the page', () => {
+  // The keys the pages' queries use, from their factories (web/src/api/queries).
+  const api = new ApiClient({ fetch: () => Promise.reject(new Error('no calls in these tests')) });
+  const sellersOf = (tenantId: number) => sellerQueries.connected(api, tenantId).queryKey;
+  const teamOf = (tenantId: number) => userQueries.team(api, tenantId).queryKey;
+  const tenantOf = (tenantId: number) => tenantQueries.details(api, tenantId).queryKey;
+  const featuresOf = (tenantId: number) => tenantQueries.features(api, tenantId).queryKey;
+  const jobsOf = (tenantId: number) =>
+    jobQueries.list(api, { tenantId, filter: { sellerId: 1, limit: 20 } }).queryKey;
+
   const setup = () => {
     const queryClient = new QueryClient();
     const store = createStore();
@@ -140,86 +154,80 @@ describe('what live messages do to the page', () => {
 
   it('invalidates exactly the queries that show the entity, in the notice tenant', () => {
     const { seed, stale, target } = setup();
-    seed(tenantKey(7, 'sellers', { Active: true }));
-    seed(tenantKey(7, 'users'));
-    seed(tenantKey(8, 'sellers', { Active: true }));
+    seed(sellersOf(7));
+    seed(teamOf(7));
+    seed(sellersOf(8));
     seed(sessionKey);
     applyLiveMessage(
       target,
       { type: 'invalidate', entity: 'seller', id: 1, tenantId: 7, position: 5 },
       { firstConnect: false },
     );
-    expect(stale()).toEqual([JSON.stringify(tenantKey(7, 'sellers', { Active: true }))]);
+    expect(stale()).toEqual([JSON.stringify(sellersOf(7))]);
   });
 
   it('refreshes the session when the current tenant or user changes', () => {
     const { seed, stale, target } = setup();
     seed(sessionKey);
-    seed(tenantKey(7, 'tenant', 7));
+    seed(tenantOf(7));
     applyLiveMessage(
       target,
       { type: 'invalidate', entity: 'tenant', id: 7, tenantId: 7, position: 5 },
       { firstConnect: false },
     );
-    expect(stale()).toEqual([JSON.stringify(sessionKey), JSON.stringify(tenantKey(7, 'tenant', 7))].sort());
+    expect(stale()).toEqual([JSON.stringify(sessionKey), JSON.stringify(tenantOf(7))].sort());
   });
 
   it('invalidates a platform notice (plans) in every tenant', () => {
     const { seed, stale, target } = setup();
-    seed(tenantKey(7, 'plans'));
-    seed(tenantKey(9, 'plans', 'CLIENT'));
-    seed(tenantKey(7, 'sellers'));
+    seed(featuresOf(7));
+    seed(featuresOf(9));
+    seed(sellersOf(7));
     applyLiveMessage(
       target,
       { type: 'invalidate', entity: 'plan', id: 2, tenantId: null, position: 5 },
       { firstConnect: false },
     );
-    expect(stale()).toEqual([
-      JSON.stringify(tenantKey(7, 'plans')),
-      JSON.stringify(tenantKey(9, 'plans', 'CLIENT')),
-    ]);
+    expect(stale()).toEqual([JSON.stringify(featuresOf(7)), JSON.stringify(featuresOf(9))]);
   });
 
   it("refreshes a tenant's plan features on its billing notices, and every tenant's on a plan notice", () => {
     const { seed, stale, target } = setup();
-    seed(tenantKey(7, 'features'));
-    seed(tenantKey(8, 'features'));
+    seed(featuresOf(7));
+    seed(featuresOf(8));
     applyLiveMessage(
       target,
       { type: 'invalidate', entity: 'billing', id: 4, tenantId: 7, position: 5 },
       { firstConnect: false },
     );
-    expect(stale()).toEqual([JSON.stringify(tenantKey(7, 'features'))]);
+    expect(stale()).toEqual([JSON.stringify(featuresOf(7))]);
     applyLiveMessage(
       target,
       { type: 'invalidate', entity: 'plan', id: 2, tenantId: null, position: 6 },
       { firstConnect: false },
     );
-    expect(stale()).toEqual([
-      JSON.stringify(tenantKey(7, 'features')),
-      JSON.stringify(tenantKey(8, 'features')),
-    ]);
+    expect(stale()).toEqual([JSON.stringify(featuresOf(7)), JSON.stringify(featuresOf(8))]);
   });
 
   it('refetches everything shown on refetch and on the first hello, but not on later hellos', () => {
     const { seed, stale, target } = setup();
-    seed(tenantKey(7, 'sellers'));
-    seed(tenantKey(7, 'users'));
+    seed(sellersOf(7));
+    seed(teamOf(7));
     seed(sessionKey);
     applyLiveMessage(target, { type: 'hello', tenantId: 7, position: 1 }, { firstConnect: false });
     expect(stale()).toEqual([]);
     applyLiveMessage(target, { type: 'refetch' }, { firstConnect: false });
-    expect(stale()).toEqual([JSON.stringify(tenantKey(7, 'sellers')), JSON.stringify(tenantKey(7, 'users'))]);
+    expect(stale()).toEqual([JSON.stringify(sellersOf(7)), JSON.stringify(teamOf(7))]);
 
     const other = setup();
-    other.seed(tenantKey(7, 'sellers'));
+    other.seed(sellersOf(7));
     applyLiveMessage(other.target, { type: 'hello', tenantId: 7, position: 1 }, { firstConnect: true });
-    expect(other.stale()).toEqual([JSON.stringify(tenantKey(7, 'sellers'))]);
+    expect(other.stale()).toEqual([JSON.stringify(sellersOf(7))]);
   });
 
   it('keeps each job newest progress in the atom, and refreshes the jobs when one finishes', () => {
     const { seed, stale, store, target } = setup();
-    seed(tenantKey(7, 'jobs', { sellerId: 1 }));
+    seed(jobsOf(7));
     const progress = (position: number, done: number, status: 'running' | 'completed') =>
       applyLiveMessage(
         target,
@@ -243,6 +251,6 @@ describe('what live messages do to the page', () => {
     expect(stale()).toEqual([]);
     progress(12, 500, 'completed');
     expect(store.get(jobProgressAtom)[11]).toMatchObject({ done: 500, status: 'completed' });
-    expect(stale()).toEqual([JSON.stringify(tenantKey(7, 'jobs', { sellerId: 1 }))]);
+    expect(stale()).toEqual([JSON.stringify(jobsOf(7))]);
   });
 });

@@ -1,24 +1,33 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { InvalidateNotice, LiveEntity } from '../../../contracts/live';
-import { resources, sessionKey, tenantKey, type Resource } from '../api/query-keys';
+import { clientUsersResource, clientsResource } from '../api/queries/clients';
+import { jobsResource } from '../api/queries/jobs';
+import { metricsResource } from '../api/queries/metrics';
+import { integrationsResource, sellersResource } from '../api/queries/platforms';
+import { recipientsResource } from '../api/queries/recipients';
+import { sessionKey } from '../api/queries/session';
+import type { TenantResource } from '../api/queries/tenant-scope';
+import { featuresResource, tenantDetailsResource } from '../api/queries/tenants';
+import { invitesResource, usersResource } from '../api/queries/users';
 
 /**
- * Which resources show each entity (docs/adr/0015-live-notices.md). A seller change also moves its
- * jobs and the clients page's platform column; a membership changes the team and the advisor views.
+ * Which resources of web/src/api/queries show each entity (docs/adr/0015-live-notices.md): a new
+ * resource module adds its resource here. A seller change also moves the clients page's platform
+ * column and the metrics; a membership changes the team and the advisor views.
  */
-const resourcesShowing: Record<LiveEntity, readonly Resource[]> = {
-  tenant: [resources.tenant, resources.tenants, resources.clients],
-  user: [resources.users, resources.clientUsers, resources.recipients],
-  membership: [resources.users, resources.clientUsers, resources.clients, resources.tenants],
-  invite: [resources.invites],
-  seller: [resources.sellers, resources.clients, resources.recipients, resources.metrics],
-  integration: [resources.integrations],
-  recipient: [resources.recipients, resources.clients],
-  partner: [resources.partners, resources.tenant, resources.clients],
+const resourcesShowing: Record<LiveEntity, readonly TenantResource[]> = {
+  tenant: [tenantDetailsResource, clientsResource],
+  user: [usersResource, clientUsersResource, recipientsResource],
+  membership: [usersResource, clientUsersResource, clientsResource],
+  invite: [invitesResource],
+  seller: [sellersResource, clientsResource, recipientsResource, metricsResource],
+  integration: [integrationsResource],
+  recipient: [recipientsResource, clientsResource],
+  partner: [tenantDetailsResource, clientsResource],
   // A plan's products or a subscription's plan and products decide the plan-gated features.
-  plan: [resources.plans, resources.features],
-  billing: [resources.billing, resources.tenant, resources.clients, resources.features],
-  job: [resources.jobs],
+  plan: [featuresResource],
+  billing: [tenantDetailsResource, clientsResource, featuresResource],
+  job: [jobsResource],
 };
 
 export type SessionIdentity = { userId: number; tenantId: number | null };
@@ -35,7 +44,7 @@ const touchesSession = (notice: InvalidateNotice, who: SessionIdentity): boolean
  */
 export const noticeQueryKeys = (notice: InvalidateNotice, who: SessionIdentity): QueryKey[] => {
   const keys: QueryKey[] = resourcesShowing[notice.entity].map((resource) =>
-    notice.tenantId === null ? ['tenant', resource] : tenantKey(notice.tenantId, resource),
+    notice.tenantId === null ? ['tenant', resource.name] : resource.key(notice.tenantId),
   );
   if (touchesSession(notice, who)) keys.push(sessionKey);
   return keys;

@@ -1,9 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { JobsResponse, type Job } from '../../../contracts/api/jobs';
-import { resources, tenantKey } from '../api/query-keys';
-import { useAppServices } from '../session/app-services-context';
-import { useSessionQuery } from '../session/session-query';
+import type { Job } from '../../../contracts/api/jobs';
+import { useJobs } from '../api/queries/jobs';
 import { isFinished, jobProgressAtom, type JobProgress } from './job-progress';
 
 export type RunningJob = Pick<JobProgress, 'jobId' | 'kind' | 'sellerId' | 'stage' | 'done' | 'total'>;
@@ -47,15 +44,7 @@ export const runningJobsOf = (
 
 /** The current tenant's running jobs (optionally one seller's), kept live. */
 export const useRunningJobs = (sellerId?: number): RunningJob[] => {
-  const { api } = useAppServices();
-  // From the cache, not the shell's context: a render during a tenant switch must not ask for the old tenant.
-  const tenantId = useSessionQuery().data?.tenant?.Id ?? null;
   const live = useAtomValue(jobProgressAtom);
-  const query = { sellerId, limit: 20 };
-  const jobs = useQuery({
-    queryKey: tenantKey(tenantId, resources.jobs, query),
-    queryFn: () => api.get('/api/jobs', { query, schema: JobsResponse }),
-    enabled: tenantId !== null,
-  });
+  const jobs = useJobs({ sellerId, limit: 20 });
   return runningJobsOf(jobs.data?.jobs ?? [], live, sellerId);
 };

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { SessionResponse } from '../../../contracts/auth';
-import { sessionKey } from '../api/query-keys';
+import { sessionKey } from '../api/queries/session';
 import { useAppServices } from '../session/app-services-context';
 import { applyLiveMessage } from './apply-live-message';
 import { LiveSocket, liveUrlOf } from './live-socket';

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { useConnectedSellers } from '../shell/connected-sellers-query';
+import { useConnectedSellers } from '../api/queries/platforms';
 import { PlaceholderPage } from './placeholder-page';
 
 /** /reports needs a connected seller; without one the user goes to / (portal.md section 2.1). */

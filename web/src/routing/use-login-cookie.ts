@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { fetchSession } from '../api/auth-calls';
-import { sessionKey } from '../api/query-keys';
+import { sessionQuery } from '../api/queries/session';
 import { useAppServices } from '../session/app-services-context';
 import { rememberLoginMethod } from '../session/last-login-method';
 import { takeLoginCookie } from '../session/login-cookie';
@@ -23,7 +22,7 @@ export const useLoginCookie = (): void => {
     else services.api.csrf.forget();
     rememberLoginMethod(cookie.method ?? null);
     void services.queryClient
-      .fetchQuery({ queryKey: sessionKey, queryFn: () => fetchSession(services.api), staleTime: 0 })
+      .fetchQuery({ ...sessionQuery(services.api), staleTime: 0 })
       .then((session) => (session ? undefined : endSession(services)))
       .catch(() => endSession(services));
   }, [location.key, services]);

@@ -1,6 +1,6 @@
 import type { SessionResponse } from '../../../contracts/auth';
 import { logout, switchTenant } from '../api/auth-calls';
-import { sessionKey } from '../api/query-keys';
+import { sessionKey } from '../api/queries/session';
 import type { AppServices } from './app-services';
 import { rememberLoginMethod } from './last-login-method';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { logoutReasons } from '../api/error-catalogue';
-import { sessionKey } from '../api/query-keys';
+import { sessionKey } from '../api/queries/session';
 import { useAppServices } from './app-services-context';
 import { idlePhase, type IdlePhase } from './idle-phase';
 import { endSession } from './session-actions';

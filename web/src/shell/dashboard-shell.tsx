@@ -7,7 +7,7 @@ import { WelcomeModal } from '../pages/welcome/welcome-modal';
 import { factsOf } from '../session/session-facts';
 import { SignedInSession, useSessionQuery } from '../session/session-query';
 import { useIdleLogout } from '../session/use-idle-logout';
-import { useConnectedSellers } from './connected-sellers-query';
+import { useConnectedSellers } from '../api/queries/platforms';
 import { IdleBanner } from './idle-banner';
 import { MobileMenu } from './mobile-menu';
 import { ShellFooter } from './shell-footer';

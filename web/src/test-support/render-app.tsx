@@ -19,6 +19,8 @@ export const renderApp = (input: {
   fake: FakeFetch;
   /** The live websocket; none unless a test gives one. */
   openLiveSocket?: (url: string) => SocketLike;
+  /** The query cache; by default one that treats every answer as stale at once. */
+  queryClient?: QueryClient;
 }) => {
   let keys = 0;
   const api = new ApiClient({
@@ -26,9 +28,9 @@ export const renderApp = (input: {
     sleep: () => Promise.resolve(),
     newIdempotencyKey: () => `test-key-${++keys}`,
   });
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
+  const queryClient =
+    input.queryClient ??
+    new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const services = createAppServices({ api, queryClient, openLiveSocket: input.openLiveSocket ?? null });
   const router = createMemoryRouter(appRoutes, { initialEntries: [input.path] });
   connectServices(services, router);

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { ResetPasswordRequest } from '../../../../contracts/auth';
 import { resetPassword } from '../../api/auth-calls';
 import { ApiError, isValidationError } from '../../api/api-error';
-import { sessionKey } from '../../api/query-keys';
+import { sessionKey } from '../../api/queries/session';
 import { AuthLayout } from '../../components/auth-layout';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';

@@ -2,16 +2,13 @@ import { Button } from '@tremor/react';
 import { useState, type FormEvent } from 'react';
 import type { BatchUpdateTenantsRequest } from '../../../../contracts/api/tenants';
 import { tenantMessages } from '../../../../contracts/api/tenants';
-import { resources, tenantKey } from '../../api/query-keys';
+import { useBatchUpdateClients } from '../../api/queries/clients';
+import { useTeam } from '../../api/queries/users';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { SelectField } from '../../forms/select-field';
-import { useAppServices } from '../../session/app-services-context';
-import { useSession } from '../../session/session-query';
 import { monthDayOptions, weekdayOptions } from '../settings/settings-rules';
-import { useTeam } from '../team/team-queries';
 import { clientPlanOptions } from './client-filters';
-import { clientCalls } from './clients-queries';
 
 export type BulkEditValues = {
   WeeklyDay: string;
@@ -68,8 +65,7 @@ export const BulkEditModal = ({
   onClose,
   onSaved,
 }: BulkEditModalProps) => {
-  const services = useAppServices();
-  const tenantId = useSession().tenant?.Id ?? null;
+  const batchUpdate = useBatchUpdateClients();
   const team = useTeam();
   const [values, setValues] = useState<BulkEditValues>(noBulkChange);
   const [failure, setFailure] = useState<string | null>(null);
@@ -94,8 +90,7 @@ export const BulkEditModal = ({
     setFailure(null);
     setSaving(true);
     try {
-      await clientCalls.batchUpdate(services.api, body);
-      await services.queryClient.invalidateQueries({ queryKey: tenantKey(tenantId, resources.clients) });
+      await batchUpdate.mutateAsync(body);
       close();
       onSaved(count);
     } catch {
@@ -105,7 +100,7 @@ export const BulkEditModal = ({
     }
   };
 
-  const members = (team.data ?? [])
+  const members = (team.data?.members ?? [])
     .filter((member) => member.Membership.Status === 'ACTIVE')
     .map((member) => ({ value: String(member.Id), label: member.Name }));
 

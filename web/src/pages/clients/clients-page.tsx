@@ -1,6 +1,7 @@
 import { Button, Card } from '@tremor/react';
 import { useMemo, useState } from 'react';
 import type { ClientRow } from '../../../../contracts/api/clients';
+import { useClients } from '../../api/queries/clients';
 import { SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
 import { SelectField } from '../../forms/select-field';
@@ -20,7 +21,6 @@ import {
   plansOf,
   type ClientFilters,
 } from './client-filters';
-import { useClients } from './clients-queries';
 import { NewClientModal } from './new-client-modal';
 import { useSwitchClient } from './use-switch-client';
 
@@ -48,7 +48,7 @@ export const ClientsPage = () => {
   };
 
   // A load failure is logged by the API client and shows as an empty table (portal.md section 8).
-  const all = clients.isError ? [] : clients.data;
+  const all = clients.isError ? [] : clients.data?.clients;
   const shown = useMemo(() => (all ? filterClients(all, filters) : undefined), [all, filters]);
   const plans = useMemo(() => plansOf(all ?? []), [all]);
 

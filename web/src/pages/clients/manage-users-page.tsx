@@ -2,10 +2,10 @@ import { Card } from '@tremor/react';
 import { useMemo } from 'react';
 import type { z } from 'zod';
 import type { ClientUserRow as ClientUserRowSchema } from '../../../../contracts/api/clients';
+import { useClientUsers } from '../../api/queries/clients';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
 import { tableTexts } from '../../table/empty-texts';
-import { useClientUsers } from './clients-queries';
 import { useSwitchClient } from './use-switch-client';
 
 type ClientUserRow = z.infer<typeof ClientUserRowSchema>;
@@ -59,7 +59,7 @@ export const ManageUsersPage = () => {
       <Card>
         <DataTable
           label="Users across your clients"
-          data={users.isError ? [] : users.data}
+          data={users.isError ? [] : users.data?.users}
           columns={columns}
           getRowId={(row) => `${row.Client.Id}-${row.User.Id}`}
           emptyText={tableTexts.noUsers}

@@ -3,6 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { tenantMessages } from '../../../../contracts/api/tenants';
 import type { BusinessModel } from '../../../../contracts/events/tenant';
 import { ApiError, isValidationError } from '../../api/api-error';
+import { useIndustries } from '../../api/queries/industries';
+import { useCreateTenant } from '../../api/queries/tenants';
 import { errorCatalogue } from '../../api/error-catalogue';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
@@ -11,9 +13,7 @@ import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
 import { useAppServices } from '../../session/app-services-context';
 import { switchToTenant } from '../../session/session-actions';
-import { useIndustries } from '../welcome/industries-query';
 import { IndustryField } from '../welcome/industry-field';
-import { clientCalls } from './clients-queries';
 
 export const newClientMessages = {
   nameRequired: 'Please enter company name',
@@ -40,6 +40,7 @@ const empty: Values = { Name: '', Industry: '', BusinessModel: '' };
  */
 export const NewClientModal = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
   const services = useAppServices();
+  const createTenant = useCreateTenant();
   const industries = useIndustries('NAICS2017');
   const [values, setValues] = useState<Values>(empty);
   const [errors, setErrors] = useState<FormErrors>({});
@@ -65,7 +66,7 @@ export const NewClientModal = ({ open, onClose }: { open: boolean; onClose: () =
     const chosen = industries.data?.find((industry) => industry.Title === freeForm);
     setSaving(true);
     try {
-      const created = await clientCalls.create(services.api, {
+      const created = await createTenant.mutateAsync({
         Name: values.Name.trim(),
         Classification: 'BUSINESS',
         BusinessModel: values.BusinessModel,

@@ -1,9 +1,12 @@
 import { Callout, Card, Grid, Text, Title } from '@tremor/react';
 import { Link, Navigate } from 'react-router';
+import { useClientUsers, useClients } from '../../api/queries/clients';
+import { useConnectedSellers } from '../../api/queries/platforms';
+import { useTenant } from '../../api/queries/tenants';
+import { usePendingInvites, useTeam } from '../../api/queries/users';
 import { useRunningJobs } from '../../live/running-jobs';
 import { factsOf } from '../../session/session-facts';
-import { useSession } from '../../session/session-query';
-import { useConnectedSellers } from '../../shell/connected-sellers-query';
+import { useCurrentTenantId, useSession } from '../../session/session-query';
 import { setupFactsOf } from './business-facts';
 import {
   clientPerformanceCount,
@@ -12,14 +15,6 @@ import {
   type ClientPerformance,
 } from './client-performance';
 import { useSaveSetupSteps } from './dashboard-progress-store';
-import {
-  useClientUsers,
-  useClients,
-  usePendingInvites,
-  useTeam,
-  useTenant,
-  useCurrentTenantId,
-} from './dashboard-queries';
 import { dismissibleFirmSteps, firmSetupComplete, firmSteps, type SetupSteps } from './setup-progress';
 import { SetupStepsCard, type SetupStepView } from './setup-steps-card';
 import { PageFrame, StatCard, cardLinkClasses } from './stat-card';

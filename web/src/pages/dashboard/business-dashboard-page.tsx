@@ -2,19 +2,14 @@ import { Callout, Card, Grid, Text, Title } from '@tremor/react';
 import { Link, Navigate } from 'react-router';
 import { JobProgressList } from '../../live/job-progress-bar';
 import { useRunningJobs } from '../../live/running-jobs';
+import { useConnectedSellers, useIntegrations } from '../../api/queries/platforms';
+import { useRecipients } from '../../api/queries/recipients';
+import { useTenant } from '../../api/queries/tenants';
+import { usePendingInvites, useTeam } from '../../api/queries/users';
 import { factsOf } from '../../session/session-facts';
-import { useSession } from '../../session/session-query';
-import { useConnectedSellers } from '../../shell/connected-sellers-query';
+import { useCurrentTenantId, useSession } from '../../session/session-query';
 import { advisorNamesOf, isFreePlan, setupFactsOf, type DashboardData } from './business-facts';
 import { useSaveSetupSteps } from './dashboard-progress-store';
-import {
-  useIntegrations,
-  usePendingInvites,
-  useRecipients,
-  useTeam,
-  useTenant,
-  useCurrentTenantId,
-} from './dashboard-queries';
 import { businessSetupComplete, businessSteps, type SetupSteps } from './setup-progress';
 import { SetupStepsCard, type SetupStepView } from './setup-steps-card';
 import { ReceivablesCard } from './receivables-card';

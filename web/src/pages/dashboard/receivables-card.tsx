@@ -1,24 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { BarChart, Card, Grid, Metric, Text } from '@tremor/react';
-import { MetricRowsResponse } from '../../../../contracts/api/ledger';
 import type { SellerResponse } from '../../../../contracts/api/sellers';
 import type { Currency } from '../../../../contracts/events/tenant';
-import type { MetricFrequency, MetricRow, MetricType } from '../../../../contracts/ledger';
-import { resources, tenantKey } from '../../api/query-keys';
-import { useAppServices } from '../../session/app-services-context';
-import { useCurrentTenantId } from './dashboard-queries';
+import type { MetricRow } from '../../../../contracts/ledger';
+import { useMetricRows } from '../../api/queries/metrics';
 import { daysText, latestValue, moneyFormatter, monthlySeries } from './receivables-figures';
-
-const useMetricRows = (sellerId: number, type: MetricType, frequency: MetricFrequency) => {
-  const { api } = useAppServices();
-  const tenantId = useCurrentTenantId();
-  return useQuery({
-    queryKey: tenantKey(tenantId, resources.metrics, sellerId, type, frequency),
-    queryFn: () =>
-      api.get(`/api/metrics/sellers/${sellerId}`, { query: { type, frequency }, schema: MetricRowsResponse }),
-    enabled: tenantId !== null,
-  });
-};
 
 const MONTHS_SHOWN = 12;
 
@@ -28,11 +13,19 @@ const MONTHS_SHOWN = 12;
  * table for screen readers, since the chart itself is a picture).
  */
 export const ReceivablesCard = ({ seller, currency }: { seller: SellerResponse; currency: Currency }) => {
-  const revenue = useMetricRows(seller.Id, 'TOTAL_REVENUE', 'MONTHLY');
-  const paid = useMetricRows(seller.Id, 'TOTAL_PAID', 'MONTHLY');
-  const revenueT12 = useMetricRows(seller.Id, 'TOTAL_REVENUE', 'TRAILING12MONTHS');
-  const paidT12 = useMetricRows(seller.Id, 'TOTAL_PAID', 'TRAILING12MONTHS');
-  const gap = useMetricRows(seller.Id, 'AVG_DAYS_BETWEEN_PURCHASES', 'TRAILING12MONTHS');
+  const revenue = useMetricRows({ sellerId: seller.Id, type: 'TOTAL_REVENUE', frequency: 'MONTHLY' });
+  const paid = useMetricRows({ sellerId: seller.Id, type: 'TOTAL_PAID', frequency: 'MONTHLY' });
+  const revenueT12 = useMetricRows({
+    sellerId: seller.Id,
+    type: 'TOTAL_REVENUE',
+    frequency: 'TRAILING12MONTHS',
+  });
+  const paidT12 = useMetricRows({ sellerId: seller.Id, type: 'TOTAL_PAID', frequency: 'TRAILING12MONTHS' });
+  const gap = useMetricRows({
+    sellerId: seller.Id,
+    type: 'AVG_DAYS_BETWEEN_PURCHASES',
+    frequency: 'TRAILING12MONTHS',
+  });
   const money = moneyFormatter(currency);
   const name = seller.CompanyName ?? seller.Provider;
   const titleId = `receivables-${seller.Id}`;

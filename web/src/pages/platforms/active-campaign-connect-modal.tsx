@@ -2,17 +2,18 @@ import { Button } from '@tremor/react';
 import { useState, type FormEvent } from 'react';
 import { activeCampaignConnectFailure } from '../../../../contracts/api/integrations';
 import { isValidationError } from '../../api/api-error';
+import { useConnectActiveCampaign } from '../../api/queries/platforms';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { TextField } from '../../forms/text-field';
 import { connectFailureOf } from './connect-failure';
-import type { PlatformCalls } from './platform-mutations';
 
-type Props = { open: boolean; onClose: () => void; onConnected: () => void; calls: PlatformCalls };
+type Props = { open: boolean; onClose: () => void; onConnected: () => void };
 
 /** Connect to ActiveCampaign: account URL and API key (masked), both required (portal.md section 5). */
-export const ActiveCampaignConnectModal = ({ open, onClose, onConnected, calls }: Props) => {
+export const ActiveCampaignConnectModal = ({ open, onClose, onConnected }: Props) => {
+  const connectActiveCampaign = useConnectActiveCampaign();
   const [values, setValues] = useState({ URL: '', ApiKey: '' });
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -29,7 +30,7 @@ export const ActiveCampaignConnectModal = ({ open, onClose, onConnected, calls }
     if (Object.keys(missing).length > 0) return;
     setLoading(true);
     try {
-      await calls.connectActiveCampaign(values);
+      await connectActiveCampaign.mutateAsync(values);
       setValues({ URL: '', ApiKey: '' });
       onConnected();
     } catch (error) {

@@ -2,10 +2,16 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SellerResponse } from '../../../../contracts/api/sellers';
 import { useRunningJobs } from '../../live/running-jobs';
+import {
+  useConnectSeller,
+  useConnectedSellers,
+  useDisconnectIntegration,
+  useDisconnectSeller,
+  useIntegrations,
+} from '../../api/queries/platforms';
+import { usePlanFeatures } from '../../api/queries/tenants';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
-import { useConnectedSellers } from '../../shell/connected-sellers-query';
-import { useIntegrations } from '../dashboard/dashboard-queries';
 import { ActiveCampaignConnectModal } from './active-campaign-connect-modal';
 import { ConnectCardGrid } from './connect-card-grid';
 import type { CardContext, ConnectCard, PlanGate } from './connect-cards';
@@ -16,8 +22,6 @@ import {
   ConnectedModal,
   disconnectTexts,
 } from './platform-dialogs';
-import { usePlanFeatures } from './plan-features-query';
-import { usePlatformCalls } from './platform-mutations';
 import { QbdConnectModal } from './qbd-connect-modal';
 import { SageConnectModal } from './sage-connect-modal';
 
@@ -49,7 +53,9 @@ export const PlatformsPage = () => {
   const integrations = useIntegrations();
   const planFeatures = usePlanFeatures({ isDemo: facts.isDemo });
   const jobs = useRunningJobs();
-  const calls = usePlatformCalls();
+  const connectSeller = useConnectSeller();
+  const disconnectSeller = useDisconnectSeller();
+  const disconnectIntegration = useDisconnectIntegration();
   const [search, setSearch] = useSearchParams();
   const [modal, setModal] = useState<OpenModal>(() => {
     const connected = connectedNames[search.get('connected') ?? ''];
@@ -98,8 +104,8 @@ export const PlatformsPage = () => {
     if (card.method.kind === 'qbd') return setModal({ kind: 'qbd', reinstall: false });
     if (card.method.kind === 'demo') {
       setBusy(card.id);
-      calls
-        .connectSeller({ provider: 'DEMO' })
+      connectSeller
+        .mutateAsync({ provider: 'DEMO' })
         .then(() => setModal({ kind: 'connected', name: card.name, platform: true }))
         .catch((error: unknown) =>
           setDemoFailure(error instanceof Error ? error.message : 'The operation failed.'),
@@ -110,8 +116,8 @@ export const PlatformsPage = () => {
 
   const disconnect = (row: ConnectedRow) =>
     row.kind === 'seller'
-      ? calls.disconnectSeller(row.seller.Id)
-      : calls.disconnectIntegration(row.integration.Id);
+      ? disconnectSeller.mutateAsync(row.seller.Id)
+      : disconnectIntegration.mutateAsync(row.integration.Id);
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">
@@ -139,18 +145,16 @@ export const PlatformsPage = () => {
 
       <SageConnectModal
         open={modal?.kind === 'sage'}
-        calls={calls}
         onClose={() => setModal(null)}
         onConnected={() => setModal({ kind: 'connected', name: 'Sage Intacct', platform: true })}
       />
       <ActiveCampaignConnectModal
         open={modal?.kind === 'activeCampaign'}
-        calls={calls}
         onClose={() => setModal(null)}
         onConnected={() => setModal({ kind: 'connected', name: 'ActiveCampaign', platform: false })}
       />
       {modal?.kind === 'qbd' && (
-        <QbdConnectModal open reinstall={modal.reinstall} calls={calls} onClose={() => setModal(null)} />
+        <QbdConnectModal open reinstall={modal.reinstall} onClose={() => setModal(null)} />
       )}
       {modal?.kind === 'connected' && (
         <ConnectedModal

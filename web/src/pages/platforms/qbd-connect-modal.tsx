@@ -2,11 +2,11 @@ import { Button } from '@tremor/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { QbdConfigRequest, type QbdConfigResponse } from '../../../../contracts/api/qbd';
 import { isValidationError } from '../../api/api-error';
+import { useQbdConfig } from '../../api/queries/platforms';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
 import { TextField } from '../../forms/text-field';
-import type { PlatformCalls } from './platform-mutations';
 
 /** portal.md section 9: the copy button waits 3 seconds, so the password is read before it is copied. */
 export const copyDelayMs = 3000;
@@ -30,13 +30,13 @@ type Props = {
   /** Reinstalling the connector needs the path (portal.md section 5). */
   reinstall: boolean;
   onClose: () => void;
-  calls: PlatformCalls;
   /** Triggers the browser download; tests record it. */
   save?: (config: QbdConfigResponse) => void;
 };
 
 /** The QuickBooks Desktop Web Connector file: an optional company file path, then the one-time password. */
-export const QbdConnectModal = ({ open, reinstall, onClose, calls, save = download }: Props) => {
+export const QbdConnectModal = ({ open, reinstall, onClose, save = download }: Props) => {
+  const qbdConfig = useQbdConfig();
   const [path, setPath] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -53,7 +53,7 @@ export const QbdConnectModal = ({ open, reinstall, onClose, calls, save = downlo
     setErrors({});
     setLoading(true);
     try {
-      const config = await calls.qbdConfig(path.trim() === '' ? {} : { companyFilename: path.trim() });
+      const config = await qbdConfig.mutateAsync(path.trim() === '' ? {} : { companyFilename: path.trim() });
       save(config);
       setPassword(config.password);
     } catch (error) {

@@ -2,17 +2,18 @@ import { Button } from '@tremor/react';
 import { useState, type FormEvent } from 'react';
 import { sageConnectFailure } from '../../../../contracts/api/sellers';
 import { isValidationError } from '../../api/api-error';
+import { useConnectSeller } from '../../api/queries/platforms';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { TextField } from '../../forms/text-field';
 import { connectFailureOf } from './connect-failure';
-import type { PlatformCalls } from './platform-mutations';
 
-type Props = { open: boolean; onClose: () => void; onConnected: () => void; calls: PlatformCalls };
+type Props = { open: boolean; onClose: () => void; onConnected: () => void };
 
 /** Connect to Sage: company id, user id and password, all required (portal.md section 5). */
-export const SageConnectModal = ({ open, onClose, onConnected, calls }: Props) => {
+export const SageConnectModal = ({ open, onClose, onConnected }: Props) => {
+  const connectSeller = useConnectSeller();
   const [values, setValues] = useState({ companyId: '', userId: '', password: '' });
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -30,7 +31,7 @@ export const SageConnectModal = ({ open, onClose, onConnected, calls }: Props) =
     if (Object.keys(missing).length > 0) return;
     setLoading(true);
     try {
-      await calls.connectSeller({ provider: 'SAGE', ...values });
+      await connectSeller.mutateAsync({ provider: 'SAGE', ...values });
       setValues({ companyId: '', userId: '', password: '' });
       onConnected();
     } catch (error) {

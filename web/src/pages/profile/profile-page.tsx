@@ -3,7 +3,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { ErrorCallout } from '../../components/error-callout';
 import { useSession } from '../../session/session-query';
 import { tableTexts } from '../../table/empty-texts';
-import { useUser } from '../team/team-queries';
+import { useUser } from '../../api/queries/users';
 import { MyProfileForm } from './my-profile-form';
 import { SecurityTab } from './security-tab';
 

@@ -9,7 +9,7 @@ import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
 import { useAppServices } from '../../session/app-services-context';
-import { useIndustries } from '../welcome/industries-query';
+import { useIndustries } from '../../api/queries/industries';
 import { IndustryField } from '../welcome/industry-field';
 import { companyErrors, companyMessages, monthDayOptions, weekdayOptions } from './settings-rules';
 import { settingsCalls, useStoreTenant } from './settings-queries';

@@ -5,7 +5,7 @@ import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
 import { tableTexts } from '../../table/empty-texts';
 import { EditUserForm, type EditableUser } from './edit-user-form';
-import { useUser } from './team-queries';
+import { useUser } from '../../api/queries/users';
 
 /** Only paths inside the app are followed, so a crafted link cannot send the user elsewhere. */
 const safeRedirect = (value: string | null) => (value && /^\/(?!\/)/.test(value) ? value : '/users');

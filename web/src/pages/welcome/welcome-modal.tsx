@@ -10,7 +10,7 @@ import { useAppServices } from '../../session/app-services-context';
 import { switchToTenant } from '../../session/session-actions';
 import { classificationOfPlan } from '../auth/sign-up-parameters';
 import { IndustryField } from './industry-field';
-import { useIndustries } from './industries-query';
+import { useIndustries } from '../../api/queries/industries';
 import { forgetPlanIdentifier, knownPlanIdentifier } from './plan-identifier-cookie';
 import { WelcomeForm, canSubmitWelcome, welcomeRequestOf, type WelcomeValues } from './welcome-form';
 

@@ -1,0 +1,122 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { IntegrationResponse, IntegrationsResponse } from '../../../../contracts/api/integrations';
+import { QbdConfigResponse, type QbdConfigRequest } from '../../../../contracts/api/qbd';
+import { SellerResponse, SellersResponse, type CreateSellerRequest } from '../../../../contracts/api/sellers';
+import { useAppServices } from '../../session/app-services-context';
+import { useCurrentTenantId } from '../../session/session-query';
+import type { ApiClient } from '../api-client';
+import { jobsResource } from './jobs';
+import { tenantResource, useInvalidateResources, type TenantId } from './tenant-scope';
+
+// The connected platforms of portal.md section 2.3: sellers (accounting and payment platforms) and
+// integrations (CRM and marketing), shown together and refreshed together after every platform call.
+
+/** The tenant's sellers (GET /api/sellers). */
+export const sellersResource = tenantResource('sellers');
+/** The tenant's CRM and marketing integrations (GET /api/integrations). */
+export const integrationsResource = tenantResource('integrations');
+
+export const sellerQueries = {
+  /** The connected ones (Active=true), with their status and dates: dashboards, Platforms, Reports. */
+  connected: (api: ApiClient, tenantId: TenantId) =>
+    queryOptions({
+      queryKey: [...sellersResource.key(tenantId), { Active: true }],
+      queryFn: () => api.get('/api/sellers', { query: { Active: true }, schema: SellersResponse }),
+      enabled: tenantId !== null,
+    }),
+};
+
+export const integrationQueries = {
+  list: (api: ApiClient, tenantId: TenantId) =>
+    queryOptions({
+      queryKey: integrationsResource.key(tenantId),
+      queryFn: () => api.get('/api/integrations', { schema: IntegrationsResponse }),
+      enabled: tenantId !== null,
+    }),
+};
+
+export const useConnectedSellers = () => {
+  const { api } = useAppServices();
+  return useQuery(sellerQueries.connected(api, useCurrentTenantId()));
+};
+
+export const useIntegrations = () => {
+  const { api } = useAppServices();
+  return useQuery(integrationQueries.list(api, useCurrentTenantId()));
+};
+
+/**
+ * After a platform call the tenant's sellers, integrations and jobs refetch: the server answered only
+ * once its read model had the change (read-your-writes).
+ */
+export const useRefreshPlatforms = () => {
+  const invalidate = useInvalidateResources();
+  return () => invalidate(sellersResource, integrationsResource, jobsResource);
+};
+
+/**
+ * POST /api/sellers (Sage, Demo). A 403 is a refusal to show in the modal (plan, demo), not a reason
+ * to end the session.
+ */
+export const useConnectSeller = () => {
+  const { api } = useAppServices();
+  const refreshPlatforms = useRefreshPlatforms();
+  return useMutation({
+    mutationFn: (body: CreateSellerRequest) =>
+      api.request('/api/sellers', { method: 'POST', body, schema: SellerResponse, authFailure: 'throw' }),
+    onSuccess: refreshPlatforms,
+  });
+};
+
+/** POST /api/qbd/config: the QuickBooks Desktop seller and its Web Connector file. */
+export const useQbdConfig = () => {
+  const { api } = useAppServices();
+  const refreshPlatforms = useRefreshPlatforms();
+  return useMutation({
+    mutationFn: (body: QbdConfigRequest) =>
+      api.request('/api/qbd/config', {
+        method: 'POST',
+        body,
+        schema: QbdConfigResponse,
+        authFailure: 'throw',
+      }),
+    onSuccess: refreshPlatforms,
+  });
+};
+
+/** POST /api/sellers/{id}/disconnect. */
+export const useDisconnectSeller = () => {
+  const { api } = useAppServices();
+  const refreshPlatforms = useRefreshPlatforms();
+  return useMutation({
+    mutationFn: (sellerId: number) => api.request(`/api/sellers/${sellerId}/disconnect`, { method: 'POST' }),
+    onSuccess: refreshPlatforms,
+  });
+};
+
+/** POST /api/integrations: ActiveCampaign with its account URL and API key. */
+export const useConnectActiveCampaign = () => {
+  const { api } = useAppServices();
+  const refreshPlatforms = useRefreshPlatforms();
+  return useMutation({
+    mutationFn: (credentials: { URL: string; ApiKey: string }) =>
+      api.request('/api/integrations', {
+        method: 'POST',
+        body: { Provider: 'ACTIVE_CAMPAIGN', Credentials: credentials },
+        schema: IntegrationResponse,
+        authFailure: 'throw',
+      }),
+    onSuccess: refreshPlatforms,
+  });
+};
+
+/** POST /api/integrations/{id}/disconnect. */
+export const useDisconnectIntegration = () => {
+  const { api } = useAppServices();
+  const refreshPlatforms = useRefreshPlatforms();
+  return useMutation({
+    mutationFn: (integrationId: number) =>
+      api.request(`/api/integrations/${integrationId}/disconnect`, { method: 'POST' }),
+    onSuccess: refreshPlatforms,
+  });
+};
