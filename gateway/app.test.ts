@@ -166,3 +166,71 @@ describe('the web app build', () => {
     expect(missing.body).not.toContain('<div id="root">');
   });
 });
+
+describe('security headers and client addresses', () => {
+  const webRoot = mkdtempSync(join(tmpdir(), 'web-dist-'));
+  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+  afterAll(() => rmSync(webRoot, { recursive: true, force: true }));
+
+  const buildWith = (env: Record<string, string>) =>
+    buildApp({
+      config: loadConfig({ NODE_ENV: 'test', ...env }),
+      logger: pino({ level: 'silent' }),
+      health: () => Promise.resolve({ process: 'gateway', ok: true, checks: [] }),
+      webRoot,
+    });
+
+  it('sends the security headers with the web app, API answers and errors', async () => {
+    const app = await buildWith({});
+    const answers = [
+      await app.inject({ method: 'GET', url: '/' }),
+      await app.inject({ method: 'GET', url: '/platforms' }),
+      await app.inject({ method: 'GET', url: '/api/industries' }),
+      await app.inject({ method: 'GET', url: '/api/no-such-thing' }),
+      await app.inject({ method: 'POST', url: '/api/industries', payload: {} }),
+    ];
+    for (const { headers } of answers) {
+      const csp = String(headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(headers['x-frame-options']).toBe('DENY');
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      // Plain http locally: HSTS would pin the browser to https for the host.
+      expect(headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('asks browsers for https only in production', async () => {
+    const app = await buildWith({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      PLATFORM_ADMIN_EMAILS: 'ops@example.com',
+      SEED_DEMO: 'false',
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/industries' });
+    expect(response.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+  });
+
+  const ipSeen = async (env: Record<string, string>) => {
+    const app = await buildWith(env);
+    app.get('/api/test/ip', { config: { access: 'public' } }, (request) => ({ ip: request.ip }));
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/test/ip',
+      remoteAddress: '203.0.113.7',
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+    });
+    return response.json<{ ip: string }>().ip;
+  };
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    expect(await ipSeen({})).toBe('203.0.113.7');
+    expect(await ipSeen({ TRUSTED_PROXIES: '10.0.0.0/8' })).toBe('203.0.113.7');
+  });
+
+  it('believes X-Forwarded-For from a configured proxy', async () => {
+    expect(await ipSeen({ TRUSTED_PROXIES: '203.0.113.0/24' })).toBe('198.51.100.1');
+  });
+});
