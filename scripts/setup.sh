@@ -36,8 +36,8 @@ fi
 if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing Node packages..."
-  # `npm install` honours the lock file; `npm ci` trips over npm's missing optional platform entries (npm/cli#4828).
-  npm install --no-audit --no-fund
+  # Exactly the lock file's versions; the lock lists every platform's optional binaries (@swc/core, @unrs/resolver).
+  npm ci --no-audit --no-fund
 fi
 
 echo "Provisioning and starting the local servers (the first build takes several minutes)..."
