@@ -11,8 +11,13 @@ import type { Collection, Db } from 'mongodb';
 export const idleMinutes = 15;
 /** No session lives longer than this, however active. */
 export const absoluteHours = 12;
-/** Activity moves the idle deadline at most once a minute, to spare the database a write per request. */
-const touchEveryMs = 60_000;
+/**
+ * Activity moves the idle deadline at most every 30 s, to spare the database a write per request. The
+ * web app sends a keep-alive at most every 30 s of activity (web/src/session/use-idle-logout.ts), so
+ * the server's deadline trails the user's last activity by under a minute: the browser's one-minute
+ * warning always comes before the server ends the session.
+ */
+const touchEveryMs = 30_000;
 
 export type Session = {
   userId: number;

@@ -6,8 +6,13 @@ import { idlePhase, type IdlePhase } from './idle-phase';
 import { endSession } from './session-actions';
 
 const activityEvents = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'wheel', 'scroll'] as const;
-/** Activity tells the server the user is still there at most this often (the session's idle clock is the server's). */
-const keepAliveEveryMs = 60_000;
+/**
+ * Activity tells the server the user is still there at most this often (the session's idle clock is
+ * the server's). With the server moving its deadline on a request at most every 30 s
+ * (gateway/auth/session-store.ts), its deadline trails the last activity by under 60 s, so the
+ * server never ends the session before this page has shown the one-minute warning.
+ */
+const keepAliveEveryMs = 30_000;
 const checkEveryMs = 1_000;
 
 /**
