@@ -1,56 +1,50 @@
+import { useWatch } from 'react-hook-form';
 import { passwordHint } from '../../../contracts/auth';
-import type { FormErrors } from './field-errors';
+import { FormTextField } from './form-fields';
+import type { usePasswordChangeForm } from './password-change-form';
 import { PasswordStrengthMeter } from './password-strength-meter';
-import { TextField } from './text-field';
 
-export type NewPasswordValues = { password: string; confirmation: string; currentPassword: string };
+type PasswordChangeControl = ReturnType<typeof usePasswordChangeForm>['form']['control'];
 
 /**
  * The fields of every password change (reset page, profile Security tab): the current password
  * when the server asks for it, the new one with its hint and strength meter, and its confirmation.
  */
 export const NewPasswordFields = ({
-  values,
-  errors,
+  control,
   askCurrent,
-  onChange,
 }: {
-  values: NewPasswordValues;
-  errors: FormErrors;
+  control: PasswordChangeControl;
   askCurrent: boolean;
-  onChange: (field: keyof NewPasswordValues) => (value: string) => void;
-}) => (
-  <>
-    {askCurrent && (
-      <TextField
-        name="currentPassword"
-        label="Current password"
+}) => {
+  const password = useWatch({ control, name: 'password' });
+  return (
+    <>
+      {askCurrent && (
+        <FormTextField
+          control={control}
+          name="currentPassword"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+        />
+      )}
+      <FormTextField
+        control={control}
+        name="password"
+        label="New password"
         type="password"
-        autoComplete="current-password"
-        value={values.currentPassword}
-        onValueChange={onChange('currentPassword')}
-        error={errors.currentPassword}
+        autoComplete="new-password"
+        hint={passwordHint}
       />
-    )}
-    <TextField
-      name="password"
-      label="New password"
-      type="password"
-      autoComplete="new-password"
-      value={values.password}
-      onValueChange={onChange('password')}
-      error={errors.password}
-      hint={passwordHint}
-    />
-    <PasswordStrengthMeter password={values.password} />
-    <TextField
-      name="confirmation"
-      label="Confirm new password"
-      type="password"
-      autoComplete="new-password"
-      value={values.confirmation}
-      onValueChange={onChange('confirmation')}
-      error={errors.confirmation}
-    />
-  </>
-);
+      <PasswordStrengthMeter password={password} />
+      <FormTextField
+        control={control}
+        name="confirmation"
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+      />
+    </>
+  );
+};

@@ -32,31 +32,37 @@ const textOf = (failure: FailureText, error: unknown) =>
 
 /**
  * The one place a failed submit reaches the screen (portal.md sections 5 and 7): a 422's `properties`
- * against the fields they name (server codes as the spec's texts), and a form-level message for a
- * failure no field shows. Returns `show` for the submit's catch and the form-level `message` to render.
+ * against the fields they name (server codes as the spec's texts, the first one focused), and a
+ * form-level message for a failure no shown field carries.
  */
+export const showServerErrors = <T extends FieldValues, C, R extends FieldValues>(
+  form: UseFormReturn<T, C, R>,
+  error: unknown,
+  options: ServerErrorOptions<T>,
+) => {
+  const shown = new Set<string>(options.shownFields ?? Object.keys(form.formState.defaultValues ?? {}));
+  let unshown = !isValidationError(error) || Object.keys(error.properties).length === 0;
+  if (isValidationError(error)) {
+    let first = true;
+    for (const [name, text] of Object.entries(formErrorsOf(error.properties))) {
+      const field = options.aliases?.[name] ?? name;
+      if (!shown.has(field)) {
+        unshown = true;
+        continue;
+      }
+      form.setError(field as Path<T>, { type: 'server', message: text }, { shouldFocus: first });
+      first = false;
+    }
+  }
+  if (unshown || options.alwaysSayFailure)
+    form.setError(formMessageKey, { type: 'server', message: textOf(options.failure, error) });
+};
+
+/** `show` for a submit's catch, and the form-level `message` to render above the fields. */
 export const useServerErrors = <T extends FieldValues, C, R extends FieldValues>(
   form: UseFormReturn<T, C, R>,
   options: ServerErrorOptions<T>,
-) => {
-  const show = (error: unknown) => {
-    const shown = new Set<string>(options.shownFields ?? Object.keys(form.formState.defaultValues ?? {}));
-    let unshown = !isValidationError(error) || Object.keys(error.properties).length === 0;
-    if (isValidationError(error)) {
-      let first = true;
-      for (const [name, text] of Object.entries(formErrorsOf(error.properties))) {
-        const field = options.aliases?.[name] ?? name;
-        if (!shown.has(field)) {
-          unshown = true;
-          continue;
-        }
-        form.setError(field as Path<T>, { type: 'server', message: text }, { shouldFocus: first });
-        first = false;
-      }
-    }
-    if (unshown || options.alwaysSayFailure)
-      form.setError(formMessageKey, { type: 'server', message: textOf(options.failure, error) });
-  };
-  const message = form.formState.errors.root?.server?.message ?? null;
-  return { show, message };
-};
+) => ({
+  show: (error: unknown) => showServerErrors(form, error, options),
+  message: form.formState.errors.root?.server?.message ?? null,
+});

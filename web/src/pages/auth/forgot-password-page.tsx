@@ -1,14 +1,15 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { RecoverPasswordRequest } from '../../../../contracts/auth';
 import { recoverPassword } from '../../api/auth-calls';
-import { ApiError, isValidationError } from '../../api/api-error';
 import { AuthLayout } from '../../components/auth-layout';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { TextLink } from '../../components/text-link';
-import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
-import { TextField } from '../../forms/text-field';
+import { useTimedMessage } from '../../components/use-timed-message';
+import { FormTextField } from '../../forms/form-fields';
+import { serverTextOr, useServerErrors } from '../../forms/use-server-errors';
 import { useAppServices } from '../../session/app-services-context';
 
 /** The recovery message stays up for 5 seconds (portal.md section 8). */
@@ -18,55 +19,38 @@ const successShownMs = 5_000;
 export const ForgotPasswordPage = () => {
   const { api } = useAppServices();
   const [search] = useSearchParams();
-  const [email, setEmail] = useState(search.get('email') ?? '');
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const form = useForm({
+    resolver: zodResolver(RecoverPasswordRequest),
+    defaultValues: { email: search.get('email') ?? '' },
+  });
+  const serverErrors = useServerErrors(form, {
+    failure: serverTextOr('There was an error processing this request.'),
+    // The catalogue's recovery error is said above the form as well (portal.md section 8).
+    alwaysSayFailure: true,
+  });
+  const [success, setSuccess] = useTimedMessage(successShownMs);
 
-  useEffect(() => {
-    if (!success) return;
-    const timer = window.setTimeout(() => setSuccess(null), successShownMs);
-    return () => window.clearTimeout(timer);
-  }, [success]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setMessage(null);
-    const checked = validate(RecoverPasswordRequest, { email });
-    if ('errors' in checked) return setErrors(checked.errors);
-    setErrors({});
-    setLoading(true);
+  const submit = form.handleSubmit(async ({ email }) => {
+    setSuccess(null);
     try {
-      setSuccess(await recoverPassword(api, checked.data.email));
+      setSuccess(await recoverPassword(api, email));
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setMessage(error instanceof ApiError ? error.message : 'There was an error processing this request.');
-    } finally {
-      setLoading(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <AuthLayout title="Forgot password">
       <SuccessCallout message={success} />
-      <ErrorCallout message={message} />
+      <ErrorCallout message={serverErrors.message} />
       <form
         noValidate
         onSubmit={(event) => void submit(event)}
         className="space-y-4"
         aria-label="Forgot password"
       >
-        <TextField
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onValueChange={setEmail}
-          error={errors.email}
-        />
-        <Button type="submit" className="w-full" loading={loading}>
+        <FormTextField control={form.control} name="email" label="Email" type="email" autoComplete="email" />
+        <Button type="submit" className="w-full" loading={form.formState.isSubmitting}>
           Email a recovery link
         </Button>
       </form>

@@ -1,70 +1,66 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { RegisterRequest, passwordHint } from '../../../../contracts/auth';
 import { register } from '../../api/auth-calls';
-import { ApiError, isValidationError } from '../../api/api-error';
+import { ValidationError } from '../../api/api-error';
 import { AuthLayout } from '../../components/auth-layout';
 import { ErrorCallout } from '../../components/error-callout';
 import { ProviderButtons } from '../../components/provider-buttons';
 import { TextLink } from '../../components/text-link';
-import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
+import { FormTextField } from '../../forms/form-fields';
 import { PasswordStrengthMeter } from '../../forms/password-strength-meter';
-import { TextField } from '../../forms/text-field';
+import { serverTextOr, showServerErrors, useServerErrors } from '../../forms/use-server-errors';
 import { useAppServices } from '../../session/app-services-context';
 import { startSignedIn } from '../../session/session-actions';
 import { rememberPlanIdentifier } from '../welcome/plan-identifier-cookie';
 import { takeSignUpErrorCookie } from './sign-up-error-cookie';
 import { classificationOfPlan, signUpParameters } from './sign-up-parameters';
 
+/** The fields the person fills in; the attribution travels from the address. */
+const RegisterForm = RegisterRequest.pick({ givenName: true, familyName: true, email: true, password: true });
+const registerErrors = { failure: serverTextOr('There was an error registering. Please try again.') };
+
 /** Register, titled Get started (portal.md sections 2.3 and 5). */
 export const RegisterPage = () => {
   const services = useAppServices();
   const [search] = useSearchParams();
   const { prefill, attribution } = useMemo(() => signUpParameters(search), [search]);
-  const [values, setValues] = useState({ ...prefill, password: '' });
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const form = useForm({
+    resolver: zodResolver(RegisterForm),
+    defaultValues: { ...prefill, password: '' },
+  });
+  const serverErrors = useServerErrors(form, registerErrors);
+  const password = form.watch('password');
 
   useEffect(() => {
     services.api.csrf.get().catch(() => undefined);
     const cookieError = takeSignUpErrorCookie();
-    if (cookieError?.properties) setErrors(formErrorsOf(cookieError.properties));
-    if (cookieError?.message) setMessage(cookieError.message);
-  }, [services]);
+    if (cookieError)
+      showServerErrors(form, new ValidationError(cookieError.message ?? '', cookieError.properties ?? {}), {
+        ...registerErrors,
+        alwaysSayFailure: Boolean(cookieError.message),
+      });
+  }, [services, form]);
 
   // The welcome modal, after the email is verified, still knows the plan of the sign-up link.
   useEffect(() => rememberPlanIdentifier(attribution.planIdentifier), [attribution.planIdentifier]);
 
-  const set = (field: keyof typeof values) => (value: string) =>
-    setValues((current) => ({ ...current, [field]: value }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setMessage(null);
-    const checked = validate(RegisterRequest, {
-      ...values,
-      ...attribution,
-      classification: classificationOfPlan(attribution.planIdentifier),
-    });
-    if ('errors' in checked) return setErrors(checked.errors);
-    setErrors({});
-    setLoading(true);
+  const submit = form.handleSubmit(async (values) => {
     try {
-      const session = await register(services.api, checked.data);
+      const session = await register(services.api, {
+        ...values,
+        ...attribution,
+        classification: classificationOfPlan(attribution.planIdentifier),
+      });
       // The guard sends the now signed-in user from this guest page to the dashboard.
       startSignedIn(services, session);
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      else
-        setMessage(
-          error instanceof ApiError ? error.message : 'There was an error registering. Please try again.',
-        );
-    } finally {
-      setLoading(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   const signUpHref = (provider: string) => {
     const query = new URLSearchParams(attribution).toString();
@@ -73,47 +69,33 @@ export const RegisterPage = () => {
 
   return (
     <AuthLayout title="Get started">
-      <ErrorCallout message={message} />
+      <ErrorCallout message={serverErrors.message} />
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Register">
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <TextField
+          <FormTextField
+            control={form.control}
             name="givenName"
             label="First name"
             autoComplete="given-name"
-            value={values.givenName}
-            onValueChange={set('givenName')}
-            error={errors.givenName}
           />
-          <TextField
+          <FormTextField
+            control={form.control}
             name="familyName"
             label="Last name"
             autoComplete="family-name"
-            value={values.familyName}
-            onValueChange={set('familyName')}
-            error={errors.familyName}
           />
         </div>
-        <TextField
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
-          onValueChange={set('email')}
-          error={errors.email}
-        />
-        <TextField
+        <FormTextField control={form.control} name="email" label="Email" type="email" autoComplete="email" />
+        <FormTextField
+          control={form.control}
           name="password"
           label="Password"
           type="password"
           autoComplete="new-password"
-          value={values.password}
-          onValueChange={set('password')}
-          error={errors.password}
           hint={passwordHint}
         />
-        <PasswordStrengthMeter password={values.password} />
-        <Button type="submit" className="w-full" loading={loading}>
+        <PasswordStrengthMeter password={password} />
+        <Button type="submit" className="w-full" loading={form.formState.isSubmitting}>
           Register
         </Button>
       </form>
