@@ -11,7 +11,12 @@ import {
   integrationEventVersions,
   integrationPersonalDataFields,
 } from '../contracts/events/integration';
-import { InviteEvent, inviteEventVersions, invitePersonalDataFields } from '../contracts/events/invite';
+import {
+  InviteEvent,
+  inviteEventUpcasters,
+  inviteEventVersions,
+  invitePersonalDataFields,
+} from '../contracts/events/invite';
 import {
   RecipientEvent,
   recipientEventVersions,
@@ -99,7 +104,10 @@ export const createEventRegistry = (aggregates: readonly AggregateEvents[]): Eve
 export const eventRegistry = createEventRegistry([
   aggregateEvents(TenantEvent, tenantEventVersions, tenantPersonalDataFields),
   aggregateEvents(UserEvent, userEventVersions, userPersonalDataFields),
-  aggregateEvents(InviteEvent, inviteEventVersions, invitePersonalDataFields),
+  {
+    ...aggregateEvents(InviteEvent, inviteEventVersions, invitePersonalDataFields),
+    upcasters: inviteEventUpcasters,
+  },
   aggregateEvents(SellerEvent, sellerEventVersions, sellerPersonalDataFields),
   aggregateEvents(IntegrationEvent, integrationEventVersions, integrationPersonalDataFields),
   aggregateEvents(RecipientEvent, recipientEventVersions, recipientPersonalDataFields),

@@ -86,6 +86,8 @@ export const LeaveTenantRequest = z
 
 /** GET /api/auth/logout?reason=: why the session ended (Session Idle, Access Denied...), shown on the login page. */
 export const LogoutQuery = z.object({ reason: z.string().trim().max(100).optional() }).strict();
+/** POST /api/auth/logout, what the web app uses (the GET of the spec needs the anti-forgery header). */
+export const LogoutRequest = LogoutQuery;
 export const LogoutResponse = z.object({ loggedOut: z.literal(true), reason: z.string().nullable() });
 
 export const RecoverPasswordResponse = z.object({ message: z.string() });
@@ -169,3 +171,32 @@ export const InviteResponse = z.object({
 });
 
 export const InviteIdParam = z.object({ id: z.uuid() }).strict();
+
+/** The invitation web page posts what the emailed link holds: the invite's Uuid and its secret token. */
+export const AcceptInvitationRequest = z
+  .object({
+    inviteId: z.uuid(),
+    /** 32 random bytes, base64url (docs/adr/0020-invitation-tokens.md). */
+    token: z.string().regex(/^[\w-]{43}$/, 'must be the token of the invitation link'),
+  })
+  .strict();
+export type AcceptInvitationRequest = z.infer<typeof AcceptInvitationRequest>;
+
+/**
+ * joined: the invitee is a member now and signed in (a new account chooses its password next);
+ * signInRequired: the address has an account, so its owner signs in as themselves and accepts again.
+ */
+export const AcceptInvitationResponse = z.discriminatedUnion('outcome', [
+  z.object({
+    outcome: z.literal('joined'),
+    tenantId: z.number().int().positive(),
+    next: z.enum(['/overview', '/reset-password']),
+  }),
+  z.object({ outcome: z.literal('signInRequired'), email: z.string() }),
+]);
+export type AcceptInvitationResponse = z.infer<typeof AcceptInvitationResponse>;
+
+/** What the invitation answers when the link is used, cancelled, superseded, expired or not genuine. */
+export const invitationNoLongerValid = 'Oops! It seems that this invitation is no longer valid.';
+export const invitationForAnotherAccount =
+  'This invitation was sent to a different email address. Sign out, then open the invitation link again to accept it.';

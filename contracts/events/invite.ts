@@ -28,6 +28,13 @@ export const InviteCreated = z.object({
     ClassifyAsAdvisor: z.boolean(),
     Workflow: InviteWorkflow,
     CreatedAt: IsoTime,
+    /**
+     * SHA-256 (base64url) of the secret token in the emailed link; the token itself is recorded nowhere.
+     * null for invitations created before links carried a token (v1): they cannot be accepted.
+     */
+    TokenHash: z.string().min(20).max(100).nullable(),
+    /** The link stops working at this time (7 days after CreatedAt, docs/adr/0020-invitation-tokens.md). */
+    ExpiresAt: IsoTime,
   }),
 });
 
@@ -67,7 +74,7 @@ export const InviteEvent = z.discriminatedUnion('type', [
 export type InviteEvent = z.infer<typeof InviteEvent>;
 
 export const inviteEventVersions = {
-  InviteCreated: 1,
+  InviteCreated: 2,
   InviteSent: 1,
   InviteCancelled: 1,
   InviteJoined: 1,
@@ -81,3 +88,17 @@ export const invitePersonalDataFields = {
 } as const satisfies {
   [K in InviteEvent['type']]: readonly (keyof Extract<InviteEvent, { type: K }>['data'])[];
 };
+
+/** How long an invitation link works after the invitation is created. */
+export const invitationValidityMs = 7 * 24 * 3_600_000;
+
+/** v1 invitations were accepted by their Uuid alone: upcast without a token, so they open nothing. */
+export const inviteEventUpcasters = {
+  InviteCreated: {
+    1: (data: unknown) => {
+      const v1 = data as { CreatedAt: string };
+      const expiresAt = new Date(new Date(v1.CreatedAt).getTime() + invitationValidityMs);
+      return { ...v1, TokenHash: null, ExpiresAt: expiresAt.toISOString() };
+    },
+  },
+} as const;

@@ -8,6 +8,8 @@ const spec = deciderSpec(inviteDecider);
 const now = new Date('2025-03-04T10:00:00.000Z');
 const at = now.toISOString();
 const firstId = '0b7e4c1e-6f3a-4d2b-9a55-1c2d3e4f5a6b';
+const tokenHash = 'hash-of-the-emailed-token-aaaaaaaaaaaaaaaaa';
+const weekLater = new Date(now.getTime() + 7 * 24 * 3_600_000);
 const secondId = '5f0c2a9d-8e7b-4c6a-b1d2-3e4f5a6b7c8d';
 
 const actor = (overrides: Partial<Actor>): Actor => ({
@@ -44,6 +46,7 @@ const invite = (overrides: Partial<CommandOf<'CreateInvite'>['data']> = {}, by: 
       classifyAsAdvisor: false,
       workflow: 'STANDARD',
       tenantClassification: 'BUSINESS',
+      tokenHash,
       ...overrides,
     },
     by,
@@ -63,13 +66,26 @@ const created = (overrides: Partial<CreatedData> = {}): InviteEvent => ({
     ClassifyAsAdvisor: false,
     Workflow: 'STANDARD',
     CreatedAt: at,
+    TokenHash: tokenHash,
+    ExpiresAt: weekLater.toISOString(),
     ...overrides,
   },
 });
 const sent: InviteEvent = { type: 'InviteSent', data: { InviteId: firstId, SentAt: at } };
 const cancelled: InviteEvent = { type: 'InviteCancelled', data: { InviteId: firstId, CancelledAt: at } };
 const accept = (inviteId = firstId, userEmail = 'BOB@example.com', by: Actor = invitee) =>
-  command('AcceptInvite', { inviteId, userId: 20, userEmail }, by);
+  command('AcceptInvite', { inviteId, tokenHash, userId: 20, userEmail }, by);
+/** The same acceptance at another time or with another token's hash. */
+const acceptWith = (change: { at?: Date; tokenHash?: string }): InviteCommand => ({
+  ...(accept() as CommandOf<'AcceptInvite'>),
+  now: change.at ?? now,
+  data: {
+    inviteId: firstId,
+    tokenHash: change.tokenHash ?? tokenHash,
+    userId: 20,
+    userEmail: 'bob@example.com',
+  },
+});
 const joinedAs = (
   overrides: Partial<Extract<InviteEvent, { type: 'InviteJoined' }>['data']> = {},
 ): InviteEvent => ({
@@ -104,6 +120,20 @@ describe('CreateInvite', () => {
       .given([created(), sent])
       .when(invite({ inviteId: secondId }))
       .thenFails('conflict', message);
+  });
+
+  it('invites again once the previous invitation expired, 7 days after it was created', () => {
+    const reinvite = { ...invite({ inviteId: secondId }), now: weekLater };
+    spec
+      .given([created(), sent])
+      .when(reinvite)
+      .then([
+        created({
+          InviteId: secondId,
+          CreatedAt: weekLater.toISOString(),
+          ExpiresAt: new Date(weekLater.getTime() + 7 * 24 * 3_600_000).toISOString(),
+        }),
+      ]);
   });
 
   it('invites again once the previous invitation was cancelled or joined', () => {
@@ -284,6 +314,33 @@ describe('AcceptInvite', () => {
       .when(accept(firstId))
       .thenFails('conflict', message);
     spec.given([]).when(accept()).thenFails('conflict', message);
+  });
+
+  it('accepts only with the token of the emailed link, until it expires', () => {
+    const message = 'Oops! It seems that this invitation is no longer valid.';
+    spec
+      .given([created(), sent])
+      .when(acceptWith({ tokenHash: 'hash-of-some-other-token-bbbbbbbbbbbbbbbbbbb' }))
+      .thenFails('conflict', message);
+    spec
+      .given([created(), sent])
+      .when(acceptWith({ tokenHash: tokenHash.slice(0, 20) }))
+      .thenFails('conflict', message);
+    spec
+      .given([created(), sent])
+      .when(acceptWith({ at: new Date(weekLater.getTime() - 1) }))
+      .then([joinedAs({ JoinedAt: new Date(weekLater.getTime() - 1).toISOString() })]);
+    spec
+      .given([created(), sent])
+      .when(acceptWith({ at: weekLater }))
+      .thenFails('conflict', message);
+  });
+
+  it('never accepts an invitation recorded before links carried a token', () => {
+    spec
+      .given([created({ TokenHash: null })])
+      .when(accept())
+      .thenFails('conflict', 'Oops! It seems that this invitation is no longer valid.');
   });
 
   it('lets only the invited address accept', () => {

@@ -1,6 +1,12 @@
+import { timingSafeEqual } from 'node:crypto';
 import { match } from 'ts-pattern';
 import { AppError } from '../../contracts/errors';
-import type { InviteEvent, InviteRole, InviteWorkflow } from '../../contracts/events/invite';
+import {
+  invitationValidityMs,
+  type InviteEvent,
+  type InviteRole,
+  type InviteWorkflow,
+} from '../../contracts/events/invite';
 import type { TenantClassification } from '../../contracts/events/tenant';
 import type { Actor } from '../actor';
 import type { DomainCommand } from '../decider';
@@ -29,6 +35,8 @@ export type CreateInvite = InviteCommandOf<
     classifyAsAdvisor: boolean;
     workflow: InviteWorkflow;
     tenantClassification: TenantClassification;
+    /** Hash of the link's secret token, drawn by the command layer; the token never reaches an event. */
+    tokenHash: string;
   }
 >;
 
@@ -36,10 +44,13 @@ export type CreateInvite = InviteCommandOf<
 export type MarkInviteSent = InviteCommandOf<'MarkInviteSent', { inviteId: string }>;
 export type CancelInvite = InviteCommandOf<'CancelInvite', { inviteId: string }>;
 
-/** The invited person, signed in (or just registered) as userId with userEmail, follows the link. */
+/**
+ * The invited person, signed in (or just registered) as userId with userEmail, accepts with the link's
+ * token (its hash, computed by the command layer).
+ */
 export type AcceptInvite = InviteCommandOf<
   'AcceptInvite',
-  { inviteId: string; userId: number; userEmail: string }
+  { inviteId: string; tokenHash: string; userId: number; userEmail: string }
 >;
 
 export type InviteCommand = CreateInvite | MarkInviteSent | CancelInvite | AcceptInvite;
@@ -69,6 +80,32 @@ const accountingAdminJobTitle = 'Accounting/Finance';
 const isOpen = (invitation: Invitation): boolean =>
   invitation.status === 'pending' || invitation.status === 'sent';
 
+const isExpired = (invitation: Invitation, now: Date): boolean =>
+  now.getTime() >= new Date(invitation.expiresAt).getTime();
+
+/** Equal hashes, compared in constant time so the comparison leaks no prefix of the recorded one. */
+const sameHash = (recorded: string | null, presented: string): boolean => {
+  if (recorded === null) return false;
+  const a = Buffer.from(recorded);
+  const b = Buffer.from(presented);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * The invitation a link may accept now: the current one with this id, open, not expired, and recorded
+ * with the hash of the token the link carries; null otherwise (whatever the reason, so the answer
+ * tells a prober nothing). The command layer checks it before creating an account; AcceptInvite again.
+ */
+export const acceptableInvitation = (
+  state: InviteState,
+  link: { inviteId: string; tokenHash: string; now: Date },
+): Invitation | null => {
+  if (state.status === 'none' || state.current.inviteId !== link.inviteId) return null;
+  const current = state.current;
+  if (!isOpen(current) || isExpired(current, link.now)) return null;
+  return sameHash(current.tokenHash, link.tokenHash) ? current : null;
+};
+
 const requireTenantAdmin = (actor: Actor): void => {
   if (!actor.isPlatformAdmin && actor.tenantRole !== 'ADMIN')
     throw new AppError('forbidden', text.onlyTenantAdmin);
@@ -92,7 +129,9 @@ const decideCreate = (command: CreateInvite, state: InviteState): InviteEvent[] 
     // The stream is keyed by tenant and address; anything else means the command layer picked the wrong one.
     if (state.current.tenantId !== data.tenantId || state.current.email !== email)
       throw new AppError('conflict', text.otherAddress);
-    if (isOpen(state.current)) throw new AppError('conflict', text.alreadyPending);
+    // An expired invitation no longer holds the address: the admin may invite again.
+    if (isOpen(state.current) && !isExpired(state.current, command.now))
+      throw new AppError('conflict', text.alreadyPending);
   }
   const isAccountingAdmin = data.workflow === 'ACCOUNTING_ADMIN';
   const role = data.role ?? (isAccountingAdmin ? 'ADMIN' : null);
@@ -124,26 +163,28 @@ const decideCreate = (command: CreateInvite, state: InviteState): InviteEvent[] 
         ClassifyAsAdvisor: data.classifyAsAdvisor,
         Workflow: data.workflow,
         CreatedAt: command.now.toISOString(),
+        TokenHash: data.tokenHash,
+        ExpiresAt: new Date(command.now.getTime() + invitationValidityMs).toISOString(),
       },
     },
   ];
 };
 
 /** The current invitation with this id, or a refusal naming why it cannot be acted on. */
-const openInvitation = (state: InviteState, inviteId: string, staleMessage?: string): Invitation => {
-  if (state.status === 'none' || state.current.inviteId !== inviteId) {
-    throw staleMessage ? new AppError('conflict', staleMessage) : new AppError('not_found', text.notFound);
-  }
+const openInvitation = (state: InviteState, inviteId: string): Invitation => {
+  if (state.status === 'none' || state.current.inviteId !== inviteId)
+    throw new AppError('not_found', text.notFound);
   const current = state.current;
-  if (current.status === 'joined') throw new AppError('conflict', staleMessage ?? text.alreadyJoined);
-  if (current.status === 'cancelled') throw new AppError('conflict', staleMessage ?? text.alreadyCancelled);
+  if (current.status === 'joined') throw new AppError('conflict', text.alreadyJoined);
+  if (current.status === 'cancelled') throw new AppError('conflict', text.alreadyCancelled);
   return current;
 };
 
 const decideAccept = (command: AcceptInvite, state: InviteState): InviteEvent[] => {
   const { actor, data } = command;
-  // Whoever follows a stale link sees the spec's invite page text.
-  const invitation = openInvitation(state, data.inviteId, text.noLongerValid);
+  // Whoever follows a stale, expired or forged link sees the spec's invite page text.
+  const invitation = acceptableInvitation(state, { ...data, now: command.now });
+  if (!invitation) throw new AppError('conflict', text.noLongerValid);
   if (actor.userId !== data.userId && !actor.isPlatformAdmin)
     throw new AppError('forbidden', text.otherEmail);
   if (normaliseEmail(data.userEmail) !== invitation.email) throw new AppError('forbidden', text.otherEmail);

@@ -15,6 +15,10 @@ export type Invitation = {
   classifyAsAdvisor: boolean;
   workflow: InviteWorkflow;
   status: InviteStatus;
+  /** Hash of the emailed link's token; null for a v1 invitation, which no link can accept. */
+  tokenHash: string | null;
+  /** ISO time the link stops working. */
+  expiresAt: string;
 };
 
 export type InviteState = { status: 'none' } | { status: 'invited'; current: Invitation };
@@ -42,6 +46,8 @@ export const evolveInvite = (state: InviteState, event: InviteEvent): InviteStat
         classifyAsAdvisor: data.ClassifyAsAdvisor,
         workflow: data.Workflow,
         status: 'pending',
+        tokenHash: data.TokenHash,
+        expiresAt: data.ExpiresAt,
       },
     }))
     .with({ type: 'InviteSent' }, ({ data }) => withCurrent(state, data.InviteId, 'sent'))

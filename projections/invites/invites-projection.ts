@@ -20,6 +20,11 @@ export type InviteDocument = {
   Workflow: InviteWorkflow;
   status: InviteStatus;
   createdAt: Date;
+  /**
+   * The link stops working then (absent in rows projected before invitations expired). The token's
+   * hash is not copied here: only the invite stream has it.
+   */
+  expiresAt?: Date;
   lastSentAt: Date | null;
   /** When it was cancelled or accepted. */
   closedAt: Date | null;
@@ -50,6 +55,7 @@ const inviteWrites = (event: InviteEvent, streamId: string): ReadModelWrite<Coll
           Workflow: data.Workflow,
           status: 'pending',
           createdAt: new Date(data.CreatedAt),
+          expiresAt: new Date(data.ExpiresAt),
           lastSentAt: null,
           closedAt: null,
           joinedUserId: null,

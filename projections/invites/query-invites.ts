@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { InviteRole, InviteWorkflow } from '../../contracts/events/invite';
+import { invitationValidityMs, type InviteRole, type InviteWorkflow } from '../../contracts/events/invite';
 import { currentCollection } from '../framework/read-model-versions';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { INVITES, invitesProjection, type InviteDocument, type InviteStatus } from './invites-projection';
@@ -17,6 +17,7 @@ export type InviteView = {
   Workflow: InviteWorkflow;
   status: InviteStatus;
   createdAt: string;
+  expiresAt: string;
   lastSentAt: string | null;
   streamId: string;
 };
@@ -36,6 +37,8 @@ const toInviteView = (invite: InviteDocument): InviteView => ({
   Workflow: invite.Workflow,
   status: invite.status,
   createdAt: invite.createdAt.toISOString(),
+  // Rows projected before invitations expired have none: they count as expired a week after creation.
+  expiresAt: (invite.expiresAt ?? new Date(invite.createdAt.getTime() + invitationValidityMs)).toISOString(),
   lastSentAt: invite.lastSentAt ? invite.lastSentAt.toISOString() : null,
   streamId: invite.streamId,
 });
@@ -43,10 +46,10 @@ const toInviteView = (invite: InviteDocument): InviteView => ({
 /** Not yet cancelled or accepted: an invitation that was emailed is still pending. */
 const open: InviteStatus[] = ['pending', 'sent'];
 
-/** The team page's pending invites (GET /api/users?pending=1), newest first. */
+/** The team page's pending invites (GET /api/users?pending=1), newest first; expired ones are not pending. */
 export const queryPendingInvites = async (
   db: Db,
-  query: Consistency & { tenantId: number },
+  query: Consistency & { tenantId: number; now: Date },
 ): Promise<{ invites: InviteView[]; stale: boolean }> => {
   const stale = await waitForReadModels(db, [INVITES], query);
   const docs = await (
@@ -55,7 +58,8 @@ export const queryPendingInvites = async (
     .find({ tenantId: query.tenantId, status: { $in: open } })
     .sort({ createdAt: -1, _id: 1 })
     .toArray();
-  return { invites: docs.map(toInviteView), stale };
+  const invites = docs.map(toInviteView).filter((invite) => new Date(invite.expiresAt) > query.now);
+  return { invites, stale };
 };
 
 /**

@@ -3,7 +3,14 @@ import { tenantSubject } from '../../commands/personal-data';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { invitesProjection } from '../../projections/invites/invites-projection';
 import { queryInvite, queryPendingInvites } from '../../projections/invites/query-invites';
-import { inviteStreamOf, platformAdmin, portalCommands, self, type PortalCommands } from './portal-commands';
+import {
+  inviteStreamOf,
+  platformAdmin,
+  portalCommands,
+  self,
+  testInvitationTokenHash,
+  type PortalCommands,
+} from './portal-commands';
 import { useProjectionTestSetup } from './projection-test-setup';
 import { replayTwice } from './replay-twice';
 
@@ -21,8 +28,10 @@ const catchUp = () =>
   }).catchUp();
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const pending = async (tenantId: number) =>
-  (await queryPendingInvites(context.db, { tenantId })).invites.map((i) => [
+/** A day after the commands' clock (2026-01-05): every invitation here is still within its 7 days. */
+const now = new Date('2026-01-06T09:00:00.000Z');
+const pending = async (tenantId: number, at = now) =>
+  (await queryPendingInvites(context.db, { tenantId, now: at })).invites.map((i) => [
     i.Uuid,
     i.Email,
     i.Role,
@@ -60,7 +69,12 @@ beforeAll(async () => {
   await c.invite(inviteStreamOf(1, 'ria@example.com'), {
     type: 'AcceptInvite',
     actor: self(30),
-    data: { inviteId: uuid(3), userId: 30, userEmail: 'ria@example.com' },
+    data: {
+      inviteId: uuid(3),
+      tokenHash: testInvitationTokenHash,
+      userId: 30,
+      userEmail: 'ria@example.com',
+    },
   });
   // Invited again after the cancellation: the same stream, a new invitation.
   await c.invitePerson(uuid(4), {
@@ -80,15 +94,31 @@ describe('the pending invites read model', () => {
       [uuid(4), 'quinn@example.com', 'USER', 'pending'],
       [uuid(1), 'pat@example.com', 'USER', 'sent'],
     ]);
-    const [latest] = (await queryPendingInvites(context.db, { tenantId: 1 })).invites;
+    const [latest] = (await queryPendingInvites(context.db, { tenantId: 1, now })).invites;
     expect(latest).toMatchObject({
       TenantId: 1,
       Name: 'Quinn Quill',
       SubscribeToReports: true,
       Workflow: 'STANDARD',
       createdAt: expect.stringMatching(/^2026-01-05T/) as string,
+      expiresAt: expect.stringMatching(/^2026-01-12T/) as string,
       streamId: inviteStreamOf(1, 'quinn@example.com'),
     });
+  });
+
+  it('no longer lists an invitation 7 days after it was created', async () => {
+    const weekLater = new Date('2026-01-12T09:30:00.000Z');
+    expect(await pending(1, weekLater)).toEqual([]);
+    expect(await pending(2, weekLater)).toEqual([]);
+  });
+
+  it('keeps no token or token hash of the invitations', async () => {
+    const names = (await context.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    const documents = JSON.stringify(
+      await Promise.all(names.map((name) => context.db.collection(name).find().toArray())),
+    );
+    expect(documents).toContain('pat@example.com');
+    expect(documents).not.toContain(testInvitationTokenHash);
   });
 
   it("never lists another tenant's invitations", async () => {
@@ -121,6 +151,7 @@ describe('the pending invites read model', () => {
 
     const before = await queryPendingInvites(context.db, {
       tenantId: 3,
+      now,
       afterPosition: purged.position,
       waitTimeoutMs: 20,
     });

@@ -184,6 +184,7 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
           classifyAsAdvisor: false,
           workflow: 'STANDARD',
           tenantClassification: invitation.classification ?? 'BUSINESS',
+          tokenHash: testInvitationTokenHash,
         },
       }),
 
@@ -266,6 +267,9 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
 };
 
 export type PortalCommands = ReturnType<typeof portalCommands>;
+
+/** What every invitation of these tests records as its link token's hash. */
+export const testInvitationTokenHash = 'hash-of-a-test-invitation-token-aaaaaaaaaa';
 
 /** The invite stream key of docs/adr/0010-aggregate-design.md, with a test key. */
 export const inviteStreamOf = (tenantId: number, email: string): string =>

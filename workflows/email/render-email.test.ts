@@ -9,12 +9,13 @@ describe('transactional emails', () => {
         inviterName: 'Ada <script>',
         tenantName: 'Acme & Sons',
         inviteeName: 'Sam',
-        acceptUrl: 'http://127.0.0.1:3000/api/auth/invitation/abc',
+        acceptUrl: 'http://127.0.0.1:3000/invitation#invite=abc&token=t',
         withConnectionInstructions: false,
       }),
     );
     expect(email.subject).toBe('Ada <script> invited you to Acme & Sons on Ledgerwise');
-    expect(email.html).toContain('href="http://127.0.0.1:3000/api/auth/invitation/abc"');
+    expect(email.html).toContain('href="http://127.0.0.1:3000/invitation#invite=abc&amp;token=t"');
+    expect(email.text).toContain('works once and expires in 7 days');
     expect(email.html).toContain('Acme &amp; Sons');
     expect(email.html).not.toContain('<script>');
     expect(email.html).not.toContain('connect the accounting platform');

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   LeaveTenantRequest,
   LoginRequest,
   LogoutQuery,
+  LogoutRequest,
   LogoutResponse,
   SessionResponse,
   SwitchTenantRequest,
@@ -76,18 +78,32 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
     (request) => sessionView(request, requireCaller(request).session),
   );
 
+  const logout = async (request: FastifyRequest, reply: FastifyReply, reason: string | undefined) => {
+    const token = request.cookies[sessionCookie];
+    if (token) await services.sessions.revoke(token);
+    void reply.clearCookie(sessionCookie, { path: '/' });
+    return { loggedOut: true as const, reason: reason ?? null };
+  };
+
+  // The spec's GET (portal.md section 7) answers only with the anti-forgery header, which a cross-site
+  // <img> or link cannot send, so no other site can sign a user out; the web app uses the POST.
   app.get(
     '/api/auth/logout',
     {
       config: { access: 'public' },
+      onRequest: (request, reply, done) => app.csrfProtection(request, reply, done),
       schema: { tags: ['auth'], querystring: LogoutQuery, response: { 200: LogoutResponse } },
     },
-    async (request, reply) => {
-      const token = request.cookies[sessionCookie];
-      if (token) await services.sessions.revoke(token);
-      void reply.clearCookie(sessionCookie, { path: '/' });
-      return { loggedOut: true as const, reason: request.query.reason ?? null };
+    (request, reply) => logout(request, reply, request.query.reason),
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], body: LogoutRequest, response: { 200: LogoutResponse } },
     },
+    (request, reply) => logout(request, reply, request.body.reason),
   );
 
   app.post(

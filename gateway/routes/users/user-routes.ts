@@ -40,7 +40,11 @@ export const userRoutes: FastifyPluginAsyncZod = (app) => {
       if (query.pending) {
         // Pending invites are the tenant admin's (portal.md section 6).
         await requireTenantAccess(request, tenantId, 'tenantAdmin');
-        const { invites } = await queryPendingInvites(db, { tenantId, ...request.readAfter });
+        const { invites } = await queryPendingInvites(db, {
+          tenantId,
+          now: app.services.now(),
+          ...request.readAfter,
+        });
         return {
           invites: invites.map((invite) => ({
             Uuid: invite.Uuid,

@@ -2,6 +2,8 @@ import { person } from '../team-fixtures';
 import { systemActor } from '../../../domain/actor';
 import { userDecider } from '../../../domain/user/user-decider';
 import { strongPassword } from '../fixtures';
+import { invitationLinkOf } from '../invitation-link';
+import type { Browser } from '../gateway-world';
 import type { Cast, RouteExample } from './types';
 
 let count = 0;
@@ -16,6 +18,19 @@ const inviteInA = async (cast: Cast) => {
     role: 'USER',
   });
   return response.json<{ Uuid: string }>().Uuid;
+};
+
+/** A fresh invitation into tenant A and the inviteId and token of its emailed link. */
+const emailedInvitationInA = async (cast: Cast) => {
+  const email = unique(cast, 'acc');
+  await cast.a.admin.browser.post('/api/auth/invite', { name: 'Acc Epter', email, role: 'USER' });
+  return invitationLinkOf(cast.world, email);
+};
+
+/** The browser and the header carrying its anti-forgery token. */
+const withCsrfHeader = async (browser: Browser) => {
+  const { csrfToken } = (await browser.get('/api/auth/token')).json<{ csrfToken: string }>();
+  return { as: browser, headers: { 'x-csrf-token': csrfToken } };
 };
 
 export const examples: RouteExample[] = [
@@ -43,11 +58,28 @@ export const examples: RouteExample[] = [
     method: 'GET',
     route: '/api/auth/logout',
     access: 'public',
+    // Only with the anti-forgery header (tested without it in test/gateway/auth-routes.test.ts).
     happy: async (cast) => ({
       url: '/api/auth/logout?reason=Access%20Denied',
+      ...(await withCsrfHeader((await fresh(cast, 'out')).browser)),
+    }),
+    // Sent by A's user (the route's least privileged caller): the header must be that browser's token.
+    badInput: async (cast) => ({
+      url: `/api/auth/logout?reason=${'x'.repeat(300)}`,
+      ...(await withCsrfHeader(cast.a.user.browser)),
+    }),
+    otherTenant: { notTenantData: "ends the caller's own session" },
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/logout',
+    access: 'public',
+    happy: async (cast) => ({
+      url: '/api/auth/logout',
+      body: { reason: 'Session Idle' },
       as: (await fresh(cast, 'out')).browser,
     }),
-    badInput: () => Promise.resolve({ url: `/api/auth/logout?reason=${'x'.repeat(300)}` }),
+    badInput: () => Promise.resolve({ url: '/api/auth/logout', body: { reason: 'x'.repeat(300) } }),
     otherTenant: { notTenantData: "ends the caller's own session" },
   },
   {
@@ -177,16 +209,21 @@ export const examples: RouteExample[] = [
     badInput: () => Promise.resolve({ url: '/api/auth/invite/not-a-uuid' }),
   },
   {
-    method: 'GET',
-    route: '/api/auth/invitation/:id',
+    method: 'POST',
+    route: '/api/auth/invitation/accept',
     access: 'public',
-    status: 302,
+    // A new address: accepting creates its account and signs the (fresh) browser in.
     happy: async (cast) => ({
-      url: `/api/auth/invitation/${await inviteInA(cast)}`,
+      url: '/api/auth/invitation/accept',
+      body: await emailedInvitationInA(cast),
       as: cast.world.browser(),
     }),
-    badInput: () => Promise.resolve({ url: '/api/auth/invitation/12' }),
-    otherTenant: { notTenantData: 'the emailed invitation id is the credential' },
+    badInput: () =>
+      Promise.resolve({
+        url: '/api/auth/invitation/accept',
+        body: { inviteId: 'not-a-uuid', token: 'short' },
+      }),
+    otherTenant: { notTenantData: 'the emailed token is the credential, whoever holds it' },
   },
   {
     method: 'GET',

@@ -1,6 +1,9 @@
 import { escapeHtml, layout, type EmailContent } from './layout';
 
 /** An invitation to join a company (portal.md: invite user form; accounting-admin invites add connection steps). */
+/** The invitation link is personal (docs/adr/0020-invitation-tokens.md): say so where it is read. */
+const linkTerms = 'The link is for you alone, works once and expires in 7 days.';
+
 export const invitationEmail = (input: {
   inviterName: string;
   tenantName: string;
@@ -26,7 +29,7 @@ export const invitationEmail = (input: {
         ...steps,
       ],
       action: { label: 'Accept invitation', url: input.acceptUrl },
-      footnote: 'If you were not expecting this invitation, you can ignore this email.',
+      footnote: `${linkTerms} If you were not expecting this invitation, you can ignore this email.`,
     }),
     text: [
       `Hi ${input.inviteeName},`,
@@ -35,6 +38,7 @@ export const invitationEmail = (input: {
         ? ['After you accept, open Platforms and connect your accounting platform.']
         : []),
       `Accept the invitation: ${input.acceptUrl}`,
+      linkTerms,
     ].join('\n\n'),
   };
 };
