@@ -14,3 +14,10 @@ export type Actor = {
 };
 
 export const systemActor: Actor = { userId: null, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
+
+/**
+ * Who may set or change the company's connector credentials and other company-wide settings: an
+ * ADMIN of the tenant, or a platform admin (portal.md section 6; a standard USER may not).
+ */
+export const actsAsCompanyAdmin = (actor: Actor): boolean =>
+  actor.isPlatformAdmin || actor.tenantRole === 'ADMIN';

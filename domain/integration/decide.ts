@@ -9,7 +9,7 @@ import {
   type IntegrationProduct,
   type IntegrationProvider,
 } from '../../contracts/events/integration';
-import type { Actor } from '../actor';
+import { actsAsCompanyAdmin, type Actor } from '../actor';
 import type { DomainCommand } from '../decider';
 import type { IntegrationState, KnownIntegration } from './integration';
 
@@ -104,6 +104,9 @@ const validateConnection = (data: ConnectIntegration['data']) => {
 const connect = (command: ConnectIntegration, state: IntegrationState): IntegrationEvent[] => {
   const { data } = command;
   if (state.status === 'deleted') throw new AppError('not_found', 'Integration account not found.');
+  // Typed-in credentials (an ActiveCampaign URL and key) become the company's: an administrator's call.
+  if (data.provider === 'ACTIVE_CAMPAIGN' && !actsAsCompanyAdmin(data.actor))
+    throw new AppError('forbidden', 'Only a company administrator can change the connection details.');
   if (data.tenantIsDemo && !data.actor.isPlatformAdmin)
     throw new AppError('forbidden', 'Disabled for the demo client');
   if (!data.planAllowsProvider) throw new AppError('forbidden', 'Upgrade plan to access');

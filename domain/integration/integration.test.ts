@@ -126,6 +126,21 @@ describe('connecting an account', () => {
     ]);
   });
 
+  it('lets only a company administrator set the ActiveCampaign URL and key', () => {
+    const standardUser: Actor = { userId: 8, isPlatformAdmin: false, tenantRole: 'USER', isAdvisor: false };
+    spec
+      .given([])
+      .when(
+        connect({
+          provider: 'ACTIVE_CAMPAIGN',
+          authMethod: 'api_key',
+          url: 'https://acme.api-us1.com',
+          actor: standardUser,
+        }),
+      )
+      .thenFails('forbidden', 'Only a company administrator can change the connection details.');
+  });
+
   it('requires the URL and the API key for ActiveCampaign', () => {
     const missing = spec
       .given([])

@@ -7,10 +7,10 @@ import type {
   SellerProvider,
   SellerSyncMode,
 } from '../../contracts/events/seller';
-import type { Actor } from '../actor';
+import { actsAsCompanyAdmin, type Actor } from '../actor';
 import type { DomainCommand } from '../decider';
 import type { KnownSeller, SellerState } from './seller';
-import { parseSellerFeatureFlag } from './feature-flags';
+import { parseSellerFeatureFlag, platformAdminFlags } from './feature-flags';
 
 type SellerConnection = {
   companyName: string | null;
@@ -55,7 +55,11 @@ export type RecordSellerCollectionDate = DomainCommand<
 >;
 export type RecordSellerMetricsDate = DomainCommand<'RecordSellerMetricsDate', { metricsDate: Date }>;
 /** `value` arrives as the caller sent it (tag inputs send text); the decider validates it per flag. */
-export type SetSellerFeatureFlag = DomainCommand<'SetSellerFeatureFlag', { flag: string; value: unknown }>;
+export type SetSellerFeatureFlag = DomainCommand<
+  'SetSellerFeatureFlag',
+  /** `actor` is absent for system work (workflows, fixtures), which may set any flag. */
+  { flag: string; value: unknown; actor?: Actor }
+>;
 /** The admin table's forecasting toggle: the forecasts.Receivables.Enabled flag. */
 export type SetSellerForecasting = DomainCommand<'SetSellerForecasting', { enabled: boolean }>;
 /** `syncId` is the id of the job that will run the sync. */
@@ -85,6 +89,9 @@ export type SellerCommand =
   | FailSellerSync;
 
 const conflict = (userMessage: string) => new AppError('conflict', userMessage);
+
+/** Providers whose credentials a person types in (not an authorisation page of the provider). */
+const credentialsTypedIn = new Set<SellerProvider>(['SAGE', 'QBD']);
 
 /** Also said by a metrics run that refuses to start before the seller's first collection. */
 export const notSyncedYetMessage = 'Metrics need synced data; the seller has not synced yet.';
@@ -121,6 +128,10 @@ const connect = (command: ConnectSeller, state: SellerState): SellerEvent[] => {
     companyFilePath: data.companyFilePath,
   };
   if (state.status === 'deleted') throw new AppError('not_found', 'Seller not found.');
+  // Typed-in credentials (Sage's login, a QBD Web Connector password) become the company's, on a first
+  // connection as on a reinstall: an administrator's call.
+  if (credentialsTypedIn.has(data.provider) && !actsAsCompanyAdmin(data.actor))
+    throw new AppError('forbidden', 'Only a company administrator can change the connection details.');
   if (state.status === 'known') {
     if (state.provider !== data.provider || state.tenantId !== data.tenantId)
       throw conflict('This seller belongs to another platform or company; connect it as a new seller.');
@@ -336,9 +347,12 @@ export const decideSeller = (command: SellerCommand, state: SellerState): Seller
         },
       ];
     })
-    .with({ type: 'SetSellerFeatureFlag' }, (c) =>
-      setFlag(c, requireSeller(state), parseSellerFeatureFlag(c.data.flag, c.data.value)),
-    )
+    .with({ type: 'SetSellerFeatureFlag' }, (c) => {
+      const setting = parseSellerFeatureFlag(c.data.flag, c.data.value);
+      if (platformAdminFlags.has(setting.flag) && c.data.actor && !c.data.actor.isPlatformAdmin)
+        throw new AppError('forbidden', `Only a platform administrator can change ${setting.flag}.`);
+      return setFlag(c, requireSeller(state), setting);
+    })
     .with({ type: 'SetSellerForecasting' }, (c) =>
       setFlag(c, requireSeller(state), { flag: 'forecasts.Receivables.Enabled', value: c.data.enabled }),
     )

@@ -9,6 +9,16 @@ const booleanFlags = [
 ] as const;
 const idListFlags = ['exclusions.CustomerIds', 'exclusions.ProductIds'] as const;
 
+/**
+ * Flags only platform admins change (admin.md sections 2 and 6: the admin sellers table toggles
+ * forecasting, CRM behaviour is the platform admin's settings card); the rest are the company's own
+ * report choices, which its administrators make.
+ */
+export const platformAdminFlags: ReadonlySet<string> = new Set([
+  'forecasts.Receivables.Enabled',
+  'crm.PushSalesRep',
+]);
+
 const invalid = (flag: string, userMessage: string, fieldMessage: string) =>
   new AppError('validation', userMessage, { properties: { [flag]: fieldMessage } });
 

@@ -216,6 +216,22 @@ describe('connecting a seller', () => {
       .then([connected({ connectedAt: at })]);
   });
 
+  it.each(['SAGE', 'QBD'] as const)(
+    'lets only a company administrator connect %s with typed-in credentials, first time or again',
+    (provider) => {
+      const standardUser: Actor = { userId: 8, isPlatformAdmin: false, tenantRole: 'USER', isAdvisor: false };
+      const typedIn = { provider, authMethod: 'password' as const, companyFilePath: null, url: null };
+      spec
+        .given([])
+        .when(connect({ ...typedIn, actor: standardUser }))
+        .thenFails('forbidden', 'Only a company administrator can change the connection details.');
+      spec
+        .given([connected({ provider })])
+        .when(connect({ ...typedIn, actor: standardUser }))
+        .thenFails('forbidden', 'Only a company administrator can change the connection details.');
+    },
+  );
+
   it('refuses a platform the plan does not include', () => {
     spec
       .given([])
@@ -509,6 +525,30 @@ describe('feature flags', () => {
       .when(command('SetSellerFeatureFlag', { flag: 'customerSheet.colour', value: true }))
       .thenFails('validation', 'Unknown feature flag: customerSheet.colour.');
   });
+
+  it.each(['forecasts.Receivables.Enabled', 'crm.PushSalesRep'])(
+    'lets only a platform admin change %s, while a company administrator sets report choices',
+    (flag) => {
+      spec
+        .given([connected()])
+        .when(command('SetSellerFeatureFlag', { flag, value: true, actor: tenantAdmin }))
+        .thenFails('forbidden', `Only a platform administrator can change ${flag}.`);
+      spec
+        .given([connected()])
+        .when(command('SetSellerFeatureFlag', { flag, value: true, actor: platformAdmin }))
+        .then([flagSet({ flag, value: true })]);
+      spec
+        .given([connected()])
+        .when(
+          command('SetSellerFeatureFlag', {
+            flag: 'customerSheet.showOtherCredits',
+            value: true,
+            actor: tenantAdmin,
+          }),
+        )
+        .then([flagSet({ flag: 'customerSheet.showOtherCredits', value: true })]);
+    },
+  );
 
   it('toggles forecasting through the forecasts.Receivables.Enabled flag', () => {
     spec

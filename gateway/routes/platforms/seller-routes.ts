@@ -168,9 +168,10 @@ export const sellerRoutes: FastifyPluginAsyncZod = (app) => {
         ifMatch = undefined;
         position = Math.max(position, result.position);
       };
+      const { actor } = requireCaller(request);
       for (const { Flag, Value } of request.body.FeatureFlags ?? [])
         await run(
-          { type: 'SetSellerFeatureFlag', data: { flag: Flag, value: Value }, now: services.now() },
+          { type: 'SetSellerFeatureFlag', data: { flag: Flag, value: Value, actor }, now: services.now() },
           Flag,
         );
       if (request.body.Active !== undefined)
@@ -201,7 +202,7 @@ export const sellerRoutes: FastifyPluginAsyncZod = (app) => {
         tenantId: seller.TenantId,
         command: {
           type: 'SetSellerFeatureFlag',
-          data: { flag, value: request.body.state },
+          data: { flag, value: request.body.state, actor: requireCaller(request).actor },
           now: services.now(),
         },
       });
