@@ -100,6 +100,28 @@ describe('the dashboard shell', () => {
 describe('the idle session', () => {
   afterEach(() => jest.useRealTimers());
 
+  it('tells the server about mouse activity at most every 30 s, so its idle clock keeps up', async () => {
+    jest.useFakeTimers();
+    const fake = api(sessionFixture({ idleTimeoutSeconds: 900 }));
+    renderApp({ path: '/overview', fake });
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    const asked = () => fake.callsTo('GET /api/auth/self').length;
+    const before = asked();
+
+    await act(() => jest.advanceTimersByTimeAsync(10_000));
+    fireEvent.mouseMove(window);
+    await act(() => jest.advanceTimersByTimeAsync(100));
+    expect(asked()).toBe(before);
+
+    // Mouse movement alone, no page request: the keep-alive is what moves the server's deadline.
+    await act(() => jest.advanceTimersByTimeAsync(21_000));
+    fireEvent.mouseMove(window);
+    await waitFor(() => expect(asked()).toBe(before + 1));
+    fireEvent.mouseMove(window);
+    await act(() => jest.advanceTimersByTimeAsync(100));
+    expect(asked()).toBe(before + 1);
+  });
+
   it('warns a minute before the idle logout, clears on mouse movement, then logs out with reason Session Idle', async () => {
     jest.useFakeTimers();
     const fake = api(sessionFixture({ idleTimeoutSeconds: 180 }));
