@@ -9,6 +9,7 @@ import { tenantDecider } from '../domain/tenant/tenant-decider';
 import { sellerDecider } from '../domain/seller/seller-decider';
 import { userDecider } from '../domain/user/user-decider';
 import { hashPassword } from '../gateway/auth/password-hash';
+import { sellerStream, tenantStream, userStream } from '../contracts/stream-ids';
 
 /** The demo company every local run shows (portal.md section 9: the demo client is named Demo Client). */
 export const demoTenantName = 'Demo Client';
@@ -43,7 +44,7 @@ export const seedDemo = async (config: Config, logger: Logger): Promise<{ tenant
     ) => {
       const userId = await id('user', key);
       await run(userDecider, {
-        streamId: `user-${userId}`,
+        streamId: userStream(userId),
         commandId: `seed:${key}:register`,
         command: {
           type: 'RegisterUser',
@@ -72,7 +73,7 @@ export const seedDemo = async (config: Config, logger: Logger): Promise<{ tenant
     });
     const tenantId = await id('tenant', 'demo-tenant');
     await run(tenantDecider, {
-      streamId: `tenant-${tenantId}`,
+      streamId: tenantStream(tenantId),
       commandId: 'seed:demo-tenant:create',
       command: {
         type: 'CreateTenant',
@@ -88,7 +89,7 @@ export const seedDemo = async (config: Config, logger: Logger): Promise<{ tenant
       },
     });
     await run(userDecider, {
-      streamId: `user-${demoUserId}`,
+      streamId: userStream(demoUserId),
       commandId: 'seed:demo-user:join',
       command: {
         type: 'JoinCreatedTenant',
@@ -102,7 +103,7 @@ export const seedDemo = async (config: Config, logger: Logger): Promise<{ tenant
       allocateId(store, { category: 'seller', commandId: 'seed:demo-seller', now }),
     );
     await run(sellerDecider, {
-      streamId: `seller-${sellerId}`,
+      streamId: sellerStream(sellerId),
       commandId: 'seed:demo-seller:connect',
       command: {
         type: 'ConnectSeller',

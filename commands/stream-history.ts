@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../contracts/events/envelope';
 import { AppError } from '../contracts/errors';
+import type { StreamCategory } from '../contracts/stream-ids';
 import type { Decider, DomainEvent } from '../domain/decider';
 import { billingDecider } from '../domain/billing/billing-decider';
 import { integrationDecider } from '../domain/integration/integration-decider';
@@ -17,7 +18,7 @@ type Folder = Pick<Decider<unknown, never, DomainEvent>, 'evolve' | 'initialStat
 const asFolder = <S, C, E extends DomainEvent>(decider: Decider<S, C, E>): Folder =>
   decider as unknown as Folder;
 
-/** The aggregate behind each stream category, for replaying its state event by event. */
+/** The aggregate behind each stream category (every one of them), for replaying its state event by event. */
 const folders: Record<string, Folder> = {
   tenant: asFolder(tenantDecider),
   user: asFolder(userDecider),
@@ -29,7 +30,7 @@ const folders: Record<string, Folder> = {
   partner: asFolder(partnerDecider),
   plan: asFolder(planDecider),
   job: asFolder(jobDecider),
-};
+} satisfies Record<StreamCategory, Folder>;
 
 export const replayableCategories = Object.keys(folders);
 

@@ -18,6 +18,7 @@ import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-inpu
 import { storeMetrics } from './metric-store';
 import { readMetricsScope } from './metrics-scope';
 import { withSellerMetricsLease } from './seller-metrics-lease';
+import { jobStream, sellerStream } from '../../contracts/stream-ids';
 
 export type MetricsDeps = { db: Db; writeSide: CommandHandlerDeps; now: () => Date };
 
@@ -33,7 +34,7 @@ const jobStepsOf = (context: SystemCommandContext, job: { jobId: number | null; 
   start: async () => {
     if (job.jobId !== null)
       await runSystemCommand(context, jobDecider, {
-        streamId: `job-${job.jobId}`,
+        streamId: jobStream(job.jobId),
         step: 'start-job',
         command: { type: 'StartJob', now: job.now(), data: {} },
       });
@@ -41,7 +42,7 @@ const jobStepsOf = (context: SystemCommandContext, job: { jobId: number | null; 
   progress: async (step: string, data: JobProgress) => {
     if (job.jobId !== null)
       await runSystemCommand(context, jobDecider, {
-        streamId: `job-${job.jobId}`,
+        streamId: jobStream(job.jobId),
         step: `progress:${step}`,
         command: { type: 'RecordJobProgress', now: job.now(), data },
       });
@@ -112,7 +113,7 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
     );
     const metricsDate = deps.now();
     await runSystemCommand(context, sellerDecider, {
-      streamId: `seller-${input.sellerId}`,
+      streamId: sellerStream(input.sellerId),
       step: 'record-metrics-date',
       command: { type: 'RecordSellerMetricsDate', now: metricsDate, data: { metricsDate } },
     });
@@ -140,10 +141,10 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
       process: 'generate-metrics',
     };
     const now = deps.now();
-    const job = await readState(deps.writeSide, jobDecider, `job-${input.jobId}`);
+    const job = await readState(deps.writeSide, jobDecider, jobStream(input.jobId));
     if (job.status === 'none' || isFinished(job.status)) return;
     await runSystemCommand(context, jobDecider, {
-      streamId: `job-${input.jobId}`,
+      streamId: jobStream(input.jobId),
       step: input.failure === null ? 'complete-job' : 'fail-job',
       command:
         input.failure === null

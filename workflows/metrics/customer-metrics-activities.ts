@@ -10,10 +10,9 @@ import type { CustomerMetricsResult, CustomerMetricsStep } from './customer-metr
 import { storeCustomerMetrics, updateCustomerCounts } from './metric-store';
 import { readMetricsScope } from './metrics-scope';
 import { withSellerMetricsLease } from './seller-metrics-lease';
+import { jobStream } from '../../contracts/stream-ids';
 
 const HEARTBEAT_EVERY = 5_000;
-
-const jobStream = (jobId: number) => `job-${jobId}`;
 
 const commandContext = (deps: MetricsDeps, step: CustomerMetricsStep): SystemCommandContext => ({
   writeSide: deps.writeSide,

@@ -8,6 +8,7 @@ import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reac
 import { readState } from '../sync/system-commands';
 import { startMetricsJob } from './metrics-job-client';
 import { metricsRunOf } from './metrics-jobs';
+import { jobStream } from '../../contracts/stream-ids';
 
 type MetricsJobReactorDeps = ReactorDeps & {
   client: Client;
@@ -23,7 +24,7 @@ const startRecorded = async (deps: MetricsJobReactorDeps, event: RecordedEvent) 
   const { data } = JobCreated.parse({ type: event.type, data: event.data });
   const run = metricsRunOf(data);
   if (!run) return;
-  const job = await readState(deps.writeSide, jobDecider, `job-${run.jobId}`);
+  const job = await readState(deps.writeSide, jobDecider, jobStream(run.jobId));
   if (job.status === 'none' || isFinished(job.status)) return;
   const started = await startMetricsJob(run, { client: deps.client, config: deps.config });
   deps.logger.info({ ...run, ...started }, 'metrics job run requested');

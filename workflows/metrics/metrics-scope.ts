@@ -4,6 +4,7 @@ import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import { readState } from '../sync/system-commands';
 import type { Exclusions } from './compute-metrics';
+import { sellerStream, tenantStream } from '../../contracts/stream-ids';
 
 /** What a seller's metrics depend on besides its ledger: its exclusion flags, retention and date. */
 export type MetricsScope = {
@@ -18,9 +19,9 @@ export const readMetricsScope = async (
   deps: { writeSide: CommandHandlerDeps; now: () => Date },
   seller: { sellerId: number; tenantId: number },
 ): Promise<MetricsScope> => {
-  const state = await readState(deps.writeSide, sellerDecider, `seller-${seller.sellerId}`);
+  const state = await readState(deps.writeSide, sellerDecider, sellerStream(seller.sellerId));
   if (state.status !== 'known') throw new Error(`seller ${seller.sellerId} is not known`);
-  const tenant = await readState(deps.writeSide, tenantDecider, `tenant-${seller.tenantId}`);
+  const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(seller.tenantId));
   return {
     exclusions: {
       customerIds: state.featureFlags['exclusions.CustomerIds'],

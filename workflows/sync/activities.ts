@@ -19,6 +19,7 @@ import type { FetchedPage, LedgerConnector } from './ledger-connector';
 import type { SyncPlan, SyncStepInput } from './sync-input';
 import { readState, runSystemCommand, type SystemCommandContext } from './system-commands';
 import { throttledProgress } from './throttled-progress';
+import { jobStream, sellerStream } from '../../contracts/stream-ids';
 
 export type SyncDeps = {
   db: Db;
@@ -37,9 +38,6 @@ type FetchedAndPrepared = { fetched: FetchedPage; context: LedgerWriteContext; p
 
 /** What a sync activity keeps in its heartbeat: where the next attempt resumes. */
 type PagesCheckpoint = { cursor: string | null; pages: number; records: number; finished: boolean };
-
-const sellerStream = (sellerId: number) => `seller-${sellerId}`;
-const jobStream = (jobId: number) => `job-${jobId}`;
 
 const commandContext = (deps: SyncDeps, input: SyncStepInput): SystemCommandContext => ({
   writeSide: deps.writeSide,

@@ -12,6 +12,7 @@ import { sellerDecider } from '../../domain/seller/seller-decider';
 import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reactor';
 import { startSellerSync, syncJobWorkflowId } from './client';
 import { readState, runSystemCommand } from './system-commands';
+import { jobStream, sellerStream } from '../../contracts/stream-ids';
 
 /**
  * Turns every SellerSyncRequested event (a connect, POST /api/sellers/{id}/sync, the admin bulk sync)
@@ -45,7 +46,7 @@ const populateConnected = async (deps: SyncReactorDeps, event: RecordedEvent) =>
   };
   try {
     await runSystemCommand(context, jobDecider, {
-      streamId: `job-${jobId}`,
+      streamId: jobStream(jobId),
       step: 'create-job',
       command: {
         type: 'CreateJob',
@@ -61,7 +62,7 @@ const populateConnected = async (deps: SyncReactorDeps, event: RecordedEvent) =>
       },
     });
     await runSystemCommand(context, sellerDecider, {
-      streamId: `seller-${data.sellerId}`,
+      streamId: sellerStream(data.sellerId),
       step: 'request-populate',
       command: { type: 'RequestSellerSync', now, data: { syncId: jobId, mode: 'populate' } },
     });
@@ -78,12 +79,12 @@ const populateConnected = async (deps: SyncReactorDeps, event: RecordedEvent) =>
  */
 const startRequested = async (deps: SyncReactorDeps, event: RecordedEvent) => {
   const { data } = SellerSyncRequested.parse({ type: event.type, data: event.data });
-  const seller = await readState(deps.writeSide, sellerDecider, `seller-${data.sellerId}`);
+  const seller = await readState(deps.writeSide, sellerDecider, sellerStream(data.sellerId));
   if (seller.status !== 'known') return;
-  const state = await readState(deps.writeSide, jobDecider, `job-${data.syncId}`);
+  const state = await readState(deps.writeSide, jobDecider, jobStream(data.syncId));
   if (state.status !== 'none' && isFinished(state.status)) return;
   // Update Demo Seller's only-fetch travels in the job's parameters (jobs hold no personal data).
-  const [created] = await deps.writeSide.store.readStream(`job-${data.syncId}`, { maxCount: 1 });
+  const [created] = await deps.writeSide.store.readStream(jobStream(data.syncId), { maxCount: 1 });
   const job = created ? JobCreated.safeParse({ type: created.type, data: created.data }) : null;
   const onlyFetch = job?.success === true && job.data.data.parameters.onlyFetch === true;
   const run = await startSellerSync(

@@ -1,6 +1,7 @@
 import { jobDecider } from '../../domain/job/job-decider';
 import { minProgressIntervalMs } from '../../domain/job/decide';
 import { runSystemCommand, type SystemCommandContext } from './system-commands';
+import { jobStream } from '../../contracts/stream-ids';
 
 type Progress = { stage: string; done: number; total: number | null };
 
@@ -20,7 +21,7 @@ export const throttledProgress = (
       if (!last && now.getTime() - lastAt < minProgressIntervalMs) return;
       lastAt = now.getTime();
       await runSystemCommand(context, jobDecider, {
-        streamId: `job-${options.jobId}`,
+        streamId: jobStream(options.jobId),
         step: `progress:${progress.stage}:${progress.done}`,
         command: { type: 'RecordJobProgress', now, data: progress },
       });
