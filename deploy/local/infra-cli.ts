@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { cacheRoot, logDir, runDir } from './paths';
 import { servers, serverNamed, type ServerDefinition } from './servers';
 import { InfraError, withLock } from './shell';
+import { crashLogFile, crashSummary } from './crash-log';
+
+const supervisorScript = join(__dirname, 'supervise.ts');
 
 /**
  * `ledgerwise infra up|down|status|logs [server]`: provisions, starts, checks and stops the local servers.
@@ -77,18 +80,17 @@ const startServer = async (server: ServerDefinition): Promise<'reused' | 'starte
     return 'reused';
   }
   await ensureProvisioned(server);
-  await server.prepareData?.();
   mkdirSync(runDir(), { recursive: true });
   mkdirSync(logDir(), { recursive: true });
   const log = openSync(logFile(server), 'a');
-  const { command, args, env } = server.command();
-  const child = spawn(command, args, {
+  rmSync(crashLogFile(server.name), { force: true });
+  // The server runs under a supervisor that restarts it when it crashes (supervise.ts).
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), supervisorScript, server.name], {
     detached: true, // its own process group: it outlives `infra up` and stops as a group
     stdio: ['ignore', log, log],
-    env: { ...process.env, ...env },
   });
   closeSync(log);
-  if (child.pid === undefined) throw new InfraError(`${server.name}: could not start ${command}`);
+  if (child.pid === undefined) throw new InfraError(`${server.name}: could not start its supervisor`);
   writeFileSync(pidFile(server), String(child.pid));
   child.unref();
   await waitUntilReady(server, child.pid);
@@ -165,8 +167,9 @@ export const runInfraCommand = async (args: string[]): Promise<number> => {
               ? 'starting or unhealthy'
               : 'stopped';
           const cached = server.isProvisioned() ? 'cached' : 'not built';
+          const crashes = crashSummary(server.name);
           process.stdout.write(
-            `  ${server.name.padEnd(12)} ${server.version.padEnd(8)} ${state.padEnd(22)} ${cached.padEnd(10)} ${server.endpoints.join(', ')}\n`,
+            `  ${server.name.padEnd(12)} ${server.version.padEnd(8)} ${state.padEnd(22)} ${cached.padEnd(10)} ${server.endpoints.join(', ')}${crashes ? `  ${crashes}` : ''}\n`,
           );
         }
         return allHealthy ? 0 : 1;

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { cacheRoot, dataRoot, repoRoot } from './paths';
+import { setAsideDamagedFerretDatabases } from './ferret-repair';
 import { InfraError, requireTool, runStep } from './shell';
 
 /**
@@ -173,10 +174,10 @@ const ferretdb: ServerDefinition = {
       env: { CGO_ENABLED: '0' },
     });
   },
-  prepareData: () => {
+  prepareData: async () => {
     mkdirSync(join(serverData('ferretdb'), 'sqlite'), { recursive: true });
     mkdirSync(join(serverData('ferretdb'), 'state'), { recursive: true });
-    return Promise.resolve();
+    await setAsideDamagedFerretDatabases(join(serverData('ferretdb'), 'sqlite'));
   },
   command: () => ({
     command: ferretBinary(),
