@@ -11,8 +11,13 @@ import { createGatewayServices } from './services';
 /** The gateway process: the HTTP API, websockets and the built web app. */
 export const startGatewayRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
   const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
-  const health = async () => healthReport('gateway', [await check('mongo', () => mongo.db().admin().ping())]);
   const source = await openEventSource(config);
+  // Each dependency by name, so a failing health check says which one is down.
+  const health = async () =>
+    healthReport('gateway', [
+      await check('mongo', () => mongo.db().admin().ping()),
+      await check('event store', () => source.writeSide.store.headPosition()),
+    ]);
   const mailer = createMailer(config);
   const services = await createGatewayServices({ config, db: mongo.db(), source, mailer });
   // Each gateway process follows the store itself and notifies its own sockets.

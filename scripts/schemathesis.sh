@@ -27,6 +27,10 @@ app_pid=$!
 cleanup() {
   kill -- "-${app_pid}" 2>/dev/null || true
   wait "${app_pid}" 2>/dev/null || true
+  # The database is dropped only once every process of the group has gone: dropping it under open
+  # connections once crashed FerretDB (SIGBUS in its SQLite layer) and left a damaged file behind.
+  for _ in $(seq 1 100); do kill -0 -- "-${app_pid}" 2>/dev/null || break; sleep 0.2; done
+  kill -KILL -- "-${app_pid}" 2>/dev/null || true
   node -e "require('mongodb').MongoClient.connect(process.env.MONGO_URL).then(async (c) => { await c.db().dropDatabase(); await c.close(); })" || true
   rm -rf "${work}"
 }

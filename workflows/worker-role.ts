@@ -96,6 +96,9 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     name: 'worker',
     health: async () =>
       healthReport('worker', [
+        // Each dependency by name, so a failing health check says which one is down.
+        await check('mongo', () => db.admin().ping()),
+        await check('temporal', () => clientConnection.healthService.check({})),
         await check('temporal workers', () => {
           const stopped = workers.find((w) => w.getState() !== 'RUNNING');
           return stopped ? Promise.reject(new Error(stopped.getState())) : Promise.resolve();

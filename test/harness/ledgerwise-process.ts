@@ -38,7 +38,20 @@ const stopChild = async (child: ChildProcess) => {
   if (!child.pid || child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(-child.pid, 'SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  const stopped = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000)),
+  ]);
+  // The caller drops the database next, which must not happen under open connections (it once crashed
+  // FerretDB): a process that did not stop in time is killed and waited for.
+  if (!stopped) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* gone meanwhile */
+    }
+    await exited;
+  }
 };
 
 export const startLedgerwise = async (testFile: string): Promise<LedgerwiseProcess> => {
