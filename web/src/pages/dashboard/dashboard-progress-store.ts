@@ -1,8 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { BrowserStateResponse } from '../../../../contracts/api/browser-state';
-import { resources, tenantKey } from '../../api/query-keys';
-import { useAppServices } from '../../session/app-services-context';
+import { useBrowserState, useSaveBrowserState } from '../../api/queries/browser-state';
 import type { SetupSteps, StepName, StepState } from './setup-progress';
 
 /** portal.md section 4: the setup steps are kept per tenant in browser storage and as browser state. */
@@ -59,11 +56,7 @@ const writeLocal = (tenantId: number, steps: SetupSteps) => {
  * read, the two merged so a dismissal made anywhere stays.
  */
 export const useSavedSetupSteps = (tenantId: number) => {
-  const { api } = useAppServices();
-  const query = useQuery({
-    queryKey: tenantKey(tenantId, resources.browserState, dashboardProgressKey),
-    queryFn: () => api.get(`/api/browser/${dashboardProgressKey}`, { schema: BrowserStateResponse }),
-  });
+  const query = useBrowserState(dashboardProgressKey);
   const local = readLocal(tenantId);
   const server = setupStepsOf(query.data?.value ?? null);
   if (!local && !server) return { steps: null, loaded: !query.isPending };
@@ -80,7 +73,7 @@ const mergeDismissals = (a: SetupSteps | null, b: SetupSteps | null): SetupSteps
 
 /** Saves the steps whenever they change: in browser storage, and as browser state on the server. */
 export const useSaveSetupSteps = (input: { tenantId: number; steps: SetupSteps; ready: boolean }) => {
-  const { api } = useAppServices();
+  const { mutate: save } = useSaveBrowserState(dashboardProgressKey);
   const lastSaved = useRef<string | null>(null);
   const json = JSON.stringify(input.steps);
   useEffect(() => {
@@ -92,11 +85,7 @@ export const useSaveSetupSteps = (input: { tenantId: number; steps: SetupSteps; 
     }
     lastSaved.current = json;
     writeLocal(input.tenantId, JSON.parse(json) as SetupSteps);
-    void api
-      .request(`/api/browser/${dashboardProgressKey}`, {
-        method: 'PUT',
-        body: { value: JSON.parse(json) as SetupSteps },
-      })
-      .catch(() => undefined);
-  }, [api, input.tenantId, input.ready, json]);
+    // A failed save is not the user's concern: browser storage still has the steps.
+    save(JSON.parse(json) as SetupSteps);
+  }, [save, input.tenantId, input.ready, json]);
 };

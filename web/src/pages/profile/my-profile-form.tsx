@@ -2,15 +2,13 @@ import { Button } from '@tremor/react';
 import { useState, type FormEvent } from 'react';
 import type { UpdateUserRequest, UserWithTenants } from '../../../../contracts/api/users';
 import { isValidationError } from '../../api/api-error';
-import { sessionKey } from '../../api/query-keys';
+import { useUpdateUser } from '../../api/queries/users';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
-import { useAppServices } from '../../session/app-services-context';
 import { jobFunctions } from '../team/role-options';
-import { teamCalls, useRefreshTeam } from '../team/team-queries';
 
 export const profileUpdatedMessage = 'Successfully updated your profile.';
 const profileFailedMessage = 'There was an error while updating the user.';
@@ -26,8 +24,7 @@ type MyProfileFormProps = {
  * platform admin may change (portal.md section 5, User edit sends), so others see them as text.
  */
 export const MyProfileForm = ({ user, tenantId, isPlatformAdmin }: MyProfileFormProps) => {
-  const services = useAppServices();
-  const refreshTeam = useRefreshTeam();
+  const updateUser = useUpdateUser();
   const membership = user.Tenants.find((tenant) => tenant.Id === tenantId)?.Membership ?? null;
   const [values, setValues] = useState({
     Name: user.Name,
@@ -55,8 +52,7 @@ export const MyProfileForm = ({ user, tenantId, isPlatformAdmin }: MyProfileForm
     if (isPlatformAdmin) Object.assign(body, { Name: values.Name, Email: values.Email });
     setSaving(true);
     try {
-      await teamCalls.updateUser(services.api, { userId: user.Id, body });
-      await Promise.all([services.queryClient.invalidateQueries({ queryKey: sessionKey }), refreshTeam()]);
+      await updateUser.mutateAsync({ userId: user.Id, body });
       setSuccess(profileUpdatedMessage);
     } catch (error) {
       if (isValidationError(error)) setErrors(formErrorsOf(error.properties));

@@ -8,11 +8,10 @@ import { useTimedMessage } from '../../components/use-timed-message';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
-import { useAppServices } from '../../session/app-services-context';
 import { useIndustries } from '../../api/queries/industries';
+import { useUpdateTenant } from '../../api/queries/tenants';
 import { IndustryField } from '../welcome/industry-field';
 import { companyErrors, companyMessages, monthDayOptions, weekdayOptions } from './settings-rules';
-import { settingsCalls, useStoreTenant } from './settings-queries';
 
 const classificationOptions = [
   { value: 'BUSINESS', label: 'Business' },
@@ -51,8 +50,7 @@ type CompanySettingsFormProps = { tenant: Tenant; disabled: boolean };
  * the firm's display name for client reports and its client defaults (report days of new clients).
  */
 export const CompanySettingsForm = ({ tenant, disabled }: CompanySettingsFormProps) => {
-  const { api } = useAppServices();
-  const storeTenant = useStoreTenant();
+  const updateTenant = useUpdateTenant();
   const industries = useIndustries('NAICS2017');
   const [values, setValues] = useState<Values>(() => valuesOf(tenant));
   const [errors, setErrors] = useState<FormErrors>({});
@@ -97,7 +95,7 @@ export const CompanySettingsForm = ({ tenant, disabled }: CompanySettingsFormPro
     if (Object.keys(found).length > 0) return;
     setSaving(true);
     try {
-      storeTenant(await settingsCalls.update(api, { tenantId: tenant.Id, body: requestOf() }));
+      await updateTenant.mutateAsync({ tenantId: tenant.Id, body: requestOf() });
       setSuccess(companyMessages.updated);
     } catch (error) {
       if (isValidationError(error)) setErrors(formErrorsOf(error.properties));

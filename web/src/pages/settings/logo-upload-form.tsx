@@ -4,17 +4,15 @@ import type { Tenant } from '../../../../contracts/api/tenants';
 import { tenantMessages } from '../../../../contracts/api/tenants';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { useAppServices } from '../../session/app-services-context';
+import { useUploadLogo } from '../../api/queries/tenants';
 import { logoFileError, logoTypes } from './settings-rules';
-import { settingsCalls, useStoreTenant } from './settings-queries';
 
 /**
  * Logo upload (portal.md section 2.3): one jpeg, png, gif or svg file, sent on submit (not on choice);
  * a thank-you dialog says that staff review it, which may take up to a day.
  */
 export const LogoUploadForm = ({ tenant, disabled }: { tenant: Tenant; disabled: boolean }) => {
-  const { api } = useAppServices();
-  const storeTenant = useStoreTenant();
+  const uploadLogo = useUploadLogo();
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
@@ -31,7 +29,7 @@ export const LogoUploadForm = ({ tenant, disabled }: { tenant: Tenant; disabled:
     if (problem || !files[0]) return;
     setUploading(true);
     try {
-      storeTenant(await settingsCalls.uploadLogo(api, { tenantId: tenant.Id, file: files[0] }));
+      await uploadLogo.mutateAsync({ tenantId: tenant.Id, file: files[0] });
       setFiles([]);
       if (input.current) input.current.value = '';
       setThanked(true);

@@ -3,14 +3,13 @@ import { useState, type FormEvent } from 'react';
 import type { Tenant, UpdateTenantRequest } from '../../../../contracts/api/tenants';
 import type { UsageType } from '../../../../contracts/events/tenant';
 import { isValidationError } from '../../api/api-error';
+import { useUpdateTenant } from '../../api/queries/tenants';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
-import { useAppServices } from '../../session/app-services-context';
 import { companyMessages } from './settings-rules';
-import { settingsCalls, useStoreTenant } from './settings-queries';
 
 const usageOptions = [
   { value: 'NORMAL', label: 'Normal' },
@@ -32,8 +31,7 @@ const orNull = (value: string) => value.trim() || null;
 
 /** The platform admin's fields of a company (portal.md section 6): tenant type, partner, referral, plan. */
 export const PlatformAdminSettingsForm = ({ tenant }: { tenant: Tenant }) => {
-  const { api } = useAppServices();
-  const storeTenant = useStoreTenant();
+  const updateTenant = useUpdateTenant();
   const [values, setValues] = useState<Values>({
     UsageType: tenant.UsageType,
     PartnerId: tenant.PartnerId?.toString() ?? '',
@@ -69,7 +67,7 @@ export const PlatformAdminSettingsForm = ({ tenant }: { tenant: Tenant }) => {
     };
     setSaving(true);
     try {
-      storeTenant(await settingsCalls.update(api, { tenantId: tenant.Id, body }));
+      await updateTenant.mutateAsync({ tenantId: tenant.Id, body });
       setSuccess(companyMessages.updated);
     } catch (error) {
       if (isValidationError(error)) setErrors(formErrorsOf(error.properties));

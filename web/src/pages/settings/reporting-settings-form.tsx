@@ -6,7 +6,7 @@ import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
 import { CheckboxField } from '../../forms/checkbox-field';
 import { SelectField } from '../../forms/select-field';
-import { useAppServices } from '../../session/app-services-context';
+import { useUpdateTenant } from '../../api/queries/tenants';
 import {
   companyMessages,
   currencyOptions,
@@ -15,15 +15,13 @@ import {
   retentionOptions,
   weekdayOptions,
 } from './settings-rules';
-import { settingsCalls, useStoreTenant } from './settings-queries';
 
 /** portal.md section 9: the success text closes after 1.5 s. */
 const successShownMs = 1_500;
 
 /** Reporting settings: weekly and monthly days, currency, retention, and whether each email goes out. */
 export const ReportingSettingsForm = ({ tenant, disabled }: { tenant: Tenant; disabled: boolean }) => {
-  const { api } = useAppServices();
-  const storeTenant = useStoreTenant();
+  const updateTenant = useUpdateTenant();
   const [values, setValues] = useState<ReportingSettings>(() =>
     reportingWithDefaults(tenant.Settings.Reporting),
   );
@@ -41,9 +39,7 @@ export const ReportingSettingsForm = ({ tenant, disabled }: { tenant: Tenant; di
     setFailure(null);
     setSaving(true);
     try {
-      storeTenant(
-        await settingsCalls.update(api, { tenantId: tenant.Id, body: { Settings: { Reporting: values } } }),
-      );
+      await updateTenant.mutateAsync({ tenantId: tenant.Id, body: { Settings: { Reporting: values } } });
       setSuccess(companyMessages.reportingUpdated);
     } catch {
       setFailure(companyMessages.reportingFailed);

@@ -1,5 +1,6 @@
 import { Callout, Card } from '@tremor/react';
 import { Link } from 'react-router';
+import { useTenant } from '../../api/queries/tenants';
 import { ErrorCallout } from '../../components/error-callout';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
@@ -9,7 +10,6 @@ import { LogoUploadForm } from './logo-upload-form';
 import { PlatformAdminSettingsForm } from './platform-admin-settings-form';
 import { ReportingSettingsForm } from './reporting-settings-form';
 import { companyMessages } from './settings-rules';
-import { useTenant } from './settings-queries';
 
 /**
  * /settings (tenant admin): company or firm settings, reporting settings and the logo. A demo tenant
@@ -18,8 +18,7 @@ import { useTenant } from './settings-queries';
 export const SettingsPage = () => {
   const session = useSession();
   const facts = factsOf(session);
-  const tenantId = session.tenant?.Id ?? 0;
-  const tenant = useTenant(tenantId);
+  const tenant = useTenant();
   const title = facts.isFirm ? 'Firm settings' : 'Company settings';
 
   if (tenant.isError) return <ErrorCallout message={tenant.error.message} />;

@@ -2,19 +2,17 @@ import { Button } from '@tremor/react';
 import { useState } from 'react';
 import type { TeamMember } from '../../../../contracts/api/users';
 import { ApiError } from '../../api/api-error';
+import { useChangeUserStatus } from '../../api/queries/users';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { CheckboxField } from '../../forms/checkbox-field';
-import { useAppServices } from '../../session/app-services-context';
-import { teamCalls, useRefreshTeam } from './team-queries';
 
 /**
  * Disable or enable a member's access (portal.md section 4, Team member); the change may take their
  * report subscriptions in this company with it (ToggleReports).
  */
 export const AccessModal = ({ member, onClose }: { member: TeamMember | null; onClose: () => void }) => {
-  const { api } = useAppServices();
-  const refreshTeam = useRefreshTeam();
+  const changeStatus = useChangeUserStatus();
   const [toggleReports, setToggleReports] = useState(true);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -31,11 +29,10 @@ export const AccessModal = ({ member, onClose }: { member: TeamMember | null; on
     setSaving(true);
     setFailure(null);
     try {
-      await teamCalls.changeStatus(api, {
+      await changeStatus.mutateAsync({
         userId: member.Id,
         body: { Status: disabling ? 'INACTIVE' : 'ACTIVE', ToggleReports: toggleReports },
       });
-      await refreshTeam();
       close();
     } catch (error) {
       setFailure(error instanceof ApiError ? error.message : 'There was an error while updating the user.');

@@ -4,14 +4,13 @@ import type { UpdateUserRequest } from '../../../../contracts/api/users';
 import { userMessages } from '../../../../contracts/api/users';
 import type { PrimaryClassification, TenantRole } from '../../../../contracts/events/user';
 import { isValidationError } from '../../api/api-error';
+import { useUpdateUser } from '../../api/queries/users';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { CheckboxField } from '../../forms/checkbox-field';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
-import { useAppServices } from '../../session/app-services-context';
 import { jobFunctions, roleLabels } from './role-options';
-import { teamCalls, useRefreshTeam } from './team-queries';
 
 /** What the edit form shows of a user: the account and their membership in the current company. */
 export type EditableUser = {
@@ -86,8 +85,7 @@ type EditUserFormProps = {
 
 /** The user edit form, in the team page's modal or on /users/{userId}. */
 export const EditUserForm = ({ user, editor, onDone, onCancel }: EditUserFormProps) => {
-  const { api } = useAppServices();
-  const refreshTeam = useRefreshTeam();
+  const updateUser = useUpdateUser();
   const [values, setValues] = useState<Values>({
     Name: user.Name,
     Email: user.Email,
@@ -118,8 +116,7 @@ export const EditUserForm = ({ user, editor, onDone, onCancel }: EditUserFormPro
     if (Object.keys(found).length > 0) return;
     setSaving(true);
     try {
-      await teamCalls.updateUser(api, { userId: user.Id, body: updateRequestOf(values, { user, editor }) });
-      await refreshTeam();
+      await updateUser.mutateAsync({ userId: user.Id, body: updateRequestOf(values, { user, editor }) });
       setSuccess(updatedUserMessage);
       window.setTimeout(onDone, closeAfterMs);
     } catch (error) {

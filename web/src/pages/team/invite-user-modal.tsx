@@ -3,16 +3,15 @@ import { useState, type FormEvent } from 'react';
 import type { InviteWorkflow } from '../../../../contracts/events/invite';
 import { ApiError, isValidationError } from '../../api/api-error';
 import { errorCatalogue } from '../../api/error-catalogue';
+import { useInviteUser } from '../../api/queries/users';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { CheckboxField } from '../../forms/checkbox-field';
 import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
 import { SelectField } from '../../forms/select-field';
 import { TextField } from '../../forms/text-field';
-import { useAppServices } from '../../session/app-services-context';
 import { checkInvite, emptyInvite, type InviteValues } from './invite-form';
 import { inviteRoleOptions, jobFunctions } from './role-options';
-import { teamCalls, useRefreshTeam } from './team-queries';
 
 type InviteUserModalProps = {
   open: boolean;
@@ -36,8 +35,7 @@ export const InviteUserModal = ({
   isFirm,
   workflow = 'STANDARD',
 }: InviteUserModalProps) => {
-  const { api } = useAppServices();
-  const refreshTeam = useRefreshTeam();
+  const inviteUser = useInviteUser();
   const [values, setValues] = useState<InviteValues>(() => emptyInvite(workflow));
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -68,8 +66,7 @@ export const InviteUserModal = ({
     setErrors({});
     setSending(true);
     try {
-      const invited = await teamCalls.invite(api, checked.data);
-      await refreshTeam();
+      const invited = await inviteUser.mutateAsync(checked.data);
       close();
       onInvited(
         invited.status === 'sent'

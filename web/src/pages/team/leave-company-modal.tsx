@@ -2,13 +2,13 @@ import { Button } from '@tremor/react';
 import { useState } from 'react';
 import { ApiError } from '../../api/api-error';
 import { errorCatalogue } from '../../api/error-catalogue';
+import { useLeaveTenant } from '../../api/queries/users';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { CheckboxField } from '../../forms/checkbox-field';
 import { useAppServices } from '../../session/app-services-context';
 import { useSession } from '../../session/session-query';
 import { replaceSession } from '../../session/session-actions';
-import { teamCalls } from './team-queries';
 
 export const leaveConfirmation = 'I understand that I will lose access to manage this company.';
 
@@ -18,6 +18,7 @@ export const leaveConfirmation = 'I understand that I will lose access to manage
  */
 export const LeaveCompanyModal = (props: { open: boolean; refusal: string | null; onClose: () => void }) => {
   const services = useAppServices();
+  const leaveTenant = useLeaveTenant();
   const session = useSession();
   const [understood, setUnderstood] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -29,7 +30,7 @@ export const LeaveCompanyModal = (props: { open: boolean; refusal: string | null
     setLeaving(true);
     setFailure(null);
     try {
-      const next = await teamCalls.leaveTenant(services.api, tenantId);
+      const next = await leaveTenant.mutateAsync(tenantId);
       replaceSession(services, next);
       services.navigate('/overview');
     } catch (error) {

@@ -3,10 +3,9 @@ import { useMemo, useState } from 'react';
 import type { PendingInvite } from '../../../../contracts/api/users';
 import { ApiError } from '../../api/api-error';
 import { errorCatalogue } from '../../api/error-catalogue';
-import { useAppServices } from '../../session/app-services-context';
+import { useCancelInvite } from '../../api/queries/users';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
-import { teamCalls } from './team-queries';
 
 const inviteRoleLabels: Record<PendingInvite['Role'], string> = {
   ADMIN: 'Administrator',
@@ -18,13 +17,12 @@ const dateOf = (iso: string) => new Date(iso).toLocaleDateString();
 
 type PendingInvitesTableProps = {
   invites: readonly PendingInvite[] | undefined;
-  onCancelled: () => Promise<unknown>;
   onError: (message: string) => void;
 };
 
 /** Invitations not yet accepted or cancelled (the tenant admin's), each with Cancel. */
-export const PendingInvitesTable = ({ invites, onCancelled, onError }: PendingInvitesTableProps) => {
-  const { api } = useAppServices();
+export const PendingInvitesTable = ({ invites, onError }: PendingInvitesTableProps) => {
+  const cancelInvite = useCancelInvite();
   const [cancelling, setCancelling] = useState<string | null>(null);
 
   const columns = useMemo(
@@ -53,8 +51,7 @@ export const PendingInvitesTable = ({ invites, onCancelled, onError }: PendingIn
   const cancel = async (invite: PendingInvite) => {
     setCancelling(invite.Uuid);
     try {
-      await teamCalls.cancelInvite(api, invite.Uuid);
-      await onCancelled();
+      await cancelInvite.mutateAsync(invite.Uuid);
     } catch (error) {
       onError(error instanceof ApiError ? error.message : errorCatalogue.default);
     } finally {

@@ -2,6 +2,7 @@ import { Button, Card } from '@tremor/react';
 import { useCallback, useState } from 'react';
 import type { TeamMember } from '../../../../contracts/api/users';
 import type { InviteWorkflow } from '../../../../contracts/events/invite';
+import { usePendingInvites, useTeam } from '../../api/queries/users';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { useTimedMessage } from '../../components/use-timed-message';
@@ -13,7 +14,6 @@ import { InviteUserModal } from './invite-user-modal';
 import { LeaveCompanyModal } from './leave-company-modal';
 import { PendingInvitesTable } from './pending-invites-table';
 import { leaveRefusal, TeamTable, type TeamViewer } from './team-table';
-import { usePendingInvites, useRefreshTeam, useTeam } from './team-queries';
 
 export const editableOf = (member: TeamMember): EditableUser => ({
   Id: member.Id,
@@ -33,7 +33,6 @@ export const TeamPage = () => {
   const admin = facts.isTenantAdmin || facts.isPlatformAdmin;
   const team = useTeam();
   const invites = usePendingInvites(admin);
-  const refreshTeam = useRefreshTeam();
   const [inviting, setInviting] = useState<InviteWorkflow | null>(null);
   const [editing, setEditing] = useState<TeamMember | null>(null);
   const [access, setAccess] = useState<TeamMember | null>(null);
@@ -52,7 +51,7 @@ export const TeamPage = () => {
   const onAccess = useCallback((member: TeamMember) => setAccess(member), []);
   const onLeave = useCallback(() => setLeaving(true), []);
   // A load failure is logged by the API client and shows as an empty table (portal.md section 8).
-  const members = team.isError ? [] : team.data;
+  const members = team.isError ? [] : team.data?.members;
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">
@@ -72,11 +71,7 @@ export const TeamPage = () => {
       {admin && (
         <Card>
           <h2 className="mb-3 text-lg font-medium text-gray-900">Pending invites</h2>
-          <PendingInvitesTable
-            invites={invites.isError ? [] : invites.data}
-            onCancelled={refreshTeam}
-            onError={onError}
-          />
+          <PendingInvitesTable invites={invites.isError ? [] : invites.data?.invites} onError={onError} />
         </Card>
       )}
       <Card>

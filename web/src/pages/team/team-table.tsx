@@ -1,12 +1,11 @@
 import { Button } from '@tremor/react';
 import { useMemo, useState } from 'react';
 import type { TeamMember } from '../../../../contracts/api/users';
-import { useAppServices } from '../../session/app-services-context';
+import { useUpdateUser } from '../../api/queries/users';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
 import { tableTexts } from '../../table/empty-texts';
 import { roleLabels } from './role-options';
-import { teamCalls, useRefreshTeam } from './team-queries';
 
 export type TeamViewer = {
   userId: number;
@@ -69,8 +68,7 @@ type TeamTableProps = {
 
 /** The team: name, role, job function, report toggles, access, edit and leave (portal.md section 2.3). */
 export const TeamTable = ({ members, viewer, onEdit, onAccess, onLeave, onError }: TeamTableProps) => {
-  const { api } = useAppServices();
-  const refreshTeam = useRefreshTeam();
+  const { mutateAsync: updateUser } = useUpdateUser();
   const [busy, setBusy] = useState<string | null>(null);
   const admin = viewer.isTenantAdmin || viewer.isPlatformAdmin;
 
@@ -78,8 +76,7 @@ export const TeamTable = ({ members, viewer, onEdit, onAccess, onLeave, onError 
     const toggleReports = async (member: TeamMember, field: ReportFlag, value: boolean) => {
       setBusy(`${member.Id}-${field}`);
       try {
-        await teamCalls.updateUser(api, { userId: member.Id, body: { [field]: value } });
-        await refreshTeam();
+        await updateUser({ userId: member.Id, body: { [field]: value } });
       } catch {
         onError(toggleFailedText(field, value));
       } finally {
@@ -139,7 +136,7 @@ export const TeamTable = ({ members, viewer, onEdit, onAccess, onLeave, onError 
         ),
       },
     ];
-  }, [api, refreshTeam, busy, admin, viewer.userId, onAccess, onError]);
+  }, [updateUser, busy, admin, viewer.userId, onAccess, onError]);
 
   return (
     <DataTable

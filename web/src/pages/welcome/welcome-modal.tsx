@@ -1,6 +1,5 @@
 import { Button } from '@tremor/react';
 import { useState, type FormEvent } from 'react';
-import { Tenant } from '../../../../contracts/api/tenants';
 import { isValidationError } from '../../api/api-error';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
@@ -11,6 +10,7 @@ import { switchToTenant } from '../../session/session-actions';
 import { classificationOfPlan } from '../auth/sign-up-parameters';
 import { IndustryField } from './industry-field';
 import { useIndustries } from '../../api/queries/industries';
+import { useCreateTenant } from '../../api/queries/tenants';
 import { forgetPlanIdentifier, knownPlanIdentifier } from './plan-identifier-cookie';
 import { WelcomeForm, canSubmitWelcome, welcomeRequestOf, type WelcomeValues } from './welcome-form';
 
@@ -33,6 +33,7 @@ const usageChoices = [
  */
 export const WelcomeModal = () => {
   const services = useAppServices();
+  const createTenant = useCreateTenant();
   const industries = useIndustries();
   const [planIdentifier] = useState(knownPlanIdentifier);
   const [values, setValues] = useState<WelcomeValues>({
@@ -57,11 +58,9 @@ export const WelcomeModal = () => {
     setErrors({});
     setLoading(true);
     try {
-      const tenant = await services.api.request('/api/tenants', {
-        method: 'POST',
-        body: welcomeRequestOf(checked.data, { industries: industries.data ?? [], planIdentifier }),
-        schema: Tenant,
-      });
+      const tenant = await createTenant.mutateAsync(
+        welcomeRequestOf(checked.data, { industries: industries.data ?? [], planIdentifier }),
+      );
       forgetPlanIdentifier();
       // The server made the user its ADMIN (and an advisor of a firm); the switch makes it current.
       await switchToTenant(services, {
