@@ -1,7 +1,9 @@
 import {
+  AcceptInvitationResponse,
   RecoverPasswordResponse,
   SessionResponse,
   loginMessages,
+  type AcceptInvitationRequest,
   type LoginRequest,
   type RegisterRequest,
   type ResetPasswordRequest,
@@ -72,10 +74,32 @@ export const resetPassword = (api: ApiClient, body: ResetPasswordRequest): Promi
 export const switchTenant = (api: ApiClient, tenantId: number): Promise<SessionResponse> =>
   api.request('/api/auth/switchTenant', { method: 'POST', body: { tenantId }, schema: SessionResponse });
 
-/** Ends the server session; a failure here must not keep the user signed in on this screen. */
+/**
+ * The invitation page's Accept: the emailed link's id and token. 409 means the invitation is no longer
+ * valid; 403 that the browser is signed in as another account (both handled by the page).
+ */
+export const acceptInvitation = (
+  api: ApiClient,
+  body: AcceptInvitationRequest,
+): Promise<AcceptInvitationResponse> =>
+  api.request('/api/auth/invitation/accept', {
+    method: 'POST',
+    body,
+    schema: AcceptInvitationResponse,
+    authFailure: 'throw',
+  });
+
+/**
+ * Ends the server session; a failure here must not keep the user signed in on this screen. A POST
+ * with the anti-forgery header, so no other site can sign the user out.
+ */
 export const logout = async (api: ApiClient, reason?: string): Promise<void> => {
   try {
-    await api.get('/api/auth/logout', { query: { reason }, authFailure: 'throw' });
+    await api.request('/api/auth/logout', {
+      method: 'POST',
+      body: reason === undefined ? {} : { reason },
+      authFailure: 'throw',
+    });
   } catch {
     // The session cookie is cleared by the server when reachable; the app forgets the user either way.
   }

@@ -9,7 +9,7 @@ const guestApi = () =>
   new FakeFetch()
     .on('GET /api/auth/self', { status: 401, body: { message: 'Unauthorized', code: 'unauthorized' } })
     .on('GET /api/auth/token', { body: { csrfToken: 'csrf-1' } })
-    .on('GET /api/auth/logout', { body: { loggedOut: true, reason: null } });
+    .on('POST /api/auth/logout', { body: { loggedOut: true, reason: null } });
 
 const signedInApi = (session = sessionFixture()) =>
   guestApi().on('GET /api/auth/self', { body: session }).on('GET /api/sellers', { body: noSellers });
@@ -95,7 +95,7 @@ describe('the guards in the running app', () => {
     const fake = signedInApi();
     renderApp({ path: '/invite-cancelled', fake });
     await screen.findByText('Oops! It seems that this invitation is no longer valid.');
-    expect(fake.callsTo('GET /api/auth/logout')).toHaveLength(1);
+    expect(fake.callsTo('POST /api/auth/logout')).toHaveLength(1);
   });
 
   it('shows the 404 page with its texts and links for any other path', async () => {
@@ -115,7 +115,8 @@ describe('the guards in the running app', () => {
     const app = renderApp({ path: '/overview', fake });
     await screen.findByText('Access Denied. Please log in again.');
     expect(app.location()).toBe('/login?returnTo=%2Foverview');
-    expect(fake.callsTo('GET /api/auth/logout')[0]?.url).toBe('/api/auth/logout?reason=Access+Denied');
+    expect(fake.callsTo('POST /api/auth/logout')[0]?.body).toEqual({ reason: 'Access Denied' });
+    expect(fake.callsTo('POST /api/auth/logout')[0]?.headers['x-csrf-token']).toBe('csrf-1');
   });
 
   it('redirects /reports to / while the tenant has no connected seller', async () => {

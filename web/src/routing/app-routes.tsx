@@ -14,6 +14,9 @@ const ForgotPasswordPage = lazyPage(() =>
 const ResetPasswordPage = lazyPage(() =>
   import('../pages/auth/reset-password-page').then((page) => page.ResetPasswordPage),
 );
+const InvitationPage = lazyPage(() =>
+  import('../pages/auth/invitation-page').then((page) => page.InvitationPage),
+);
 const messagePages = () => import('../pages/auth/message-pages');
 const EmailVerifiedPage = lazyPage(() => messagePages().then((pages) => pages.EmailVerifiedPage));
 const InviteCancelledPage = lazyPage(() => messagePages().then((pages) => pages.InviteCancelledPage));
@@ -115,6 +118,8 @@ const bareRoutes: RouteObject[] = [
   { path: '/forgot', element: <ForgotPasswordPage />, handle: handle('Forgot Password', 'guestOnly') },
   { path: '/reset-password', element: <ResetPasswordPage />, handle: handle('Reset Password', 'signedIn') },
   { path: '/email-verified', element: <EmailVerifiedPage />, handle: handle('Email Verified', 'any') },
+  // The invitation email's link; guests and users alike (who may accept is the server's decision).
+  { path: '/invitation', element: <InvitationPage />, handle: handle('Invitation', 'any') },
   {
     path: '/invite-cancelled',
     element: <InviteCancelledPage />,

@@ -9,7 +9,7 @@ const api = (session = sessionFixture()) =>
   new FakeFetch()
     .on('GET /api/auth/self', { body: session })
     .on('GET /api/auth/token', { body: { csrfToken: 'csrf-1' } })
-    .on('GET /api/auth/logout', { body: { loggedOut: true, reason: null } })
+    .on('POST /api/auth/logout', { body: { loggedOut: true, reason: null } })
     .on('GET /api/sellers', { body: noSellers });
 
 describe('the dashboard shell', () => {
@@ -93,7 +93,7 @@ describe('the dashboard shell', () => {
     expect(within(menu).getByRole('link', { name: 'Profile' })).toBeTruthy();
     await userEvent.click(within(menu).getByRole('button', { name: 'Sign out' }));
     await screen.findByRole('heading', { name: 'Log in' });
-    expect(fake.callsTo('GET /api/auth/logout')).toHaveLength(1);
+    expect(fake.callsTo('POST /api/auth/logout')).toHaveLength(1);
   });
 });
 
@@ -141,6 +141,6 @@ describe('the idle session', () => {
     // Async: the logout call and the redirect that follows run between the timers.
     await act(() => jest.advanceTimersByTimeAsync(181_000));
     await screen.findByText('You were signed out because your session was idle. Please log in again.');
-    expect(fake.callsTo('GET /api/auth/logout')[0]?.url).toBe('/api/auth/logout?reason=Session+Idle');
+    expect(fake.callsTo('POST /api/auth/logout')[0]?.body).toEqual({ reason: 'Session Idle' });
   });
 });

@@ -84,7 +84,7 @@ describe('the platforms page', () => {
       status: 403,
       body: { code: 'forbidden', message: 'Upgrade plan to access' },
     });
-    fake.on('GET /api/auth/logout', { body: { loggedOut: true, reason: null } });
+    fake.on('POST /api/auth/logout', { body: { loggedOut: true, reason: null } });
     renderApp({ path: '/platforms', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Connect Sage Intacct' }));
     const dialog = await screen.findByRole('dialog', { name: 'Connect to Sage' });
@@ -99,7 +99,7 @@ describe('the platforms page', () => {
     await within(dialog).findByText(
       'There was an error while connecting to Sage Intacct with those credentials. Upgrade plan to access',
     );
-    expect(fake.callsTo('GET /api/auth/logout')).toHaveLength(0);
+    expect(fake.callsTo('POST /api/auth/logout')).toHaveLength(0);
   });
 });
 
