@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { check, healthReport, type HealthCheck, type RunningProcess } from '../contracts/health';
+import { LeasedProjection, projectionLeaseMs } from './framework/leased-projection';
+import { mongoLease } from './framework/mongo-lease';
 import { ProjectionProcessor } from './framework/projection-processor';
 import { openEventSource } from '../commands/open-event-source';
 import { projections } from './registry';
@@ -16,24 +20,46 @@ export const startProjectorRole = async (config: Config, logger: Logger): Promis
   const { store, decode } = source;
   const db = mongo.db();
   logger.debug({ database: db.databaseName }, 'connected to the read-model database');
-  const processors = projections.map(
-    (projection) => new ProjectionProcessor({ db, store, decode, projection, logger }),
+  // Several projector processes may run (docs/DEPLOY.md): each projection is processed by the one
+  // holding its lease, the others stand by to take over.
+  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leased = projections.map(
+    (projection) =>
+      new LeasedProjection({
+        name: projection.name,
+        lease: mongoLease(db, {
+          collection: 'projection_leases',
+          name: projection.name,
+          holder,
+          ttlMs: projectionLeaseMs,
+        }),
+        createProcessor: () => new ProjectionProcessor({ db, store, decode, projection, logger }),
+        renewEveryMs: projectionLeaseMs / 3,
+        logger,
+      }),
   );
-  for (const processor of processors) processor.start();
+  for (const projection of leased) projection.start();
 
-  /** A processor is healthy while it runs without a failing batch; its lag is reported either way. */
+  /** An active processor is healthy while it runs without a failing batch; its lag is reported either way. */
   const processorChecks = async (): Promise<HealthCheck[]> => {
     const head = await store.headPosition();
-    return processors.map((processor) => {
-      const { name, version, checkpoint, running, lastError } = processor.status();
-      const lag = Math.max(0, head - checkpoint);
-      const detail = `version ${version ?? '-'}, checkpoint ${checkpoint}, head ${head}, lag ${lag}`;
-      return {
-        name: `projection:${name}`,
-        ok: running && lastError === null,
-        detail: lastError ? `${detail}; failing: ${lastError}` : detail,
-      };
-    });
+    return Promise.all(
+      leased.map(async (projection, index): Promise<HealthCheck> => {
+        const name = `projection:${projections[index]!.name}`;
+        const status = await projection.status();
+        if (status.role === 'standby') {
+          return { name, ok: true, detail: `standby, active in ${status.activeIn ?? 'no process yet'}` };
+        }
+        const { version, checkpoint, running, lastError } = status.processor;
+        const lag = Math.max(0, head - checkpoint);
+        const detail = `active in ${holder}, version ${version ?? '-'}, checkpoint ${checkpoint}, head ${head}, lag ${lag}`;
+        return {
+          name,
+          ok: running && lastError === null,
+          detail: lastError ? `${detail}; failing: ${lastError}` : detail,
+        };
+      }),
+    );
   };
 
   return {
@@ -45,7 +71,7 @@ export const startProjectorRole = async (config: Config, logger: Logger): Promis
       ]),
     stop: async () => {
       // Processors first: each finishes its batch and saves its checkpoint before the connections go.
-      await Promise.all(processors.map((processor) => processor.stop()));
+      await Promise.all(leased.map((projection) => projection.stop()));
       await source.close();
       await mongo.close();
     },

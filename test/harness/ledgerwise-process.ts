@@ -22,7 +22,7 @@ export type LedgerwiseProcess = {
   stop: () => Promise<void>;
 };
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -34,8 +34,9 @@ const freePort = () =>
     });
   });
 
-const stopChild = async (child: ChildProcess) => {
-  if (!child.pid || child.exitCode !== null) return;
+export const stopChild = async (child: ChildProcess): Promise<void> => {
+  // A child ended by a signal has a signalCode and no exitCode.
+  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(-child.pid, 'SIGTERM');
   const stopped = await Promise.race([
@@ -52,6 +53,17 @@ const stopChild = async (child: ChildProcess) => {
     }
     await exited;
   }
+};
+
+/**
+ * Drops a run's database and data folder: only once its processes have gone, since a drop under open
+ * connections once crashed FerretDB.
+ */
+export const dropScratch = async (mongoUrl: string, dataDir: string): Promise<void> => {
+  const client = await MongoClient.connect(mongoUrl);
+  await client.db().dropDatabase();
+  await client.close();
+  rmSync(dataDir, { recursive: true, force: true });
 };
 
 export const startLedgerwise = async (testFile: string): Promise<LedgerwiseProcess> => {
@@ -86,10 +98,7 @@ export const startLedgerwise = async (testFile: string): Promise<LedgerwiseProce
 
   const stop = async () => {
     await stopChild(child);
-    const client = await MongoClient.connect(config.MONGO_URL);
-    await client.db().dropDatabase();
-    await client.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await dropScratch(config.MONGO_URL, dataDir);
   };
 
   for (let i = 0; i < 240 && !output.includes('Ledgerwise is running'); i += 1) {
