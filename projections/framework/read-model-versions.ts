@@ -1,4 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
+import { checkpointSignal } from './checkpoint-signal';
 import { versionedCollectionName, type Projection } from './projection';
 
 /**
@@ -17,7 +18,7 @@ const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && 
 
 const pointers = (db: Db) => db.collection<VersionPointer>(READ_MODEL_VERSIONS);
 const checkpoints = (db: Db) => db.collection<Checkpoint>(PROJECTION_CHECKPOINTS);
-const checkpointId = (name: string, version: number) => `${name}@${version}`;
+export const checkpointId = (name: string, version: number) => `${name}@${version}`;
 
 /** The pointer of a read model, created at version 1 the first time anyone asks. */
 export const ensurePointer = async (db: Db, name: string): Promise<VersionPointer> => {
@@ -82,6 +83,21 @@ export const saveCheckpoint = async (
   } catch (error) {
     if (!isDuplicateKey(error)) throw error; // already at or past this position
   }
+  checkpointSignal.moved({ database: db.databaseName, name, version, position });
+};
+
+/** The checkpoints of several read model versions in one query, by `name@version` (-1 when none). */
+export const loadCheckpoints = async (
+  db: Db,
+  targets: readonly { name: string; version: number }[],
+): Promise<Map<string, number>> => {
+  const ids = targets.map(({ name, version }) => checkpointId(name, version));
+  const found = await checkpoints(db)
+    .find({ _id: { $in: ids } }, { projection: { position: 1 } })
+    .toArray();
+  const positions = new Map(ids.map((id) => [id, -1]));
+  for (const checkpoint of found) positions.set(checkpoint._id, checkpoint.position);
+  return positions;
 };
 
 export const listCheckpoints = (db: Db, name: string): Promise<Checkpoint[]> =>

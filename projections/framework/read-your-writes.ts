@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
-import { currentVersion, loadCheckpoint } from './read-model-versions';
+import { checkpointSignal } from './checkpoint-signal';
+import { checkpointId, currentVersion, loadCheckpoint, loadCheckpoints } from './read-model-versions';
 
 export type WaitResult = {
   /** True when the read model had reached the position before the time ran out. */
@@ -9,8 +10,8 @@ export type WaitResult = {
 };
 
 export const DEFAULT_WAIT_MS = 5000;
-const FIRST_POLL_MS = 5;
-const MAX_POLL_MS = 50;
+/** How often the one shared watcher of a process reads checkpoints written by other processes. */
+const WATCH_MS = 20;
 
 /** The position the read model that queries see has reached (its current version's checkpoint). */
 export const readModelPosition = async (db: Db, projectionName: string): Promise<number> =>
@@ -30,21 +31,85 @@ export type ProjectionPositions = {
   waitForPosition: (projectionName: string, position: number, timeoutMs?: number) => Promise<WaitResult>;
 };
 
+type Waiter = {
+  db: Db;
+  name: string;
+  version: number;
+  target: number;
+  position: number;
+  finish: () => void;
+};
+
+/**
+ * Every wait in this process, for the one shared watcher (ADR 20). A wait ends when the projector
+ * running in this process announces its checkpoint (checkpoint-signal.ts), with no query at all;
+ * waits on read models projected elsewhere are answered by one query per tick for all of them, and
+ * only while some exist, so the load on Mongo does not grow with the number of waiting requests.
+ */
+const waiters = new Set<Waiter>();
+let watching: NodeJS.Timeout | undefined;
+
+const advance = (waiter: Waiter, position: number) => {
+  waiter.position = Math.max(waiter.position, position);
+  if (waiter.position >= waiter.target) waiter.finish();
+};
+
+checkpointSignal.onMoved((move) => {
+  for (const waiter of waiters) {
+    if (waiter.db.databaseName !== move.database) continue;
+    if (waiter.name === move.name && waiter.version === move.version) advance(waiter, move.position);
+  }
+});
+
+const watchOtherProcesses = async (): Promise<void> => {
+  watching = undefined;
+  const remote = [...waiters].filter((w) => !checkpointSignal.isProjectedHere(w.db.databaseName, w.name));
+  const byDb = new Map<Db, Waiter[]>();
+  for (const waiter of remote) byDb.set(waiter.db, [...(byDb.get(waiter.db) ?? []), waiter]);
+  await Promise.all(
+    [...byDb].map(async ([db, group]) => {
+      try {
+        const positions = await loadCheckpoints(db, group);
+        for (const waiter of group)
+          advance(waiter, positions.get(checkpointId(waiter.name, waiter.version)) ?? -1);
+      } catch {
+        // A failed look is the same as no news: the waits end at their deadline at worst.
+      }
+    }),
+  );
+  scheduleWatch();
+};
+
+const scheduleWatch = () => {
+  if (watching || waiters.size === 0) return;
+  watching = setTimeout(() => void watchOtherProcesses(), WATCH_MS);
+  watching.unref();
+};
+
+const waitForCheckpoint = (start: Omit<Waiter, 'finish'>, timeoutMs: number): Promise<WaitResult> =>
+  new Promise((resolve) => {
+    const waiter: Waiter = {
+      ...start,
+      finish: () => {
+        clearTimeout(deadline);
+        waiters.delete(waiter);
+        resolve({ reached: waiter.position >= waiter.target, position: waiter.position });
+      },
+    };
+    const deadline = setTimeout(waiter.finish, timeoutMs);
+    waiters.add(waiter);
+    scheduleWatch();
+  });
+
 export const projectionPositions = (db: Db): ProjectionPositions => {
   const position = (projectionName: string) => readModelPosition(db, projectionName);
   return {
     position,
     waitForPosition: async (projectionName, target, timeoutMs = DEFAULT_WAIT_MS) => {
-      const deadline = Date.now() + timeoutMs;
-      let pollMs = FIRST_POLL_MS;
-      for (;;) {
-        const reached = await position(projectionName);
-        if (reached >= target) return { reached: true, position: reached };
-        const left = deadline - Date.now();
-        if (left <= 0) return { reached: false, position: reached };
-        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, left)));
-        pollMs = Math.min(MAX_POLL_MS, pollMs * 2);
-      }
+      const version = await currentVersion(db, projectionName);
+      const reached = await loadCheckpoint(db, projectionName, version);
+      if (reached >= target || timeoutMs <= 0) return { reached: reached >= target, position: reached };
+      return waitForCheckpoint({ db, name: projectionName, version, target, position: reached }, timeoutMs);
     },
   };
 };
