@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { CommandHandlerDeps } from '../commands/command-handler';
 import type { RecordedEvent } from '../contracts/events/envelope';
 import type { Config } from '../contracts/config';
+import type { ResolveHost } from '../workflows/connectors/connector-url';
 import type { Mailer } from '../workflows/email/smtp-mailer';
 import { createSessionStore, type SessionStore } from './auth/session-store';
 import { createLoginThrottle, type LoginThrottle } from './auth/login-throttle';
@@ -25,6 +26,8 @@ export type GatewayServices = {
   now: () => Date;
   /** The live websocket's hub (gateway/live); without it /api/live is not served. */
   live?: LiveService;
+  /** DNS for connector URL checks (workflows/connectors/connector-url.ts); the system resolver unless set. */
+  resolveHost?: ResolveHost;
 };
 
 declare module 'fastify' {

@@ -12,6 +12,17 @@ import { joinAs } from './team-fixtures';
 
 const world = useGatewayWorld(__filename);
 
+/** The sandbox has no DNS: the connector URL check asks this instead (acme.api-us1.com is public). */
+const fakeDns: Record<string, string[]> = {
+  'acme.api-us1.com': ['104.18.32.7'],
+  'intranet.acme.test': ['10.20.30.40'],
+  'rebind.acme.test': ['104.18.32.8', '127.0.0.1'],
+};
+beforeAll(() => {
+  world.services.resolveHost = (host) =>
+    fakeDns[host] ? Promise.resolve(fakeDns[host]) : Promise.reject(new Error(`ENOTFOUND ${host}`));
+});
+
 const account = (response: { json: () => unknown }) => IntegrationResponse.parse(response.json());
 const error = (response: { json: () => unknown }) => ErrorResponse.parse(response.json());
 const vaultCount = () => world.services.db.collection(CREDENTIAL_VAULT_COLLECTION).countDocuments();
@@ -67,9 +78,9 @@ const googleAccount = async (tenantId: number) => {
 
 describe('connecting ActiveCampaign', () => {
   it('connects with the URL and API key, keeping the key only sealed in the vault', async () => {
-    const { tenantId, user } = await company('Campaign Co');
+    const { tenantId, admin: browser } = await company('Campaign Co');
     const apiKey = `ac-secret-${world.runId}`;
-    const created = await connectAc(user, apiKey);
+    const created = await connectAc(browser, apiKey);
     expect(created.statusCode).toBe(200);
     expect(account(created)).toMatchObject({
       TenantId: tenantId,
@@ -85,7 +96,7 @@ describe('connecting ActiveCampaign', () => {
 
     // Connecting again renews the key of the same account; the old key leaves the vault.
     const before = await vaultCount();
-    const renewed = await connectAc(user, `${apiKey}-2`);
+    const renewed = await connectAc(browser, `${apiKey}-2`);
     expect(account(renewed).Id).toBe(account(created).Id);
     expect(await vaultCount()).toBe(before);
     const [first] = await world.services.writeSide.store.readStream(`integration-${account(created).Id}`);
@@ -121,10 +132,56 @@ describe('connecting ActiveCampaign', () => {
   });
 });
 
+describe('who may set the connection details, and where they may point', () => {
+  it('refuses a standard user the URL and key, first time and for an account that exists', async () => {
+    const { admin: browser, user } = await company('Staff Co');
+    const before = await vaultCount();
+    const first = await connectAc(user, 'user-key-1');
+    expect(first.statusCode).toBe(403);
+    expect(error(first).message).toBe('Only a company administrator can change the connection details.');
+    const { Id } = account(await connectAc(browser, 'admin-key-1'));
+    const renewal = await connectAc(user, 'user-key-2');
+    expect(renewal.statusCode).toBe(403);
+    expect(await vaultCount()).toBe(before + 1);
+    const kept = account(await browser.get(`/api/integrations/${Id}`));
+    expect(kept.URL).toBe('https://acme.api-us1.com');
+  });
+
+  it('refuses URLs that are not https or not public with a 422 on the URL field, storing nothing', async () => {
+    const { admin: browser } = await company('Ssrf Co');
+    const before = await vaultCount();
+    const notPublic = 'The URL must point to a public internet address.';
+    const refusals: [string, string][] = [
+      ['http://acme.api-us1.com', 'The URL must start with https://.'],
+      ['https://127.0.0.1:8080/admin', notPublic],
+      ['https://169.254.169.254/latest/meta-data', notPublic],
+      ['https://[::ffff:10.0.0.1]/', notPublic],
+      ['https://[fd00::1]/', notPublic],
+      ['https://intranet.acme.test', notPublic],
+      ['https://rebind.acme.test', notPublic],
+      ['https://nowhere.acme.test', 'The host name of the URL could not be found.'],
+    ];
+    for (const [url, reason] of refusals) {
+      const refused = await browser.post('/api/integrations', {
+        Provider: 'ACTIVE_CAMPAIGN',
+        Credentials: { URL: url, ApiKey: 'ac-key-ssrf' },
+      });
+      expect([url, refused.statusCode, error(refused).properties]).toEqual([
+        url,
+        422,
+        { 'Credentials.URL': reason },
+      ]);
+    }
+    expect(await vaultCount()).toBe(before);
+    const list = IntegrationsResponse.parse((await browser.get('/api/integrations')).json());
+    expect(list.rows).toEqual([]);
+  });
+});
+
 describe('reading and changing an account', () => {
   it('answers the tenant’s accounts, 404 to another tenant, and the admin table with scope=all', async () => {
-    const { tenantId, user } = await company('Reader Co');
-    const { Id } = account(await connectAc(user));
+    const { tenantId, admin: browser, user } = await company('Reader Co');
+    const { Id } = account(await connectAc(browser));
     const list = IntegrationsResponse.parse((await user.get('/api/integrations')).json());
     expect(list.rows.map((row) => row.Id)).toEqual([Id]);
     expect((await user.get(`/api/integrations/${Id}`)).statusCode).toBe(200);

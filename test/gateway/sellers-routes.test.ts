@@ -191,6 +191,41 @@ describe('reading and changing a seller', () => {
     expect((await browser.put(`/api/sellers/${id}`, { Active: 'no' })).statusCode).toBe(422);
   });
 
+  it('leaves forecasting and CRM flags to platform admins, in a tenant admin’s seller update too', async () => {
+    const { admin: browser } = await company('Reserved Flags Co');
+    const { Id } = await demoSeller(browser);
+    for (const Flag of ['forecasts.Receivables.Enabled', 'crm.PushSalesRep']) {
+      const refused = await browser.put(`/api/sellers/${Id}`, { FeatureFlags: [{ Flag, Value: true }] });
+      expect([Flag, refused.statusCode, error(refused).message]).toEqual([
+        Flag,
+        403,
+        `Only a platform administrator can change ${Flag}.`,
+      ]);
+    }
+    const view = seller(await browser.get(`/api/sellers/${Id}?include=FeatureFlags`));
+    expect(view.FeatureFlags?.find((f) => f.Flag === 'forecasts.Receivables.Enabled')?.Value).not.toBe(true);
+    const operatorBrowser = await admin();
+    const byOperator = await operatorBrowser.put(`/api/sellers/${Id}`, {
+      FeatureFlags: [{ Flag: 'forecasts.Receivables.Enabled', Value: true }],
+    });
+    expect(byOperator.statusCode).toBe(200);
+  });
+
+  it('refuses a standard user the Sage credentials of the company', async () => {
+    const { tenantId, user } = await company('Sage Staff Co', true);
+    await grantProducts(world, tenantId, ['platforms/sage']);
+    const before = await vaultCount();
+    const refused = await user!.post('/api/sellers', {
+      provider: 'SAGE',
+      companyId: 'STAFFCO',
+      userId: 'ws-user',
+      password: 'Sage-secret-1',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(error(refused).message).toBe('Only a company administrator can change the connection details.');
+    expect(await vaultCount()).toBe(before);
+  });
+
   it('deletes only an inactive seller', async () => {
     const { admin: browser } = await company('Delete Co');
     const { Id } = await demoSeller(browser);
@@ -293,7 +328,11 @@ describe('QuickBooks Desktop Web Connector file', () => {
     expect(bad.statusCode).toBe(422);
     expect(error(bad).properties).toEqual({ companyFilename: 'The company file path must end in .qbw.' });
 
-    const made = QbdConfigResponse.parse((await user!.post('/api/qbd/config', {})).json());
+    // The file's password becomes the company's connector credential: not a standard user's to set.
+    const byUser = await user!.post('/api/qbd/config', {});
+    expect(byUser.statusCode).toBe(403);
+    expect(error(byUser).message).toBe('Only a company administrator can change the connection details.');
+    const made = QbdConfigResponse.parse((await browser.post('/api/qbd/config', {})).json());
     expect(isWellFormedXml(made.xml)).toBe(true);
     expect(xmlElement(made.xml, 'AppURL')).toBe(`${world.config.PUBLIC_URL}/api/qbd/soap`);
     expect(xmlElement(made.xml, 'UserName')).toBe(`lw-qbd-${made.Id}`);

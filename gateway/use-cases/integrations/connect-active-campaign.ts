@@ -3,26 +3,28 @@ import { AppError } from '../../../contracts/errors';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
 import { listTenantIntegrations } from '../../../projections/integrations/query-integrations';
 import { allocateIdFor, executeCommand } from '../../execute-command';
+import { checkConnectorUrl, type ResolveHost } from '../../../workflows/connectors/connector-url';
 import { requireCaller } from '../../plugins/access';
 import { credentialVaultOf } from '../platforms/credential-vault-of';
 import { forgetCredentials } from '../platforms/forget-credentials';
 import { featureOf, planAllows } from '../platforms/plan-features';
 import { tenantFacts } from '../platforms/tenant-facts';
 
-const isHttpUrl = (text: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(text).protocol);
-  } catch {
-    return false;
-  }
-};
-
-/** Field errors under the body's own names (Credentials.URL, Credentials.ApiKey). */
-const checkCredentials = (url: string, apiKey: string) => {
+/**
+ * Field errors under the body's own names (Credentials.URL, Credentials.ApiKey). The URL is one the
+ * server will call, so it must be https and public (server-side request forgery, ADR 20).
+ */
+const checkCredentials = async (
+  input: { url: string; apiKey: string },
+  resolveHost: ResolveHost | undefined,
+) => {
   const properties: Record<string, string> = {};
-  if (!url) properties['Credentials.URL'] = 'The URL is required.';
-  else if (!isHttpUrl(url)) properties['Credentials.URL'] = 'The URL is not valid.';
-  if (!apiKey) properties['Credentials.ApiKey'] = 'The API key is required.';
+  if (!input.url) properties['Credentials.URL'] = 'The URL is required.';
+  else {
+    const verdict = await checkConnectorUrl(input.url, resolveHost);
+    if (!verdict.ok) properties['Credentials.URL'] = verdict.reason;
+  }
+  if (!input.apiKey) properties['Credentials.ApiKey'] = 'The API key is required.';
   if (Object.keys(properties).length > 0)
     throw new AppError('validation', 'The connection details are not valid.', { properties });
 };
@@ -44,7 +46,7 @@ export const connectActiveCampaign = async (
   // Checked before anything is stored: the demo tenant's inputs are disabled (portal.md section 5).
   if (tenant.isDemo && !caller.isPlatformAdmin)
     throw new AppError('forbidden', 'Disabled for the demo client');
-  checkCredentials(input.url, input.apiKey);
+  await checkCredentials(input, services.resolveHost);
   const [{ integrations }, allowed] = await Promise.all([
     listTenantIntegrations(services.db, { tenantId: input.tenantId, readAfter: request.readAfter }),
     planAllows(services.db, { tenantId: input.tenantId, feature: featureOf('ACTIVE_CAMPAIGN'), now }),
