@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cacheRoot } from '../../deploy/local/paths';
 import { requireTool, runStep, withLock } from '../../deploy/local/shell';
@@ -8,7 +11,7 @@ import { requireTool, runStep, withLock } from '../../deploy/local/shell';
  * Temporal's time-skipping test server (docs/adr/0020-workflow-tests-time-skipping.md). The SDK
  * downloads a native build of it from Temporal's own site, which this project's machines cannot
  * reach; the same server is published on Maven Central as a Java library, so it is fetched from
- * there once into the per-user cache and started with a launcher script the SDK runs as its binary.
+ * there once into the per-user cache and started with a launcher script, one server per test file.
  */
 const TEST_SERVER_VERSION = '1.38.0';
 const serverHome = () => join(cacheRoot(), `temporal-test-server-${TEST_SERVER_VERSION}`);
@@ -29,7 +32,7 @@ const pom = `<project xmlns="http://maven.apache.org/POM/4.0.0">
 </project>
 `;
 
-// The SDK runs the executable with the port as its only argument. A quick-starting JVM: the server
+// The server takes its port as its only argument. A quick-starting JVM: the server
 // is small and lives for one test file.
 const launcher = (lib: string) => `#!/bin/sh
 exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -cp '${lib}/*' io.temporal.testserver.TestServer "$@"
@@ -66,12 +69,102 @@ const provisionTestServer = async (): Promise<string> => {
   });
 };
 
+type ServerProcess = { address: string; stop: () => Promise<void> };
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * Starts the test server and waits until it answers. The SDK's own start gives a server 5 s, less than
+ * a JVM may take on a busy 2-core machine, so the server is started here with a minute to come up.
+ */
+const startTestServer = async (launcher: string): Promise<ServerProcess> => {
+  const port = await freePort();
+  const address = `127.0.0.1:${port}`;
+  const child = spawn(launcher, [String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const stop = async () => {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Temporal's test server exited at start:\n${output}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return { address, stop };
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(
+          `Temporal's test server did not answer on ${address} within a minute: ${String(error)}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+};
+
+/** The SDK's environment over a server this helper started, with time skipping on. */
+class JavaTestServerEnvironment extends TestWorkflowEnvironment {
+  serverProcess: ServerProcess | undefined;
+
+  override async teardown(): Promise<void> {
+    await super.teardown();
+    await this.serverProcess?.stop();
+  }
+}
+
+// TestWorkflowEnvironment's general factory: public for JavaScript, private in its types. It builds the
+// time-skipping client and connections over a server at a given address, as createTimeSkipping does
+// over the server it starts itself.
+const createEnvironment = (
+  TestWorkflowEnvironment as unknown as {
+    create: (options: {
+      server: { type: 'existing' };
+      address: string;
+      namespace: string;
+      supportsTimeSkipping: true;
+    }) => Promise<TestWorkflowEnvironment>;
+  }
+).create;
+
 /**
  * A Temporal environment of its own for one test file, whose clock jumps to the next timer, retry or
- * timeout whenever a workflow result is awaited: retry backoffs and heartbeat timeouts of minutes
- * take milliseconds. Tear it down in afterAll.
+ * timeout whenever a workflow result is awaited: retry backoffs of minutes take milliseconds. While an
+ * activity runs, the clock runs at its real pace (a heartbeat timeout takes its real time). Tear it
+ * down in afterAll.
  */
-export const timeSkippingEnvironment = async (): Promise<TestWorkflowEnvironment> =>
-  TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: await provisionTestServer() } },
-  });
+export const timeSkippingEnvironment = async (): Promise<TestWorkflowEnvironment> => {
+  const server = await startTestServer(await provisionTestServer());
+  try {
+    const env = (await createEnvironment.call(JavaTestServerEnvironment, {
+      server: { type: 'existing' },
+      address: server.address,
+      namespace: 'default',
+      supportsTimeSkipping: true,
+    })) as JavaTestServerEnvironment;
+    env.serverProcess = server;
+    return env;
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+};

@@ -100,10 +100,11 @@ afterAll(async () => {
 
 beforeEach(newMocks);
 
-const start = (args: SyncSellerInput) =>
+/** Starts a run; one whose history is recorded takes the history's name as its id. */
+const start = (args: SyncSellerInput, workflowId = `sync-seller-${++runs}`) =>
   env.client.workflow.start<typeof syncSellerWorkflow>('syncSellerWorkflow', {
     taskQueue: syncQueue,
-    workflowId: `sync-seller-${++runs}`,
+    workflowId,
     args: [args],
   });
 
@@ -124,7 +125,7 @@ const refusal = (code: string, message: string) => ApplicationFailure.retryable(
 
 describe('syncSellerWorkflow', () => {
   it('begins, pages, finishes with the window end as CollectionDate, then generates metrics as a child', async () => {
-    const handle = await start(input());
+    const handle = await start(input(), 'sync-seller-with-metrics');
     const result = await handle.result();
 
     expect(result).toEqual({ records: 250, pages: 3, collectionDate: plan.until, metrics: true });
@@ -151,11 +152,14 @@ describe('syncSellerWorkflow', () => {
     const child = await env.client.workflow.getHandle(`${handle.workflowId}-metrics`).describe();
     expect(child.taskQueue).toBe(metricsQueue);
     expect(child.status.name).toBe('COMPLETED');
-    await keepHistory(handle, 'sync-seller-with-metrics');
+    await keepHistory(handle);
   });
 
   it('only fetching completes the job itself and starts no metrics run', async () => {
-    const handle = await start(input({ mode: 'sync', onlyFetch: true, until: '2026-11-01T00:00:00.000Z' }));
+    const handle = await start(
+      input({ mode: 'sync', onlyFetch: true, until: '2026-11-01T00:00:00.000Z' }),
+      'sync-seller-only-fetch',
+    );
 
     await expect(handle.result()).resolves.toEqual({
       records: 250,
@@ -168,12 +172,12 @@ describe('syncSellerWorkflow', () => {
     await expect(env.client.workflow.getHandle(`${handle.workflowId}-metrics`).describe()).rejects.toThrow(
       /not found/i,
     );
-    await keepHistory(handle, 'sync-seller-only-fetch');
+    await keepHistory(handle);
   });
 
   it('a refusal is not retried: the sync and its job fail with the refusal text', async () => {
     sync.beginSellerSync.mockRejectedValue(refusal('conflict', 'Another sync of this seller is running.'));
-    const handle = await start(input());
+    const handle = await start(input(), 'sync-seller-refused');
 
     const cause = await failureOf(handle.result());
     expect(cause).toBeInstanceOf(ActivityFailure);
@@ -187,7 +191,7 @@ describe('syncSellerWorkflow', () => {
       syncStarted: true,
     });
     expect(metrics.generateSellerMetrics).not.toHaveBeenCalled();
-    await keepHistory(handle, 'sync-seller-refused');
+    await keepHistory(handle);
   });
 
   it.each(['not_found', 'validation', 'forbidden'])('a %s refusal is not retried either', async (code) => {
@@ -204,12 +208,12 @@ describe('syncSellerWorkflow', () => {
       .mockRejectedValueOnce(new Error('event store busy'))
       .mockRejectedValueOnce(new Error('event store busy'))
       .mockResolvedValue(plan);
-    const handle = await start(input({ onlyFetch: true }));
+    const handle = await start(input({ onlyFetch: true }), 'sync-seller-retried');
 
     await expect(handle.result()).resolves.toMatchObject({ records: 250 });
     expect(sync.beginSellerSync).toHaveBeenCalledTimes(3);
     expect(sync.failSellerSync).not.toHaveBeenCalled();
-    await keepHistory(handle, 'sync-seller-retried');
+    await keepHistory(handle);
   });
 
   it('pages that keep failing are given up after 12 attempts, and the sync fails with the last error', async () => {
@@ -252,7 +256,7 @@ describe('syncSellerWorkflow', () => {
       }
       return { cursor: null, pages: 3, records: 250, finished: true };
     });
-    const handle = await start(input({ onlyFetch: true }));
+    const handle = await start(input({ onlyFetch: true }), 'sync-seller-heartbeat-timeout');
 
     try {
       await expect(handle.result()).resolves.toMatchObject({ records: 250, pages: 3 });
@@ -261,12 +265,12 @@ describe('syncSellerWorkflow', () => {
     }
     expect(seenByAttempt).toEqual([undefined, checkpoint]);
     expect(sync.failSellerSync).not.toHaveBeenCalled();
-    await keepHistory(handle, 'sync-seller-heartbeat-timeout');
+    await keepHistory(handle);
   });
 
   it('a metrics child that fails leaves the job to the child: the sync fails without failing it again', async () => {
     metrics.generateSellerMetrics.mockRejectedValue(refusal('validation', 'The seller has no ledger.'));
-    const handle = await start(input());
+    const handle = await start(input(), 'sync-seller-metrics-failed');
 
     const cause = await failureOf(handle.result());
     expect(cause).toBeInstanceOf(ChildWorkflowFailure);
@@ -275,6 +279,6 @@ describe('syncSellerWorkflow', () => {
       expect.objectContaining({ jobId: 41, failure: 'The seller has no ledger.', result: null }),
     );
     expect(sync.failSellerSync).not.toHaveBeenCalled();
-    await keepHistory(handle, 'sync-seller-metrics-failed');
+    await keepHistory(handle);
   });
 });
