@@ -8,7 +8,7 @@ import { cacheRoot } from '../../deploy/local/paths';
 import { requireTool, runStep, withLock } from '../../deploy/local/shell';
 
 /**
- * Temporal's time-skipping test server (docs/adr/0020-workflow-tests-time-skipping.md). The SDK
+ * Temporal's time-skipping test server (docs/adr/0023-workflow-tests-and-replay.md). The SDK
  * downloads a native build of it from Temporal's own site, which this project's machines cannot
  * reach; the same server is published on Maven Central as a Java library, so it is fetched from
  * there once into the per-user cache and started with a launcher script, one server per test file.
