@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EntityId } from '../events/values';
 import { RecipientState } from '../events/recipient';
 import { Text } from './common';
 
@@ -16,10 +17,10 @@ export type SubscriptionsQuery = z.infer<typeof SubscriptionsQuery>;
 /** POST /api/subscriptions: a team member (userId) or a contact (email and name) for a seller's reports. */
 export const CreateSubscriptionRequest = z
   .object({
-    userId: z.number().int().positive().optional(),
+    userId: EntityId.optional(),
     email: z.email('Email is invalid').max(254).optional(),
     name: Text(200).optional(),
-    sellerId: z.number().int().positive(),
+    sellerId: EntityId,
     jobTitle: Text(100).optional(),
     SendWeekly: z.boolean().optional(),
     SendMonthly: z.boolean().optional(),

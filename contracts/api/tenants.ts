@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EntityId } from '../events/values';
 import { BillingPlan, PaymentMethod, PaymentStatus } from '../events/billing';
 import {
   BusinessModel,
@@ -161,7 +162,7 @@ export const CreateTenantRequest = z
     Industry: IndustryInput.optional(),
     planIdentifier: Text(100).optional(),
     UsageType: UsageType.optional(),
-    PartnerId: z.number().int().positive().nullable().optional(),
+    PartnerId: EntityId.nullable().optional(),
     Referrer: Text(200).nullable().optional(),
     ReferrerIdentifier: Text(200).nullable().optional(),
     LandingPage: Text(500).nullable().optional(),
@@ -207,7 +208,7 @@ export const UpdateTenantRequest = z
     Settings: z.object({ Reporting: ReportingInput.optional() }).strict().optional(),
     ClientsPartner: ClientsPartnerInput.optional(),
     UsageType: UsageType.optional(),
-    PartnerId: z.number().int().positive().nullable().optional(),
+    PartnerId: EntityId.nullable().optional(),
     Referrer: Text(200).nullable().optional(),
     ReferrerIdentifier: Text(200).nullable().optional(),
     LandingPage: Text(500).nullable().optional(),
@@ -219,14 +220,14 @@ export type UpdateTenantRequest = z.infer<typeof UpdateTenantRequest>;
 /** PUT /api/tenants/batch: the clients page's bulk edit; at least one setting must be chosen. */
 export const BatchUpdateTenantsRequest = z
   .object({
-    Id: z.array(z.number().int().positive()).min(1, 'Select at least one client').max(500),
+    Id: z.array(EntityId).min(1, 'Select at least one client').max(500),
     WeeklyDay: z.number().int().min(0).max(6).optional(),
     MonthlyDay: z.number().int().min(1).max(28).optional(),
     WeeklyEmailsDisabled: z.boolean().optional(),
     MonthlyEmailsDisabled: z.boolean().optional(),
     PlanIdentifier: Text(100).optional(),
     /** A user of the caller's current company (the firm) to add to each client as its advisor. */
-    TeamMemberId: z.number().int().positive().optional(),
+    TeamMemberId: EntityId.optional(),
   })
   .strict();
 export type BatchUpdateTenantsRequest = z.infer<typeof BatchUpdateTenantsRequest>;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { EntityId } from './values';
 
 /**
  * Metadata recorded with every event (architecture.md, write side). The request body is sanitised
  * before it gets here: passwords, tokens and credentials are removed.
  */
 export const EventMetadata = z.object({
-  tenantId: z.number().int().positive().nullable(),
+  tenantId: EntityId.nullable(),
   /** `user:<id>`, `system:<workflow or process>` or `anonymous`. */
   actor: z.string().min(1),
   ip: z.string().nullable(),

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-// Ids are allocated by the command layer; times come from the command's `now`.
-const Id = z.number().int().positive();
-const IsoTime = z.iso.datetime();
+import { EntityId, IsoDateTime } from './values';
 
 /**
  * A partner belongs to a tenant (usually an advisory firm: its ClientsPartner) and gathers the client
@@ -11,35 +8,35 @@ const IsoTime = z.iso.datetime();
 export const PartnerCreated = z.object({
   type: z.literal('PartnerCreated'),
   data: z.object({
-    PartnerId: Id,
-    TenantId: Id,
+    PartnerId: EntityId,
+    TenantId: EntityId,
     Name: z.string().min(1),
     ClientPlanIdentifier: z.string().min(1),
     LogoURL: z.string().nullable(),
-    CreatedAt: IsoTime,
+    CreatedAt: IsoDateTime,
   }),
 });
 
 export const PartnerRenamed = z.object({
   type: z.literal('PartnerRenamed'),
-  data: z.object({ PartnerId: Id, Name: z.string().min(1) }),
+  data: z.object({ PartnerId: EntityId, Name: z.string().min(1) }),
 });
 
 export const PartnerClientPlanChanged = z.object({
   type: z.literal('PartnerClientPlanChanged'),
-  data: z.object({ PartnerId: Id, ClientPlanIdentifier: z.string().min(1) }),
+  data: z.object({ PartnerId: EntityId, ClientPlanIdentifier: z.string().min(1) }),
 });
 
 export const PartnerLogoChanged = z.object({
   type: z.literal('PartnerLogoChanged'),
-  data: z.object({ PartnerId: Id, LogoURL: z.string().nullable() }),
+  data: z.object({ PartnerId: EntityId, LogoURL: z.string().nullable() }),
 });
 
 /** The client defaults a firm sets for its clients' reports (ClientsPartner.WeeklyDay, MonthlyDay). */
 export const PartnerClientReportDaysChanged = z.object({
   type: z.literal('PartnerClientReportDaysChanged'),
   data: z.object({
-    PartnerId: Id,
+    PartnerId: EntityId,
     WeeklyDay: z.number().int().min(0).max(6).nullable(),
     MonthlyDay: z.number().int().min(1).max(28).nullable(),
   }),

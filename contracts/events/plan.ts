@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-// Ids are allocated by the command layer; times come from the command's `now`.
-const Id = z.number().int().positive();
-const IsoTime = z.iso.datetime();
+import { EntityId, IsoDateTime } from './values';
 
 /** CLIENT plans are what an advisory firm's clients subscribe to. */
 export const PlanClassification = z.enum(['BUSINESS', 'FIRM', 'CLIENT']);
@@ -22,7 +19,7 @@ const TrialPeriod = z.number().int().min(0).max(365);
 export const PlanCreated = z.object({
   type: z.literal('PlanCreated'),
   data: z.object({
-    PlanId: Id,
+    PlanId: EntityId,
     /** Stable: subscriptions, partners and the sign-up cookie refer to plans by it. */
     Identifier: z.string().regex(/^[a-z0-9_]+$/),
     Name: z.string().min(1),
@@ -31,39 +28,39 @@ export const PlanCreated = z.object({
     Active: z.boolean(),
     TrialPeriod,
     Products: z.array(PlanProduct),
-    CreatedAt: IsoTime,
+    CreatedAt: IsoDateTime,
   }),
 });
 
 export const PlanRenamed = z.object({
   type: z.literal('PlanRenamed'),
-  data: z.object({ PlanId: Id, Name: z.string().min(1) }),
+  data: z.object({ PlanId: EntityId, Name: z.string().min(1) }),
 });
 
 export const PlanTrialPeriodChanged = z.object({
   type: z.literal('PlanTrialPeriodChanged'),
-  data: z.object({ PlanId: Id, TrialPeriod }),
+  data: z.object({ PlanId: EntityId, TrialPeriod }),
 });
 
 /** The whole product list after the change. */
 export const PlanProductsChanged = z.object({
   type: z.literal('PlanProductsChanged'),
-  data: z.object({ PlanId: Id, Products: z.array(PlanProduct) }),
+  data: z.object({ PlanId: EntityId, Products: z.array(PlanProduct) }),
 });
 
 export const PlanDefaultChanged = z.object({
   type: z.literal('PlanDefaultChanged'),
-  data: z.object({ PlanId: Id, Default: z.boolean() }),
+  data: z.object({ PlanId: EntityId, Default: z.boolean() }),
 });
 
 export const PlanActivated = z.object({
   type: z.literal('PlanActivated'),
-  data: z.object({ PlanId: Id }),
+  data: z.object({ PlanId: EntityId }),
 });
 
 export const PlanDeactivated = z.object({
   type: z.literal('PlanDeactivated'),
-  data: z.object({ PlanId: Id }),
+  data: z.object({ PlanId: EntityId }),
 });
 
 export const PlanEvent = z.discriminatedUnion('type', [

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-// Ids are allocated by the command layer; times come from the command's `now`.
-const Id = z.number().int().positive();
-const IsoTime = z.iso.datetime();
+import { EntityId, IsoDateTime } from './values';
 
 /** CLIENT is a plan classification only; a tenant is a business or an advisory firm. */
 export const TenantClassification = z.enum(['BUSINESS', 'FIRM']);
@@ -69,7 +66,7 @@ export type LogoReviewDecision = z.infer<typeof LogoReviewDecision>;
 export const TenantCreated = z.object({
   type: z.literal('TenantCreated'),
   data: z.object({
-    TenantId: Id,
+    TenantId: EntityId,
     Name: z.string().min(1),
     /** The name shown to clients on reports; always set for a FIRM. */
     FriendlyName: z.string().min(1).nullable(),
@@ -78,61 +75,61 @@ export const TenantCreated = z.object({
     BusinessModel: BusinessModel.nullable(),
     Industry: Industry.nullable(),
     /** The advisory partner this business belongs to (AdvisoryPartner in the read model). */
-    PartnerId: Id.nullable(),
+    PartnerId: EntityId.nullable(),
     Referrer: z.string().nullable(),
     ReferrerIdentifier: z.string().nullable(),
     LandingPage: z.string().nullable(),
     PlanIdentifier: z.string().min(1).nullable(),
     Reporting: ReportingSettings,
     /** The signed-in user who created it, or null when an admin or the system did (skipUserTenant). */
-    CreatedBy: Id.nullable(),
-    CreatedAt: IsoTime,
+    CreatedBy: EntityId.nullable(),
+    CreatedAt: IsoDateTime,
   }),
 });
 
 export const TenantRenamed = z.object({
   type: z.literal('TenantRenamed'),
-  data: z.object({ TenantId: Id, Name: z.string().min(1) }),
+  data: z.object({ TenantId: EntityId, Name: z.string().min(1) }),
 });
 
 export const TenantFriendlyNameChanged = z.object({
   type: z.literal('TenantFriendlyNameChanged'),
-  data: z.object({ TenantId: Id, FriendlyName: z.string().min(1).nullable() }),
+  data: z.object({ TenantId: EntityId, FriendlyName: z.string().min(1).nullable() }),
 });
 
 export const TenantClassificationChanged = z.object({
   type: z.literal('TenantClassificationChanged'),
-  data: z.object({ TenantId: Id, Classification: TenantClassification }),
+  data: z.object({ TenantId: EntityId, Classification: TenantClassification }),
 });
 
 export const TenantBusinessModelChanged = z.object({
   type: z.literal('TenantBusinessModelChanged'),
-  data: z.object({ TenantId: Id, BusinessModel: BusinessModel.nullable() }),
+  data: z.object({ TenantId: EntityId, BusinessModel: BusinessModel.nullable() }),
 });
 
 export const TenantIndustryChanged = z.object({
   type: z.literal('TenantIndustryChanged'),
-  data: z.object({ TenantId: Id, Industry: Industry.nullable() }),
+  data: z.object({ TenantId: EntityId, Industry: Industry.nullable() }),
 });
 
 export const TenantUsageTypeChanged = z.object({
   type: z.literal('TenantUsageTypeChanged'),
-  data: z.object({ TenantId: Id, UsageType }),
+  data: z.object({ TenantId: EntityId, UsageType }),
 });
 
 /**
- * The read model's AdvisoryPartner {Id, Name} is this partner joined from the partner streams; its
+ * The read model's AdvisoryPartner {EntityId, Name} is this partner joined from the partner streams; its
  * ClientsPartner is the partner whose TenantId is this tenant. Neither is copied into tenant events.
  */
 export const TenantPartnerChanged = z.object({
   type: z.literal('TenantPartnerChanged'),
-  data: z.object({ TenantId: Id, PartnerId: Id.nullable() }),
+  data: z.object({ TenantId: EntityId, PartnerId: EntityId.nullable() }),
 });
 
 export const TenantReferralChanged = z.object({
   type: z.literal('TenantReferralChanged'),
   data: z.object({
-    TenantId: Id,
+    TenantId: EntityId,
     Referrer: z.string().nullable(),
     ReferrerIdentifier: z.string().nullable(),
     LandingPage: z.string().nullable(),
@@ -142,50 +139,50 @@ export const TenantReferralChanged = z.object({
 /** Carries the whole resulting settings, so the schedule reactor needs no other event to act. */
 export const TenantReportingSettingsChanged = z.object({
   type: z.literal('TenantReportingSettingsChanged'),
-  data: z.object({ TenantId: Id, Reporting: ReportingSettings }),
+  data: z.object({ TenantId: EntityId, Reporting: ReportingSettings }),
 });
 
 /** The file itself lives in object storage; the event records where and what it is. */
 export const TenantLogoSubmitted = z.object({
   type: z.literal('TenantLogoSubmitted'),
   data: z.object({
-    TenantId: Id,
+    TenantId: EntityId,
     LogoURL: z.string().min(1),
     ContentType: LogoContentType,
-    SubmittedAt: IsoTime,
+    SubmittedAt: IsoDateTime,
   }),
 });
 
 export const TenantLogoReviewed = z.object({
   type: z.literal('TenantLogoReviewed'),
   data: z.object({
-    TenantId: Id,
+    TenantId: EntityId,
     LogoURL: z.string().min(1),
     Decision: LogoReviewDecision,
-    ReviewedAt: IsoTime,
+    ReviewedAt: IsoDateTime,
   }),
 });
 
 export const TenantPlanChanged = z.object({
   type: z.literal('TenantPlanChanged'),
-  data: z.object({ TenantId: Id, PlanIdentifier: z.string().min(1) }),
+  data: z.object({ TenantId: EntityId, PlanIdentifier: z.string().min(1) }),
 });
 
 /** DisabledAt is the read model's deletedAt. */
 export const TenantDisabled = z.object({
   type: z.literal('TenantDisabled'),
-  data: z.object({ TenantId: Id, Reason: DisableReason.nullable(), DisabledAt: IsoTime }),
+  data: z.object({ TenantId: EntityId, Reason: DisableReason.nullable(), DisabledAt: IsoDateTime }),
 });
 
 export const TenantRestored = z.object({
   type: z.literal('TenantRestored'),
-  data: z.object({ TenantId: Id, RestoredAt: IsoTime }),
+  data: z.object({ TenantId: EntityId, RestoredAt: IsoDateTime }),
 });
 
 /** Permanent: also delete the tenant's streams and drop its personal-data keys, not only its synced data. */
 export const TenantPurged = z.object({
   type: z.literal('TenantPurged'),
-  data: z.object({ TenantId: Id, Permanent: z.boolean(), PurgedAt: IsoTime }),
+  data: z.object({ TenantId: EntityId, Permanent: z.boolean(), PurgedAt: IsoDateTime }),
 });
 
 export const TenantEvent = z.discriminatedUnion('type', [

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-// Ids are allocated by the command layer; times come from the command's `now`.
-const Id = z.number().int().positive();
-const IsoTime = z.iso.datetime();
+import { EntityId, IsoDateTime } from './values';
 
 export const LoginMethod = z.enum(['password', 'google', 'microsoft']);
 export type LoginMethod = z.infer<typeof LoginMethod>;
@@ -26,7 +23,7 @@ const PasswordHash = z.string().min(1);
 export const UserRegistered = z.object({
   type: z.literal('UserRegistered'),
   data: z.object({
-    UserId: Id,
+    UserId: EntityId,
     /** Normalised: trimmed and lower-case. */
     Email: z.email(),
     GivenName: z.string().min(1),
@@ -40,105 +37,110 @@ export const UserRegistered = z.object({
     ReferrerIdentifier: z.string().nullable(),
     LandingPage: z.string().nullable(),
     PlanIdentifier: z.string().nullable(),
-    RegisteredAt: IsoTime,
+    RegisteredAt: IsoDateTime,
   }),
 });
 
 export const UserEmailVerified = z.object({
   type: z.literal('UserEmailVerified'),
-  data: z.object({ UserId: Id, Email: z.email(), VerifiedAt: IsoTime }),
+  data: z.object({ UserId: EntityId, Email: z.email(), VerifiedAt: IsoDateTime }),
 });
 
 /** Logins is the count after this login, so a projection can set it without incrementing. */
 export const UserLoggedIn = z.object({
   type: z.literal('UserLoggedIn'),
   data: z.object({
-    UserId: Id,
+    UserId: EntityId,
     Method: LoginMethod,
     Logins: z.number().int().positive(),
-    LoggedInAt: IsoTime,
+    LoggedInAt: IsoDateTime,
   }),
 });
 
 /** The first password of an account that had none (complete registration). */
 export const UserPasswordSet = z.object({
   type: z.literal('UserPasswordSet'),
-  data: z.object({ UserId: Id, PasswordHash, SetAt: IsoTime }),
+  data: z.object({ UserId: EntityId, PasswordHash, SetAt: IsoDateTime }),
 });
 
 export const UserPasswordChanged = z.object({
   type: z.literal('UserPasswordChanged'),
-  data: z.object({ UserId: Id, PasswordHash, ChangedAt: IsoTime }),
+  data: z.object({ UserId: EntityId, PasswordHash, ChangedAt: IsoDateTime }),
 });
 
 /** Only a hash of the emailed token is kept; the link is valid until ExpiresAt (30 minutes). */
 export const UserPasswordRecoveryRequested = z.object({
   type: z.literal('UserPasswordRecoveryRequested'),
-  data: z.object({ UserId: Id, TokenHash: z.string().min(1), RequestedAt: IsoTime, ExpiresAt: IsoTime }),
+  data: z.object({
+    UserId: EntityId,
+    TokenHash: z.string().min(1),
+    RequestedAt: IsoDateTime,
+    ExpiresAt: IsoDateTime,
+  }),
 });
 
 /** A password set through a recovery link. */
 export const UserPasswordReset = z.object({
   type: z.literal('UserPasswordReset'),
-  data: z.object({ UserId: Id, PasswordHash, ResetAt: IsoTime }),
+  data: z.object({ UserId: EntityId, PasswordHash, ResetAt: IsoDateTime }),
 });
 
 /** The user is sent to /reset-password until they change their password. */
 export const UserPasswordResetRequired = z.object({
   type: z.literal('UserPasswordResetRequired'),
-  data: z.object({ UserId: Id, RequiredAt: IsoTime }),
+  data: z.object({ UserId: EntityId, RequiredAt: IsoDateTime }),
 });
 
 /** An admin's auth reset: password and sign-in provider are dropped; the user recovers or re-registers. */
 export const UserAuthReset = z.object({
   type: z.literal('UserAuthReset'),
-  data: z.object({ UserId: Id, ResetAt: IsoTime }),
+  data: z.object({ UserId: EntityId, ResetAt: IsoDateTime }),
 });
 
 export const UserRenamed = z.object({
   type: z.literal('UserRenamed'),
-  data: z.object({ UserId: Id, GivenName: z.string().min(1), FamilyName: z.string().min(1) }),
+  data: z.object({ UserId: EntityId, GivenName: z.string().min(1), FamilyName: z.string().min(1) }),
 });
 
 /** A changed address is unverified until the user confirms it. */
 export const UserEmailChanged = z.object({
   type: z.literal('UserEmailChanged'),
-  data: z.object({ UserId: Id, Email: z.email() }),
+  data: z.object({ UserId: EntityId, Email: z.email() }),
 });
 
 export const UserPrimaryClassificationChanged = z.object({
   type: z.literal('UserPrimaryClassificationChanged'),
-  data: z.object({ UserId: Id, PrimaryClassification }),
+  data: z.object({ UserId: EntityId, PrimaryClassification }),
 });
 
 /** The advisory firm an advisor returns to from a client (the advisor dashboard). */
 export const UserDefaultPartnerTenantChanged = z.object({
   type: z.literal('UserDefaultPartnerTenantChanged'),
-  data: z.object({ UserId: Id, DefaultPartnerTenantId: Id.nullable() }),
+  data: z.object({ UserId: EntityId, DefaultPartnerTenantId: EntityId.nullable() }),
 });
 
 /** The user's contact id in the marketing-automation platform (ActiveCampaign), set by a platform admin. */
 export const UserActiveCampaignIdChanged = z.object({
   type: z.literal('UserActiveCampaignIdChanged'),
-  data: z.object({ UserId: Id, ActiveCampaignId: z.string().min(1).nullable() }),
+  data: z.object({ UserId: EntityId, ActiveCampaignId: z.string().min(1).nullable() }),
 });
 
 /** An advisor of a firm who is to be assigned to every client of the firm (the advisor assignment checkbox). */
 export const UserAssignToAllClientsChanged = z.object({
   type: z.literal('UserAssignToAllClientsChanged'),
-  data: z.object({ UserId: Id, TenantId: Id, AssignToAllClients: z.boolean() }),
+  data: z.object({ UserId: EntityId, TenantId: EntityId, AssignToAllClients: z.boolean() }),
 });
 
 export const UserDeleted = z.object({
   type: z.literal('UserDeleted'),
-  data: z.object({ UserId: Id, DeletedAt: IsoTime }),
+  data: z.object({ UserId: EntityId, DeletedAt: IsoDateTime }),
 });
 
 export const UserJoinedTenant = z.object({
   type: z.literal('UserJoinedTenant'),
   data: z.object({
-    UserId: Id,
-    TenantId: Id,
+    UserId: EntityId,
+    TenantId: EntityId,
     Role: TenantRole,
     Status: MembershipStatus,
     Classification: MembershipClassification,
@@ -147,39 +149,44 @@ export const UserJoinedTenant = z.object({
     SendMonthly: z.boolean(),
     /** The invitation accepted, or null when the user created the tenant or an admin added them. */
     InviteId: z.string().nullable(),
-    JoinedAt: IsoTime,
+    JoinedAt: IsoDateTime,
   }),
 });
 
 export const UserTenantRoleChanged = z.object({
   type: z.literal('UserTenantRoleChanged'),
-  data: z.object({ UserId: Id, TenantId: Id, Role: TenantRole }),
+  data: z.object({ UserId: EntityId, TenantId: EntityId, Role: TenantRole }),
 });
 
 /** ToggleReports: the user's report subscriptions in the tenant follow the new status (a reactor does it). */
 export const UserTenantStatusChanged = z.object({
   type: z.literal('UserTenantStatusChanged'),
-  data: z.object({ UserId: Id, TenantId: Id, Status: MembershipStatus, ToggleReports: z.boolean() }),
+  data: z.object({
+    UserId: EntityId,
+    TenantId: EntityId,
+    Status: MembershipStatus,
+    ToggleReports: z.boolean(),
+  }),
 });
 
 export const UserTenantClassificationChanged = z.object({
   type: z.literal('UserTenantClassificationChanged'),
-  data: z.object({ UserId: Id, TenantId: Id, Classification: MembershipClassification }),
+  data: z.object({ UserId: EntityId, TenantId: EntityId, Classification: MembershipClassification }),
 });
 
 export const UserTenantJobTitleChanged = z.object({
   type: z.literal('UserTenantJobTitleChanged'),
-  data: z.object({ UserId: Id, TenantId: Id, JobTitle: z.string().nullable() }),
+  data: z.object({ UserId: EntityId, TenantId: EntityId, JobTitle: z.string().nullable() }),
 });
 
 export const UserTenantReportPreferencesChanged = z.object({
   type: z.literal('UserTenantReportPreferencesChanged'),
-  data: z.object({ UserId: Id, TenantId: Id, SendWeekly: z.boolean(), SendMonthly: z.boolean() }),
+  data: z.object({ UserId: EntityId, TenantId: EntityId, SendWeekly: z.boolean(), SendMonthly: z.boolean() }),
 });
 
 export const UserLeftTenant = z.object({
   type: z.literal('UserLeftTenant'),
-  data: z.object({ UserId: Id, TenantId: Id, LeftAt: IsoTime }),
+  data: z.object({ UserId: EntityId, TenantId: EntityId, LeftAt: IsoDateTime }),
 });
 
 export const UserEvent = z.discriminatedUnion('type', [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EntityId, IsoDateTime } from '../events/values';
 import { LedgerEntity } from '../ledger';
 
 /**
@@ -17,8 +18,6 @@ export const ledgerTopicSuffixes: Record<LedgerEntity, string> = {
 export const ledgerTopicOf = (prefix: string, entity: LedgerEntity) =>
   `${prefix}.${ledgerTopicSuffixes[entity]}`;
 
-const IsoDate = z.iso.datetime();
-
 /** The record as the ledger stores it, dates as ISO strings; its fields per entity are in contracts/ledger.ts. */
 export const LedgerRecordValue = z.record(z.string(), z.json());
 
@@ -27,15 +26,15 @@ export const LedgerFeedRecord = z.object({
   /** `<entity>:<sellerId>:<providerId>:<epoch>:<hash>`: the same content of the same record has the same id. */
   recordId: z.string().min(1),
   entity: LedgerEntity,
-  sellerId: z.int().positive(),
-  tenantId: z.int().positive(),
+  sellerId: EntityId,
+  tenantId: EntityId,
   providerId: z.string().min(1),
   /**
    * The seller's ledger epoch: a repopulate starts a new one. A consumer that sees a newer epoch for a
    * seller drops what it holds of older epochs; records of an older epoch arriving late are ignored.
    */
   epoch: z.int().nonnegative(),
-  changedAt: IsoDate,
+  changedAt: IsoDateTime,
   record: LedgerRecordValue,
 });
 export type LedgerFeedRecord = z.infer<typeof LedgerFeedRecord>;
