@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Config } from '../contracts/config';
 import { eventRegistry } from './event-registry';
 import type { EventStore } from './event-store/event-store';
-import { openEsdbEventStore } from './event-store/esdb-event-store';
 import { openSqliteEventStore } from './event-store/sqlite-event-store';
 import type { PersonalDataKeyStore } from './personal-data-key-store';
 import { openSqlitePersonalDataKeyStore } from './sqlite-personal-data-key-store';
@@ -21,10 +20,14 @@ export const personalDataKeysPath = (config: Config): string =>
 
 /**
  * Opens the event store the configuration names: EventStoreDB when EVENTSTORE_URL is set, else the
- * embedded SQLite file under DATA_DIR.
+ * embedded SQLite file under DATA_DIR. The EventStoreDB client (and its native bridge) is loaded only
+ * when it is used.
  */
 export const openEventStore = async (config: Config): Promise<EventStore> => {
-  if (config.EVENTSTORE_URL) return openEsdbEventStore({ connectionString: config.EVENTSTORE_URL });
+  if (config.EVENTSTORE_URL) {
+    const { openEsdbEventStore } = await import('./event-store/esdb-event-store');
+    return openEsdbEventStore({ connectionString: config.EVENTSTORE_URL });
+  }
   mkdirSync(config.DATA_DIR, { recursive: true });
   return openSqliteEventStore({ path: sqliteEventStorePath(config) });
 };

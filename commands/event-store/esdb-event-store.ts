@@ -2,8 +2,8 @@ import {
   ANY,
   BACKWARDS,
   END,
-  EventStoreDBClient,
   FORWARDS,
+  KurrentDBClient,
   NO_STREAM,
   START,
   STREAM_EXISTS,
@@ -14,12 +14,12 @@ import {
   jsonEvent,
   streamNameFilter,
   type AllStreamResolvedEvent,
-  type AppendExpectedRevision,
+  type AppendStreamState,
   type Filter,
   type JSONType,
   type Position,
   type ResolvedEvent,
-} from '@eventstore/db-client';
+} from '@kurrent/kurrentdb-client';
 import { EventMetadata, type RecordedEvent } from '../../contracts/events/envelope';
 import {
   categoryOf,
@@ -52,7 +52,7 @@ const READ_ALL_PAGE = 500;
 /** ESDB reports this commit position on stream reads from servers that do not know it (before 22.6). */
 const UNKNOWN_POSITION = 2n ** 64n - 1n;
 
-const toEsdbExpected = (expected: ExpectedRevision): AppendExpectedRevision => {
+const toEsdbExpected = (expected: ExpectedRevision): AppendStreamState => {
   switch (expected.kind) {
     case 'no_stream':
       return NO_STREAM;
@@ -119,14 +119,21 @@ const toEsdbFilter = (filter: ReadAllFilter | undefined): Filter => {
   return excludeSystemEvents();
 };
 
+/**
+ * The client takes esdb:// (what EVENTSTORE_URL has always said) but warns on every start that the
+ * scheme is deprecated; kurrentdb:// names the same connection.
+ */
+const kurrentSchemeOf = (connectionString: string): string =>
+  connectionString.replace(/^esdb(\+discover)?:\/\//, 'kurrentdb$1://');
+
 const isStreamNotFound = (error: unknown): boolean => error instanceof StreamNotFoundError;
 
 export class EsdbEventStore implements EventStore {
-  private readonly client: EventStoreDBClient;
+  private readonly client: KurrentDBClient;
   private readonly subscriptions = new Set<Subscription>();
 
   constructor(options: EsdbEventStoreOptions) {
-    this.client = EventStoreDBClient.connectionString(options.connectionString);
+    this.client = KurrentDBClient.connectionString(kurrentSchemeOf(options.connectionString));
   }
 
   async append(
@@ -145,7 +152,7 @@ export class EsdbEventStore implements EventStore {
     );
     try {
       const result = await this.client.appendToStream(streamId, data, {
-        expectedRevision: toEsdbExpected(expected),
+        streamState: toEsdbExpected(expected),
       });
       const nextRevision = Number(result.nextExpectedRevision);
       // An idempotent (retried) append is answered without a position: look up the original event's.
@@ -155,7 +162,7 @@ export class EsdbEventStore implements EventStore {
       return { nextRevision, position };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
-        const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
+        const actual = error.actualState === NO_STREAM ? 'no_stream' : Number(error.actualState);
         throw new WrongExpectedRevisionError(streamId, expected, actual);
       }
       throw error;
