@@ -32,9 +32,13 @@ const emptyPasswordChange = { password: '', confirmation: '', currentPassword: '
 
 /**
  * The password change of the reset page and the profile's Security tab: `change` sends the request;
- * a 422 naming currentPassword brings up that field with its error.
+ * a 422 naming currentPassword brings up that field with its error. `clearAfterChange` empties the
+ * fields and forgets the current-password request once a change went through (a form that stays).
  */
-export const usePasswordChangeForm = (change: (request: ResetPasswordRequest) => Promise<void>) => {
+export const usePasswordChangeForm = (
+  change: (request: ResetPasswordRequest) => Promise<void>,
+  options: { clearAfterChange?: boolean } = {},
+) => {
   const [askCurrent, setAskCurrent] = useState(false);
   const form = useForm({
     resolver: zodResolver(passwordChangeForm(askCurrent)),
@@ -44,15 +48,14 @@ export const usePasswordChangeForm = (change: (request: ResetPasswordRequest) =>
   const submit = form.handleSubmit(async (request) => {
     try {
       await change(request);
+      if (options.clearAfterChange) {
+        form.reset(emptyPasswordChange);
+        setAskCurrent(false);
+      }
     } catch (error) {
       if (isValidationError(error) && error.properties.currentPassword) setAskCurrent(true);
       serverErrors.show(error);
     }
   });
-  /** After a change: empty fields, and no current password until the server asks again. */
-  const clear = () => {
-    form.reset(emptyPasswordChange);
-    setAskCurrent(false);
-  };
-  return { form, askCurrent, submit, clear, message: serverErrors.message };
+  return { form, askCurrent, submit, message: serverErrors.message };
 };

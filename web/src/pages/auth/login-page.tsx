@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
 import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { LoginRequest } from '../../../../contracts/auth';
 import { login } from '../../api/auth-calls';
@@ -37,7 +37,7 @@ export const LoginPage = () => {
   const redirectError = form.formState.isSubmitted ? null : search.get('error');
   const lastMethod = lastLoginMethod();
   const reason = services.logoutReason.current ?? search.get('reason');
-  const email = form.watch('email');
+  const email = useWatch({ control: form.control, name: 'email' });
 
   // The token is fetched on load so the first submit does not wait for it.
   useEffect(() => {

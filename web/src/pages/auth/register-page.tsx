@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
 import { useEffect, useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { RegisterRequest, passwordHint } from '../../../../contracts/auth';
 import { register } from '../../api/auth-calls';
@@ -33,7 +33,7 @@ export const RegisterPage = () => {
     defaultValues: { ...prefill, password: '' },
   });
   const serverErrors = useServerErrors(form, registerErrors);
-  const password = form.watch('password');
+  const password = useWatch({ control: form.control, name: 'password' });
 
   useEffect(() => {
     services.api.csrf.get().catch(() => undefined);

@@ -20,12 +20,14 @@ export const signInProviderOf = (provider: AuthProvider): string | null =>
 export const SecurityTab = ({ provider }: { provider: AuthProvider }) => {
   const services = useAppServices();
   const [success, setSuccess] = useTimedMessage();
-  const passwordChange = usePasswordChangeForm(async (request) => {
-    setSuccess(null);
-    await resetPassword(services.api, request);
-    passwordChange.clear();
-    setSuccess(passwordChangedMessage);
-  });
+  const passwordChange = usePasswordChangeForm(
+    async (request) => {
+      setSuccess(null);
+      await resetPassword(services.api, request);
+      setSuccess(passwordChangedMessage);
+    },
+    { clearAfterChange: true },
+  );
   const providerName = signInProviderOf(provider);
 
   if (providerName)

@@ -1,3 +1,5 @@
+import type { Ref } from 'react';
+import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 import type { Industry } from '../../../../contracts/industries';
 
 const inputClasses =
@@ -8,18 +10,20 @@ type IndustryFieldProps = {
   onValueChange: (value: string) => void;
   industries: readonly Industry[];
   error?: string | undefined;
+  inputRef?: Ref<HTMLInputElement>;
 };
 
 /**
  * Industry with autocomplete from NAICS 2017 (portal.md section 2.3). A native datalist: any text is
  * allowed (Industry.FreeForm), the suggestions work by keyboard and screen reader.
  */
-export const IndustryField = ({ value, onValueChange, industries, error }: IndustryFieldProps) => (
+export const IndustryField = ({ value, onValueChange, industries, error, inputRef }: IndustryFieldProps) => (
   <div className="space-y-1">
     <label htmlFor="field-Industry" className="block text-sm font-medium text-gray-700">
       Industry
     </label>
     <input
+      ref={inputRef}
       id="field-Industry"
       name="Industry"
       list="industry-options"
@@ -42,3 +46,21 @@ export const IndustryField = ({ value, onValueChange, industries, error }: Indus
     )}
   </div>
 );
+
+/** The industry field of a react-hook-form form: its text is the form's `name` field. */
+export const FormIndustryField = <T extends FieldValues, C, R extends FieldValues>(props: {
+  control: Control<T, C, R>;
+  name: Path<T>;
+  industries: readonly Industry[];
+}) => {
+  const { field, fieldState } = useController({ control: props.control, name: props.name });
+  return (
+    <IndustryField
+      value={field.value ?? ''}
+      onValueChange={field.onChange}
+      industries={props.industries}
+      error={fieldState.error?.message}
+      inputRef={field.ref}
+    />
+  );
+};

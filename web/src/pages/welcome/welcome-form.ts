@@ -1,22 +1,21 @@
 import { z } from 'zod';
-import { tenantMessages, type CreateTenantRequest } from '../../../../contracts/api/tenants';
+import { CreateTenantRequest, tenantMessages } from '../../../../contracts/api/tenants';
+import { BusinessModel, TenantClassification } from '../../../../contracts/events/tenant';
 import type { Industry } from '../../../../contracts/industries';
 
-/** The welcome modal's fields (portal.md sections 2.3 and 5: Name, Industry and BusinessModel required). */
-export const WelcomeForm = z.object({
-  Name: z.string().trim().min(1, 'Please enter company name').max(200),
+/**
+ * The welcome modal's fields (portal.md sections 2.3 and 5: Name, Industry and BusinessModel
+ * required): the request's name rule; the industry typed as text, the choices not yet made blank.
+ */
+export const WelcomeForm = CreateTenantRequest.pick({ Name: true }).extend({
   Industry: z.string().trim().min(1, tenantMessages.industryRequired).max(200),
-  BusinessModel: z.enum(['B2B', 'HYBRID', 'B2C'], { error: 'Please select a business model' }),
-  Classification: z.enum(['BUSINESS', 'FIRM'], { error: tenantMessages.classificationRequired }),
+  BusinessModel: z.string().pipe(z.enum(BusinessModel.options, { error: 'Please select a business model' })),
+  Classification: z
+    .string()
+    .pipe(z.enum(TenantClassification.options, { error: tenantMessages.classificationRequired })),
 });
-export type WelcomeForm = z.infer<typeof WelcomeForm>;
-
-export type WelcomeValues = {
-  Name: string;
-  Industry: string;
-  BusinessModel: string;
-  Classification: string;
-};
+export type WelcomeForm = z.output<typeof WelcomeForm>;
+export type WelcomeValues = z.input<typeof WelcomeForm>;
 
 /** Let's go waits for a name and a classification (the rest is checked on submit). */
 export const canSubmitWelcome = (values: WelcomeValues, loading: boolean): boolean =>
