@@ -235,17 +235,28 @@ describe('GET and POST /api/sellers/:id/reports/:type', () => {
     );
     expect(idle).toEqual({ processing: false, job: null });
 
-    // Any member of the tenant may ask.
+    // Any member of the tenant may ask, for recipients that include themselves (portal.md section 5).
     const member = await plainUserOf(world, tenantId, 'ondemand-member');
+    const memberRecipient = await recipientOf(world, { tenantId, sellerId, userId: member.session.user.Id });
+    const withoutSelf = await member.browser.post(`/api/sellers/${sellerId}/reports/weekly`, {
+      recipientIds: [recipientId],
+    });
+    expect(withoutSelf.statusCode).toBe(422);
+    expect(errorOf(withoutSelf)).toMatchObject({
+      message: 'At least one recipient, including the current user.',
+      properties: { recipientIds: 'At least one recipient, including the current user.' },
+    });
     const [job] = jobsOf(
-      await member.browser.post(`/api/sellers/${sellerId}/reports/weekly`, { recipientIds: [recipientId] }),
+      await member.browser.post(`/api/sellers/${sellerId}/reports/weekly`, {
+        recipientIds: [recipientId, memberRecipient],
+      }),
     );
     expect(job).toMatchObject({
       Kind: 'report',
       Type: 'weekly',
       TenantId: tenantId,
       SellerId: sellerId,
-      Parameters: { recipientIds: [recipientId] },
+      Parameters: { recipientIds: [recipientId, memberRecipient] },
     });
     const busy = SellerReportStatus.parse(
       (await owner.browser.get(`/api/sellers/${sellerId}/reports/weekly`)).json(),

@@ -3,8 +3,12 @@ import type { Job, SellerReportType } from '../../../contracts/api/jobs';
 import { AppError } from '../../../contracts/errors';
 import { isActiveState } from '../../../domain/recipient/recipient';
 import { listSellerRecipients } from '../../../projections/recipients/query-recipients';
+import { requireCaller } from '../../plugins/access';
 import { recordJob } from './record-job';
 import { unlessReportProcessing } from './report-in-progress';
+
+/** portal.md section 5, Request report. */
+export const requestReportRule = 'At least one recipient, including the current user.';
 
 /**
  * POST /api/sellers/{id}/reports/{type}: a report of the caller's seller sent now to some of its
@@ -25,6 +29,19 @@ export const requestSellerReport = async (
   if (unknown.length > 0)
     throw new AppError('validation', 'Select active recipients of this platform.', {
       properties: { recipientIds: `Not an active recipient of this platform: ${unknown.join(', ')}` },
+    });
+  // portal.md section 5 (Request report): the browser's rule, enforced here for every caller.
+  const caller = requireCaller(reply.request);
+  const callerEmail = caller.facts.email?.trim().toLowerCase() ?? null;
+  const chosen = recipients.filter((r) => request.recipientIds.includes(r.Id));
+  const includesCaller = chosen.some(
+    (r) =>
+      r.SubscriberId === caller.userId ||
+      (callerEmail !== null && r.Subscriber.Email?.trim().toLowerCase() === callerEmail),
+  );
+  if (!includesCaller)
+    throw new AppError('validation', requestReportRule, {
+      properties: { recipientIds: requestReportRule },
     });
   return unlessReportProcessing(
     reply.request,
