@@ -145,6 +145,29 @@ describe('platform connections by browser redirect', () => {
     }
   });
 
+  it("never links an attacker's provider account: a callback from another browser's flow is refused", async () => {
+    const attacker = await adminWithCompany();
+    const victim = await adminWithCompany();
+    // The attacker consents with their own provider account and keeps the callback URL unopened.
+    const start = await attacker.browser.get('/api/connect/xero');
+    const atProvider = await fetch(String(start.headers.location), { redirect: 'manual' });
+    const back = new URL(String(atProvider.headers.get('location')));
+    const callback = `${back.pathname}${back.search}`;
+
+    // The victim's browser is made to open it (a link or a top-level redirect carries their cookies),
+    // first with no flow of its own, then while a flow of its own is under way.
+    const withoutFlow = await victim.browser.get(callback);
+    expect(flash(String(withoutFlow.headers.location))).toEqual({ error: connectMessages.failed('Xero') });
+    expect((await victim.browser.get('/api/connect/xero')).statusCode).toBe(302);
+    const duringOwnFlow = await victim.browser.get(callback);
+    expect(flash(String(duringOwnFlow.headers.location))).toHaveProperty('error');
+    await world.settle();
+    for (const tenantId of [victim.tenantId, attacker.tenantId]) {
+      const { sellers } = await listTenantSellers(world.services.db, { tenantId, now: world.clock.now() });
+      expect(sellers).toEqual([]);
+    }
+  });
+
   it('lets only tenant admins start a connection, and Stripe only platform admins', async () => {
     const owner = await adminWithCompany();
     const guest = await world.browser().get('/api/connect/qbo');
