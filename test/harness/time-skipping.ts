@@ -168,3 +168,23 @@ export const timeSkippingEnvironment = async (): Promise<TestWorkflowEnvironment
     throw error;
   }
 };
+
+/**
+ * Activities for a test worker that call the current test's mocks by name (the worker outlives each
+ * test). Errors lose their stack: it would only show jest's frames, in every warning the SDK logs for a
+ * failed attempt and in the recorded histories.
+ */
+export const activitiesCalling = <N extends string>(mocks: () => Record<N, jest.Mock>, names: readonly N[]) =>
+  Object.fromEntries(
+    names.map((name) => [
+      name,
+      async (...args: unknown[]): Promise<unknown> => {
+        try {
+          return (await mocks()[name](...args)) as unknown;
+        } catch (error) {
+          if (error instanceof Error) error.stack = `${error.name}: ${error.message}`;
+          throw error;
+        }
+      },
+    ]),
+  );

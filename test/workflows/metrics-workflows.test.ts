@@ -10,7 +10,7 @@ import type {
 } from '../../workflows/metrics/customer-metrics-input';
 import type { GenerateMetricsInput, GenerateMetricsResult } from '../../workflows/metrics/metrics-input';
 import type { customerMetricsWorkflow, generateMetricsWorkflow } from '../../workflows/metrics/workflows';
-import { timeSkippingEnvironment } from '../harness/time-skipping';
+import { activitiesCalling, timeSkippingEnvironment } from '../harness/time-skipping';
 import { keepHistory } from '../harness/workflow-histories';
 
 /**
@@ -60,12 +60,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue: queue,
     workflowsPath: require.resolve('../../workflows/metrics/workflows'),
-    activities: Object.fromEntries(
-      (Object.keys(mocks) as (keyof Mocks)[]).map((name) => [
-        name,
-        (...args: unknown[]) => mocks[name](...args) as unknown,
-      ]),
-    ),
+    activities: activitiesCalling(() => mocks, Object.keys(mocks) as (keyof Mocks)[]),
   });
   running = worker.run();
 }, 180_000);

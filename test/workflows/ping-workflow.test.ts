@@ -3,7 +3,7 @@ import { ActivityFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { pingWorkflow } from '../../workflows/system/workflows';
-import { timeSkippingEnvironment } from '../harness/time-skipping';
+import { activitiesCalling, timeSkippingEnvironment } from '../harness/time-skipping';
 import { keepHistory } from '../harness/workflow-histories';
 
 /** The operators' ping with its activity mocked, on Temporal's time-skipping test server. */
@@ -21,7 +21,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue: queue,
     workflowsPath: require.resolve('../../workflows/system/workflows'),
-    activities: { describeWorker: () => describeWorker() },
+    activities: activitiesCalling(() => ({ describeWorker }), ['describeWorker']),
   });
   running = worker.run();
 }, 180_000);

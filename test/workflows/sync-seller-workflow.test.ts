@@ -8,7 +8,7 @@ import type { GenerateMetricsResult } from '../../workflows/metrics/metrics-inpu
 import type { SyncActivities } from '../../workflows/sync/activities';
 import type { SyncPlan, SyncSellerInput } from '../../workflows/sync/sync-input';
 import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
-import { timeSkippingEnvironment } from '../harness/time-skipping';
+import { activitiesCalling, timeSkippingEnvironment } from '../harness/time-skipping';
 import { keepHistory } from '../harness/workflow-histories';
 
 /**
@@ -48,7 +48,7 @@ const input = (overrides: Partial<SyncSellerInput> = {}): SyncSellerInput => ({
 });
 
 // The workers are created once per file (bundling the workflow code takes seconds); each test sets
-// the mocks their activities call.
+// the mocks their activities call (activitiesCalling).
 let sync: SyncMocks;
 let metrics: MetricsMocks;
 const newMocks = () => {
@@ -65,9 +65,6 @@ const newMocks = () => {
 };
 newMocks();
 
-const delegate = <N extends string>(mocks: () => Record<N, jest.Mock>, names: N[]) =>
-  Object.fromEntries(names.map((name) => [name, (...args: unknown[]) => mocks()[name](...args) as unknown]));
-
 let env: TestWorkflowEnvironment;
 let workers: Worker[];
 let running: Promise<void[]>;
@@ -80,13 +77,13 @@ beforeAll(async () => {
       connection: env.nativeConnection,
       taskQueue: syncQueue,
       workflowsPath: require.resolve('../../workflows/sync/workflows'),
-      activities: delegate(() => sync, Object.keys(sync) as (keyof SyncMocks)[]),
+      activities: activitiesCalling(() => sync, Object.keys(sync) as (keyof SyncMocks)[]),
     }),
     await Worker.create({
       connection: env.nativeConnection,
       taskQueue: metricsQueue,
       workflowsPath: require.resolve('../../workflows/metrics/workflows'),
-      activities: delegate(() => metrics, ['generateSellerMetrics', 'finishMetricsJob']),
+      activities: activitiesCalling(() => metrics, ['generateSellerMetrics', 'finishMetricsJob']),
     }),
   ];
   running = Promise.all(workers.map((worker) => worker.run()));
