@@ -208,3 +208,52 @@ describe('every spelling of every route, by everyone its access level keeps out'
     expect(wrong).toEqual([]);
   });
 });
+
+/** The request's path with every id in it (numbers, UUIDs) replaced by one that names nothing. */
+const withMissingIds = (url: string): string => {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : url.slice(queryAt);
+  const missing = path
+    .split('/')
+    .map((segment) =>
+      /^\d+$/.test(segment)
+        ? '987654321'
+        : /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(segment)
+          ? '00000000-0000-4000-8000-000000000000'
+          : segment,
+    )
+    .join('/');
+  return `${missing}${query}`;
+};
+
+/** Routes with ids of tenant A's data in their path. */
+const aboutTenantData = attacked.filter(
+  (e) => e.access !== 'public' && !e.otherTenant && e.route.includes(':'),
+);
+
+describe("another tenant's ids answer exactly like ids that do not exist", () => {
+  it.each(aboutTenantData.map((example) => [key(example), example] as const))(
+    '%s',
+    async (_name, example) => {
+      const request = await (prepared.get(example) ?? example.happy(cast));
+      const missingUrl = withMissingIds(request.url);
+      expect(missingUrl).not.toBe(request.url);
+      const outsider = await as("tenant B's ADMIN", cast.b.admin.browser, true);
+      const [theirs, nobodys] = await Promise.all(
+        [request.url, missingUrl].map((target) =>
+          client.send({
+            method: example.method,
+            target,
+            headers: { ...request.headers, ...outsider.headers },
+            body: request.body,
+          }),
+        ),
+      );
+      expect({ status: theirs?.status, body: theirs?.body }).toEqual({
+        status: nobodys?.status,
+        body: nobodys?.body,
+      });
+    },
+  );
+});
