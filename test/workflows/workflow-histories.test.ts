@@ -36,6 +36,10 @@ describe('recorded workflow histories', () => {
     expect(exported).toEqual(Object.keys(workflowModules).sort());
     for (const type of exported)
       expect(histories.filter((h) => h.workflowType === type).map((h) => h.workflowId)).not.toEqual([]);
+    // A history of a type missing above would be replayed by no test.
+    expect(histories.filter((h) => !(h.workflowType in workflowModules)).map((h) => h.workflowId)).toEqual(
+      [],
+    );
   });
 
   it.each([...new Set(Object.values(workflowModules))])(
