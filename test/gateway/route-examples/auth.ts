@@ -24,7 +24,8 @@ const inviteInA = async (cast: Cast) => {
 const emailedInvitationInA = async (cast: Cast) => {
   const email = unique(cast, 'acc');
   await cast.a.admin.browser.post('/api/auth/invite', { name: 'Acc Epter', email, role: 'USER' });
-  return invitationLinkOf(cast.world, email);
+  const { inviteId, token } = await invitationLinkOf(cast.world, email);
+  return { inviteId, token };
 };
 
 /** The browser and the header carrying its anti-forgery token. */
