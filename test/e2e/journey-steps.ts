@@ -19,7 +19,8 @@ export const emailedLink = async (
   query: { to: string; subject: RegExp },
 ): Promise<string> => {
   const email = await waitForEmail(config, query);
-  const link = email.links.find((href) => href.includes('/api/'));
+  // Links into the API, or the invitation page (whose token is in the fragment, never sent to a server).
+  const link = email.links.find((href) => href.includes('/api/') || new URL(href).pathname === '/invitation');
   if (!link) throw new Error(`The email "${email.subject}" has no link into the app`);
   return link;
 };

@@ -157,11 +157,14 @@ describe('portal journeys in a real browser', () => {
     await owner.getByRole('cell', { name: inviteeEmail, exact: true }).waitFor();
     await j.shoot(owner, 'pending-invite');
 
-    // The invitee, on another machine, follows the link, is signed in and chooses a password.
+    // The invitee, on another machine, follows the link, accepts, is signed in and chooses a password.
     const invitee = await j.person();
     await invitee.goto(
       await emailedLink(app.config, { to: inviteeEmail, subject: /invited you to Compiler Works/ }),
     );
+    // Opening the link accepts nothing: the page posts the link's token when the invitee accepts.
+    await j.shoot(invitee, 'invitation-page');
+    await invitee.getByRole('button', { name: 'Accept invitation' }).click();
     await invitee
       .getByRole('heading', { name: /password/i })
       .first()
