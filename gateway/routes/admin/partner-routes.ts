@@ -20,6 +20,7 @@ import { waitUntilRead } from '../../../projections/read-after';
 import { tenantSummaries } from '../../../projections/tenant-lookup';
 import { allocateIdFor, executeCommand } from '../../execute-command';
 import { requireCaller } from '../../plugins/access';
+import { partnerStream } from '../../../contracts/stream-ids';
 
 const partnerNotFound = () => new AppError('not_found', 'Partner not found.');
 
@@ -60,7 +61,7 @@ export const partnerRoutes: FastifyPluginAsyncZod = (app) => {
         (await isPartnerNameTaken(services.db, { tenantId: body.TenantId, name: body.Name }));
       const partnerId = await allocateIdFor(reply, 'partner');
       const result = await executeCommand(reply, partnerDecider, {
-        streamId: `partner-${partnerId}`,
+        streamId: partnerStream(partnerId),
         tenantId: body.TenantId,
         command: {
           type: 'CreatePartner',
@@ -114,7 +115,7 @@ export const partnerRoutes: FastifyPluginAsyncZod = (app) => {
           exceptPartnerId: partner.Id,
         }));
       const result = await executeCommand(reply, partnerDecider, {
-        streamId: `partner-${partner.Id}`,
+        streamId: partnerStream(partner.Id),
         tenantId: TenantId,
         command: {
           type: 'UpdatePartner',

@@ -32,6 +32,7 @@ import { rateLimits } from '../../plugins/security';
 import { sessionCookie } from '../../plugins/session-auth';
 import { publicLink, sendAuthEmail } from '../../use-cases/auth/send-auth-email';
 import { startSession } from '../../use-cases/auth/start-session';
+import { userStream } from '../../../contracts/stream-ids';
 
 const sensitive = { max: rateLimits.sensitive, timeWindow: '1 minute' };
 /** Verification links stay valid for a week; the address they verify must still be the account's. */
@@ -129,7 +130,7 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
       if (!claim) return reply.redirect('/verification-failed');
       try {
         await executeCommand(reply, userDecider, {
-          streamId: `user-${claim.userId}`,
+          streamId: userStream(claim.userId),
           tenantId: null,
           command: {
             type: 'VerifyUserEmail',
@@ -165,11 +166,11 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
       });
       // The same answer whether or not the address has an account, so the form reveals no accounts.
       if (userId !== null) {
-        const { state } = await loadAggregate(request, userDecider, `user-${userId}`);
+        const { state } = await loadAggregate(request, userDecider, userStream(userId));
         if (state.status === 'registered') {
           const { token, tokenHash } = newRecoveryToken(userId);
           await executeCommand(reply, userDecider, {
-            streamId: `user-${userId}`,
+            streamId: userStream(userId),
             tenantId: null,
             command: {
               type: 'RequestPasswordRecovery',
@@ -198,7 +199,7 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
       const userId = userIdOfRecoveryToken(token);
       const tokenHash = recoveryTokenHash(token);
       const { state } =
-        userId === null ? { state: null } : await loadAggregate(request, userDecider, `user-${userId}`);
+        userId === null ? { state: null } : await loadAggregate(request, userDecider, userStream(userId));
       // Checked here to send the browser to the right page; RecoverPassword checks again when it is spent.
       const usable =
         state?.status === 'registered' &&
@@ -231,7 +232,7 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
       const actor = selfActor(caller.userId);
       if (session.recoveryTokenHash) {
         await executeCommand(reply, userDecider, {
-          streamId: `user-${caller.userId}`,
+          streamId: userStream(caller.userId),
           tenantId: null,
           command: {
             type: 'RecoverPassword',
@@ -241,7 +242,7 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
           },
         });
       } else {
-        const { state } = await loadAggregate(request, userDecider, `user-${caller.userId}`);
+        const { state } = await loadAggregate(request, userDecider, userStream(caller.userId));
         const stored = state.status === 'registered' ? state.passwordHash : null;
         const check =
           currentPassword === undefined || currentPassword === ''
@@ -250,7 +251,7 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
               ? 'verified'
               : 'wrong';
         await executeCommand(reply, userDecider, {
-          streamId: `user-${caller.userId}`,
+          streamId: userStream(caller.userId),
           tenantId: null,
           command: { type: 'ChangePassword', data: { passwordHash, currentPassword: check }, now, actor },
         });

@@ -23,6 +23,7 @@ import { rateLimits } from '../../plugins/security';
 import { sessionCookie } from '../../plugins/session-auth';
 import { sessionView } from '../../use-cases/auth/session-view';
 import { startSession } from '../../use-cases/auth/start-session';
+import { userStream } from '../../../contracts/stream-ids';
 
 const sensitive = { max: rateLimits.sensitive, timeWindow: '1 minute' };
 
@@ -48,7 +49,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
         throw new AppError('rate_limited', loginMessages.tooManyAttempts);
       }
       const { userId } = await userIdByEmail(services.db, { email, ...request.readAfter });
-      const user = userId === null ? null : await loadAggregate(request, userDecider, `user-${userId}`);
+      const user = userId === null ? null : await loadAggregate(request, userDecider, userStream(userId));
       const state: UserState | undefined = user?.state;
       const hash = state?.status === 'registered' ? state.passwordHash : null;
       // The same work and the same answer whether or not the account exists.
@@ -146,7 +147,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
         ...request.readAfter,
       });
       const left = await executeCommand(reply, userDecider, {
-        streamId: `user-${caller.userId}`,
+        streamId: userStream(caller.userId),
         tenantId,
         command: {
           type: 'LeaveTenant',

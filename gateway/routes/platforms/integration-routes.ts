@@ -23,6 +23,7 @@ import { connectActiveCampaign } from '../../use-cases/integrations/connect-acti
 import { findIntegration, integrationAfter } from '../../use-cases/integrations/find-integration';
 import { requestIntegrationJob } from '../../use-cases/integrations/request-integration-job';
 import { forgetCredentials } from '../../use-cases/platforms/forget-credentials';
+import { integrationStream } from '../../../contracts/stream-ids';
 
 const tags = ['integrations'];
 
@@ -78,7 +79,7 @@ const updateIntegration = async (
   let position = -1;
   for (const command of commands) {
     const result = await executeCommand(reply, integrationDecider, {
-      streamId: `integration-${account.Id}`,
+      streamId: integrationStream(account.Id),
       tenantId: account.TenantId,
       command,
       ifMatch,
@@ -140,7 +141,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = (app) => {
     { config: { access: 'tenantAdmin' }, schema: { tags, ...one } },
     async (request, reply) => {
       const account = await findIntegration(request, request.params.id);
-      const streamId = `integration-${account.Id}`;
+      const streamId = integrationStream(account.Id);
       const result = await executeCommand(reply, integrationDecider, {
         streamId,
         tenantId: account.TenantId,
@@ -205,7 +206,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = (app) => {
     { config: { access: 'tenantAdmin' }, schema: { tags, params: IdParam, response: { 200: Done } } },
     async (request, reply) => {
       const account = await findIntegration(request, request.params.id);
-      const streamId = `integration-${account.Id}`;
+      const streamId = integrationStream(account.Id);
       await executeCommand(reply, integrationDecider, {
         streamId,
         tenantId: account.TenantId,

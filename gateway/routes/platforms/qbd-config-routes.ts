@@ -9,6 +9,7 @@ import { currentTenantOf, requireCaller } from '../../plugins/access';
 import { webConnectorGuid, webConnectorXml } from '../../use-cases/platforms/web-connector-file';
 import { forgetCredentials } from '../../use-cases/platforms/forget-credentials';
 import { connectSeller } from '../../use-cases/sellers/connect-seller';
+import { sellerStream } from '../../../contracts/stream-ids';
 
 const APP_NAME = 'Ledgerwise';
 
@@ -79,7 +80,7 @@ export const qbdConfigRoutes: FastifyPluginAsyncZod = (app) => {
         sellerId,
       });
       // A reinstall replaces the password: the previous file can no longer sign in.
-      await forgetCredentials(request, { streamId: `seller-${sellerId}`, keep: connected.credentialsRef });
+      await forgetCredentials(request, { streamId: sellerStream(sellerId), keep: connected.credentialsRef });
       return { Id: sellerId, xml: webConnectorXml(file), password, fileName: `ledgerwise-${sellerId}.qwc` };
     },
   );

@@ -21,6 +21,7 @@ import { membershipsCollection } from '../../../projections/users/membership-cou
 import { allocateIdFor, executeCommand } from '../../execute-command';
 import { currentTenantOf, requireCaller } from '../../plugins/access';
 import { findRecipient, recipientAfter } from '../../use-cases/recipients/find-recipient';
+import { recipientStream } from '../../../contracts/stream-ids';
 
 const tags = ['recipients'];
 
@@ -106,7 +107,7 @@ export const recipientRoutes: FastifyPluginAsyncZod = (app) => {
           : { email: email ?? '', ...names, jobTitle: body.jobTitle ?? null };
       const recipientId = await allocateIdFor(reply, 'recipient');
       const result = await executeCommand(reply, recipientDecider, {
-        streamId: `recipient-${recipientId}`,
+        streamId: recipientStream(recipientId),
         tenantId,
         command: {
           type: 'SubscribeRecipient',
@@ -157,7 +158,7 @@ export const recipientRoutes: FastifyPluginAsyncZod = (app) => {
                 now,
               };
       const result = await executeCommand(reply, recipientDecider, {
-        streamId: `recipient-${recipient.recipientId}`,
+        streamId: recipientStream(recipient.recipientId),
         tenantId: recipient.tenantId,
         command,
       });
@@ -173,7 +174,7 @@ export const recipientRoutes: FastifyPluginAsyncZod = (app) => {
       const { actor } = requireCaller(request);
       const recipient = await findRecipient(request, request.params.id);
       await executeCommand(reply, recipientDecider, {
-        streamId: `recipient-${recipient.recipientId}`,
+        streamId: recipientStream(recipient.recipientId),
         tenantId: recipient.tenantId,
         command: { type: 'DeleteRecipient', data: { actor }, now: services.now() },
       });

@@ -21,6 +21,7 @@ import { connectSeller } from '../../use-cases/sellers/connect-seller';
 import { findSeller, sellerAfter } from '../../use-cases/sellers/find-seller';
 import { sellerFlagName } from '../../use-cases/sellers/seller-flag-name';
 import { sellerResponses } from '../../use-cases/sellers/seller-response';
+import { sellerStream } from '../../../contracts/stream-ids';
 
 /** Platforms that connect through a browser redirect or the Web Connector, not through POST /api/sellers. */
 const connectedElsewhere: Partial<Record<SellerProvider, string>> = {
@@ -153,7 +154,7 @@ export const sellerRoutes: FastifyPluginAsyncZod = (app) => {
     },
     async (request, reply) => {
       const seller = await findSeller(request, request.params.id);
-      const streamId = `seller-${seller.Id}`;
+      const streamId = sellerStream(seller.Id);
       // If-Match guards the first change; the rest of the same save follows on from it.
       let ifMatch = ifMatchOf(request);
       let position = -1;
@@ -198,7 +199,7 @@ export const sellerRoutes: FastifyPluginAsyncZod = (app) => {
       const seller = await findSeller(request, request.params.id);
       const flag = sellerFlagName(request.params.flag, request.body.section);
       const result = await executeCommand(reply, sellerDecider, {
-        streamId: `seller-${seller.Id}`,
+        streamId: sellerStream(seller.Id),
         tenantId: seller.TenantId,
         command: {
           type: 'SetSellerFeatureFlag',
@@ -215,7 +216,7 @@ export const sellerRoutes: FastifyPluginAsyncZod = (app) => {
     { config: { access: 'tenantAdmin' }, schema: { tags, params: IdParam, response: { 200: Done } } },
     async (request, reply) => {
       const seller = await findSeller(request, request.params.id);
-      const streamId = `seller-${seller.Id}`;
+      const streamId = sellerStream(seller.Id);
       await executeCommand(reply, sellerDecider, {
         streamId,
         tenantId: seller.TenantId,
@@ -235,7 +236,7 @@ export const sellerRoutes: FastifyPluginAsyncZod = (app) => {
     },
     async (request, reply) => {
       const seller = await findSeller(request, request.params.id);
-      const streamId = `seller-${seller.Id}`;
+      const streamId = sellerStream(seller.Id);
       const result = await executeCommand(reply, sellerDecider, {
         streamId,
         tenantId: seller.TenantId,

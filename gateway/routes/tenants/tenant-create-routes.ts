@@ -9,6 +9,7 @@ import { tenantsCollection } from '../../../projections/tenants/tenant-view';
 import { allocateIdFor, executeCommand } from '../../execute-command';
 import { isAdvisorIn, requireCaller, type Caller } from '../../plugins/access';
 import { clientsPartnerOf, industryOf, requirePartner } from '../../use-cases/tenants/tenant-facts';
+import { tenantStream, userStream } from '../../../contracts/stream-ids';
 
 /** portal.md section 9: a plan identifier ending _business, or free, lite, plus, max, is a business's. */
 const classificationOfPlan = (plan: string): TenantClassification =>
@@ -75,7 +76,7 @@ export const tenantCreateRoutes: FastifyPluginAsyncZod = (app) => {
       const tenantId = await allocateIdFor(reply, 'tenant');
       const now = services.now();
       const created = await executeCommand(reply, tenantDecider, {
-        streamId: `tenant-${tenantId}`,
+        streamId: tenantStream(tenantId),
         tenantId,
         command: {
           type: 'CreateTenant',
@@ -101,7 +102,7 @@ export const tenantCreateRoutes: FastifyPluginAsyncZod = (app) => {
       if (!body.skipUserTenant) {
         // The creator becomes its ADMIN (and, for a FIRM, an advisor whose default firm it is).
         const joined = await executeCommand(reply, userDecider, {
-          streamId: `user-${caller.userId}`,
+          streamId: userStream(caller.userId),
           tenantId,
           command: {
             type: 'JoinCreatedTenant',

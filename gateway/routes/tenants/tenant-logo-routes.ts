@@ -17,6 +17,7 @@ import {
   sniffLogoType,
 } from '../../use-cases/tenants/logo-store';
 import { Binary } from 'mongodb';
+import { tenantStream } from '../../../contracts/stream-ids';
 
 const invalidFile = (message: string) =>
   new AppError('validation', tenantMessages.logoFailed, { properties: { file: message } });
@@ -83,7 +84,7 @@ export const tenantLogoRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       try {
         const submitted = await executeCommand(reply, tenantDecider, {
-          streamId: `tenant-${tenantId}`,
+          streamId: tenantStream(tenantId),
           tenantId,
           command: {
             type: 'SubmitTenantLogo',

@@ -9,6 +9,7 @@ import { queryTenantList, queryTenantSummary } from '../../../projections/tenant
 import { queryUserTenants } from '../../../projections/tenants/query-user-tenants';
 import { executeCommand, loadAggregate } from '../../execute-command';
 import { requireCaller, requireTenantAccess } from '../../plugins/access';
+import { tenantStream } from '../../../contracts/stream-ids';
 
 const notFound = () => new AppError('not_found', 'Tenant not found.');
 
@@ -64,7 +65,7 @@ export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
       });
       if (!tenant) throw notFound();
       // The revision an edit of this page sends back in If-Match.
-      const { revision } = await loadAggregate(request, tenantDecider, `tenant-${tenant.Id}`);
+      const { revision } = await loadAggregate(request, tenantDecider, tenantStream(tenant.Id));
       void reply.header('etag', `"${revision}"`);
       return tenant;
     },
@@ -88,7 +89,7 @@ export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
       const command = purge
         ? { type: 'PurgeTenant' as const, data: { permanent: permanent ?? false }, now, actor: caller.actor }
         : { type: 'DisableTenant' as const, data: { reason: reason ?? null }, now, actor: caller.actor };
-      await executeCommand(reply, tenantDecider, { streamId: `tenant-${tenantId}`, tenantId, command });
+      await executeCommand(reply, tenantDecider, { streamId: tenantStream(tenantId), tenantId, command });
       // Crypto-shredding (docs/adr/0005): the tenant's personal data in events becomes unreadable.
       if (purge) await services.writeSide.personalData.erase(tenantSubject(tenantId));
       return { ok: true as const };

@@ -18,6 +18,7 @@ import { checkCommands, runCommands } from '../../use-cases/run-commands';
 import { batchUpdateTenants } from '../../use-cases/tenants/batch-update-tenants';
 import { tenantEditCommands } from '../../use-cases/tenants/tenant-edit-commands';
 import { clientsPartnerOf } from '../../use-cases/tenants/tenant-facts';
+import { partnerStream, tenantStream } from '../../../contracts/stream-ids';
 
 const notFound = () => new AppError('not_found', 'Tenant not found.');
 
@@ -35,7 +36,7 @@ export const tenantUpdateRoutes: FastifyPluginAsyncZod = (app) => {
         const tenantId = request.params.id;
         const caller = await requireTenantAccess(request, tenantId, 'tenantAdmin');
         const body = request.body;
-        const streamId = `tenant-${tenantId}`;
+        const streamId = tenantStream(tenantId);
         const { state } = await loadAggregate(request, tenantDecider, streamId);
         if (state.status === 'none' || state.status === 'purged') throw notFound();
         const commands = await tenantEditCommands(request, { body, tenant: state, actor: caller.actor });
@@ -68,7 +69,7 @@ export const tenantUpdateRoutes: FastifyPluginAsyncZod = (app) => {
             now: services.now(),
             actor: caller.actor,
           };
-          partnerEdit = { streamId: `partner-${partner.Id}`, command };
+          partnerEdit = { streamId: partnerStream(partner.Id), command };
           const current = await loadAggregate(request, partnerDecider, partnerEdit.streamId);
           checkCommands(partnerDecider, current.state, [command]);
         }

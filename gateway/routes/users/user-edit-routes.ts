@@ -17,6 +17,7 @@ import { currentTenantOf, requireCaller } from '../../plugins/access';
 import { runCommands } from '../../use-cases/run-commands';
 import { userEditCommands } from '../../use-cases/users/user-edit-commands';
 import { userForCaller } from '../../use-cases/users/user-for-caller';
+import { recipientStream, userStream } from '../../../contracts/stream-ids';
 
 const notFound = () => new AppError('not_found', 'User not found.');
 
@@ -38,7 +39,7 @@ export const userEditRoutes: FastifyPluginAsyncZod = (app) => {
       handler: async (request, reply) => {
         const caller = requireCaller(request);
         const userId = request.params.id;
-        const streamId = `user-${userId}`;
+        const streamId = userStream(userId);
         const { state } = await loadAggregate(request, userDecider, streamId);
         if (state.status !== 'registered') throw notFound();
         // Others than platform admins edit only people of their current company (and themselves there).
@@ -73,11 +74,11 @@ export const userEditRoutes: FastifyPluginAsyncZod = (app) => {
       const caller = requireCaller(request);
       const tenantId = currentTenantOf(request);
       const userId = request.params.id;
-      const { state } = await loadAggregate(request, userDecider, `user-${userId}`);
+      const { state } = await loadAggregate(request, userDecider, userStream(userId));
       if (state.status !== 'registered' || !state.memberships[tenantId]) throw notFound();
       // A disabled member keeps their sessions; the access hook refuses them in this company (INACTIVE).
       const changed = await executeCommand(reply, userDecider, {
-        streamId: `user-${userId}`,
+        streamId: userStream(userId),
         tenantId,
         command: {
           type: 'ChangeMembershipStatus',
@@ -96,7 +97,7 @@ export const userEditRoutes: FastifyPluginAsyncZod = (app) => {
         });
         for (const recipient of recipients.filter((r) => r.SubscriberId === userId)) {
           const toggled = await executeCommand(reply, recipientDecider, {
-            streamId: `recipient-${recipient.Id}`,
+            streamId: recipientStream(recipient.Id),
             tenantId,
             command:
               request.body.Status === 'INACTIVE'
@@ -131,7 +132,7 @@ export const userEditRoutes: FastifyPluginAsyncZod = (app) => {
       const caller = requireCaller(request);
       const userId = request.params.id;
       await executeCommand(reply, userDecider, {
-        streamId: `user-${userId}`,
+        streamId: userStream(userId),
         tenantId: null,
         command: { type: 'DeleteUser', data: {}, now: services.now(), actor: caller.actor },
       });
@@ -152,7 +153,7 @@ export const userEditRoutes: FastifyPluginAsyncZod = (app) => {
       const caller = requireCaller(request);
       const userId = request.params.id;
       await executeCommand(reply, userDecider, {
-        streamId: `user-${userId}`,
+        streamId: userStream(userId),
         tenantId: null,
         command: { type: 'ResetUserAuth', data: {}, now: services.now(), actor: caller.actor },
       });

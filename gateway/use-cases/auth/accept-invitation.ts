@@ -17,6 +17,7 @@ import { executeCommand, loadAggregate } from '../../execute-command';
 import { sessionCookie } from '../../plugins/session-auth';
 import { registerUser } from './register-user';
 import { startSession } from './start-session';
+import { userStream } from '../../../contracts/stream-ids';
 
 /** Splits an invitee's single name field into the account's given and family names. */
 const namesOf = (name: string) => {
@@ -56,7 +57,7 @@ const join = async (
   const joined = result.events.find((e) => e.type === 'InviteJoined');
   if (joined?.type !== 'InviteJoined') throw new Error('AcceptInvite appended no InviteJoined');
   await executeCommand(reply, userDecider, {
-    streamId: `user-${userId}`,
+    streamId: userStream(userId),
     tenantId: invitation.tenantId,
     command: {
       type: 'JoinTenant',

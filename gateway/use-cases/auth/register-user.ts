@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { RegisterUser } from '../../../domain/user/decide';
 import { userDecider } from '../../../domain/user/user-decider';
 import { allocateIdFor, executeCommand } from '../../execute-command';
+import { userStream } from '../../../contracts/stream-ids';
 
 /** What a new account starts with; the id is allocated here. */
 export type NewAccount = Omit<RegisterUser['data'], 'userId' | 'emailInUse'>;
@@ -14,7 +15,7 @@ export type NewAccount = Omit<RegisterUser['data'], 'userId' | 'emailInUse'>;
 export const registerUser = async (reply: FastifyReply, account: NewAccount): Promise<number> => {
   const userId = await allocateIdFor(reply, 'user');
   const registered = await executeCommand(reply, userDecider, {
-    streamId: `user-${userId}`,
+    streamId: userStream(userId),
     tenantId: null,
     command: {
       type: 'RegisterUser',

@@ -8,6 +8,7 @@ import { userIdByEmail } from '../../../projections/users/user-facts';
 import { loadAggregate } from '../../execute-command';
 import { registerUser } from './register-user';
 import { startSession } from './start-session';
+import { userStream } from '../../../contracts/stream-ids';
 
 /** What a validated ID token says about the person (openid-client checked its signature and claims). */
 export type ProviderIdentity = {
@@ -40,7 +41,7 @@ export const signInWithProvider = async (
   const email = normaliseEmail(identity.email);
   const { userId } = await userIdByEmail(services.db, { email, ...request.readAfter });
   if (userId !== null) {
-    const { state } = await loadAggregate(request, userDecider, `user-${userId}`);
+    const { state } = await loadAggregate(request, userDecider, userStream(userId));
     if (state.status === 'registered') {
       if (!identity.emailVerified)
         throw new AppError('unauthorized', providerSignInMessages.unverifiedEmail, {

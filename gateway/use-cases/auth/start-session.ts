@@ -7,6 +7,7 @@ import { usersCollection } from '../../../projections/users/user-view';
 import { executeCommand } from '../../execute-command';
 import { setSessionCookie } from '../../plugins/session-auth';
 import { sessionView } from './session-view';
+import { userStream } from '../../../contracts/stream-ids';
 
 /**
  * The tenant a new session starts in: an advisor's firm (DefaultPartnerTenantId) when they still
@@ -43,7 +44,7 @@ export const startSession = async (
   let position = reply.request.readAfter.afterPosition ?? -1;
   if (options.method) {
     const recorded = await executeCommand(reply, userDecider, {
-      streamId: `user-${user.userId}`,
+      streamId: userStream(user.userId),
       command: { type: 'RecordLogin', data: { method: options.method }, now, actor: self },
       tenantId: null,
       part: 'login',

@@ -11,6 +11,7 @@ import { forgetCredentials } from '../platforms/forget-credentials';
 import { featureOf, planAllows } from '../platforms/plan-features';
 import { tenantFacts } from '../platforms/tenant-facts';
 import { connectSeller } from '../sellers/connect-seller';
+import { integrationStream, sellerStream } from '../../../contracts/stream-ids';
 
 export type AuthorisedConnection = {
   connection: Connection;
@@ -55,7 +56,7 @@ const sellerToReconnect = async (
   if (input.accountId === null) return same.length === 1 ? same[0]?.Id : undefined;
   const vault = credentialVaultOf(services);
   for (const seller of same) {
-    const ref = await latestCredentialsRef(reply, `seller-${seller.Id}`);
+    const ref = await latestCredentialsRef(reply, sellerStream(seller.Id));
     const stored = ref ? await vault.read(ref) : null;
     if (stored?.secret.accountId === input.accountId) return seller.Id;
   }
@@ -89,7 +90,7 @@ const connectIntegrationAccount = async (
   try {
     const integrationId = existing?.Id ?? (await allocateIdFor(reply, 'integration'));
     await executeCommand(reply, integrationDecider, {
-      streamId: `integration-${integrationId}`,
+      streamId: integrationStream(integrationId),
       tenantId: input.tenantId,
       command: {
         type: 'ConnectIntegration',
@@ -109,7 +110,7 @@ const connectIntegrationAccount = async (
         now,
       },
     });
-    return { streamId: `integration-${integrationId}`, credentialsRef };
+    return { streamId: integrationStream(integrationId), credentialsRef };
   } catch (error) {
     await vault.remove(credentialsRef);
     throw error;
@@ -138,7 +139,7 @@ export const recordConnection = async (reply: FastifyReply, input: AuthorisedCon
       ...(sellerId === undefined ? {} : { sellerId }),
     });
     await forgetCredentials(reply.request, {
-      streamId: `seller-${connected.sellerId}`,
+      streamId: sellerStream(connected.sellerId),
       keep: connected.credentialsRef,
     });
     return;

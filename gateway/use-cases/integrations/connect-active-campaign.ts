@@ -9,6 +9,7 @@ import { credentialVaultOf } from '../platforms/credential-vault-of';
 import { forgetCredentials } from '../platforms/forget-credentials';
 import { featureOf, planAllows } from '../platforms/plan-features';
 import { tenantFacts } from '../platforms/tenant-facts';
+import { integrationStream } from '../../../contracts/stream-ids';
 
 /**
  * Field errors under the body's own names (Credentials.URL, Credentials.ApiKey). The URL is one the
@@ -60,7 +61,7 @@ export const connectActiveCampaign = async (
   });
   try {
     const integrationId = existing?.Id ?? (await allocateIdFor(reply, 'integration'));
-    const streamId = `integration-${integrationId}`;
+    const streamId = integrationStream(integrationId);
     const result = await executeCommand(reply, integrationDecider, {
       streamId,
       tenantId: input.tenantId,

@@ -3,6 +3,7 @@ import { jobDecider } from '../../../domain/job/job-decider';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
 import { allocateIdFor, executeCommand } from '../../execute-command';
 import { requireCaller } from '../../plugins/access';
+import { integrationStream, jobStream } from '../../../contracts/stream-ids';
 
 export type IntegrationJobRequest = {
   integrationId: number;
@@ -29,7 +30,7 @@ export const requestIntegrationJob = async (
   const jobId = await allocateIdFor(reply, 'job', `${action.kind}-${integrationId}`);
   const workflowId = integrationWorkflowId(integrationId, action.kind, jobId);
   await executeCommand(reply, integrationDecider, {
-    streamId: `integration-${integrationId}`,
+    streamId: integrationStream(integrationId),
     tenantId,
     command:
       action.kind === 'sync'
@@ -37,7 +38,7 @@ export const requestIntegrationJob = async (
         : { type: 'PurgeIntegration', data: { jobId, unlink: action.unlink }, now: now() },
   });
   const created = await executeCommand(reply, jobDecider, {
-    streamId: `job-${jobId}`,
+    streamId: jobStream(jobId),
     tenantId,
     command: {
       type: 'CreateJob',

@@ -4,6 +4,7 @@ import type { JobJson, JobKind } from '../../../contracts/events/job';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { jobTypeOf } from '../../../projections/jobs/jobs-projection';
 import { allocateIdFor, executeCommand } from '../../execute-command';
+import { jobStream } from '../../../contracts/stream-ids';
 
 export type JobRequest = {
   kind: JobKind;
@@ -38,7 +39,7 @@ export const recordJob = async (reply: FastifyReply, request: JobRequest): Promi
     workflowId: request.workflowIdOf?.(jobId) ?? jobWorkflowId(request.kind, jobId),
   };
   const created = await executeCommand(reply, jobDecider, {
-    streamId: `job-${jobId}`,
+    streamId: jobStream(jobId),
     tenantId: request.tenantId,
     part,
     command: { type: 'CreateJob', data, now: now() },

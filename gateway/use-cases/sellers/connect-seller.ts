@@ -8,6 +8,7 @@ import { requireCaller } from '../../plugins/access';
 import { credentialVaultOf } from '../platforms/credential-vault-of';
 import { featureOf, planAllows } from '../platforms/plan-features';
 import { tenantFacts } from '../platforms/tenant-facts';
+import { sellerStream } from '../../../contracts/stream-ids';
 
 export type SellerConnectionInput = {
   tenantId: number;
@@ -46,7 +47,7 @@ export const connectSeller = async (
   try {
     const sellerId = input.sellerId ?? (await allocateIdFor(reply, 'seller'));
     const result = await executeCommand(reply, sellerDecider, {
-      streamId: `seller-${sellerId}`,
+      streamId: sellerStream(sellerId),
       tenantId: input.tenantId,
       command: {
         type: 'ConnectSeller',

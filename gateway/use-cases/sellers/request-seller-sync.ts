@@ -4,6 +4,7 @@ import { jobDecider } from '../../../domain/job/job-decider';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
 import { syncJobWorkflowId } from '../../../workflows/sync/client';
 import { allocateIdFor, executeCommand } from '../../execute-command';
+import { jobStream, sellerStream } from '../../../contracts/stream-ids';
 
 export type SellerSyncRequest = {
   sellerId: number;
@@ -31,13 +32,13 @@ export const requestSellerSync = async (
   const jobId = await allocateIdFor(reply, 'job', part);
   const workflowId = syncJobWorkflowId(reply.server.services.config, { sellerId: request.sellerId, jobId });
   await executeCommand(reply, sellerDecider, {
-    streamId: `seller-${request.sellerId}`,
+    streamId: sellerStream(request.sellerId),
     tenantId: request.tenantId,
     part,
     command: { type: 'RequestSellerSync', data: { syncId: jobId, mode: request.mode }, now: now() },
   });
   const created = await executeCommand(reply, jobDecider, {
-    streamId: `job-${jobId}`,
+    streamId: jobStream(jobId),
     tenantId: request.tenantId,
     part,
     command: {

@@ -10,6 +10,7 @@ import { executeCommand, loadAggregate } from '../../execute-command';
 import { currentTenantOf, requireTenantAccess, type Caller } from '../../plugins/access';
 import { checkCommands, runCommands } from '../run-commands';
 import { requirePlan } from './tenant-facts';
+import { tenantStream, userStream } from '../../../contracts/stream-ids';
 
 const invalid = (field: string, message: string) =>
   new AppError('validation', 'There was an error while updating the selected clients.', {
@@ -63,16 +64,16 @@ export const batchUpdateTenants = async (
   let teamMember: { streamId: string; userId: number } | null = null;
   if (body.TeamMemberId !== undefined) {
     const firmId = currentTenantOf(request);
-    const { state } = await loadAggregate(request, userDecider, `user-${body.TeamMemberId}`);
+    const { state } = await loadAggregate(request, userDecider, userStream(body.TeamMemberId));
     if (state.status !== 'registered' || state.memberships[firmId]?.status !== 'ACTIVE')
       throw invalid('TeamMemberId', 'not a member of your company');
-    teamMember = { streamId: `user-${body.TeamMemberId}`, userId: body.TeamMemberId };
+    teamMember = { streamId: userStream(body.TeamMemberId), userId: body.TeamMemberId };
   }
 
   const plans = await Promise.all(
     ids.map(async (tenantId) => {
       const access = await requireTenantAccess(request, tenantId, 'tenantAdmin');
-      const { state } = await loadAggregate(request, tenantDecider, `tenant-${tenantId}`);
+      const { state } = await loadAggregate(request, tenantDecider, tenantStream(tenantId));
       const base = { now: services.now(), actor: access.actor };
       const commands = commandsFor(body, base);
       checkCommands(tenantDecider, state, commands);
@@ -108,7 +109,7 @@ export const batchUpdateTenants = async (
   let position: number | null = null;
   for (const plan of plans) {
     const done = await runCommands(reply, tenantDecider, {
-      streamId: `tenant-${plan.tenantId}`,
+      streamId: tenantStream(plan.tenantId),
       commands: plan.commands,
       tenantId: plan.tenantId,
     });
