@@ -1,5 +1,7 @@
 // Lint rules, including the folder boundaries of docs/architecture.md (see docs/adr/0003-folder-boundaries.md).
 import js from '@eslint/js';
+import pluginQuery from '@tanstack/eslint-plugin-query';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
@@ -58,6 +60,9 @@ export default tseslint.config(
   boundary('workflows', ['contracts', 'domain', 'commands', 'projections']),
   boundary('gateway', ['contracts', 'domain', 'commands', 'projections', 'workflows']),
   boundary('web', ['contracts']),
+  // The React ecosystem's own rules for the web app: hooks (and the React Compiler's checks) and react-query.
+  { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
+  ...pluginQuery.configs['flat/recommended'].map((config) => ({ ...config, files: ['web/**/*.{ts,tsx}'] })),
   boundary('deploy', ['contracts']),
   {
     // Temporal workflow code runs in a deterministic sandbox: no Node built-ins, activities as types only.

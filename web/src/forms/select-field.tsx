@@ -17,7 +17,15 @@ type SelectFieldProps = {
 };
 
 /** A labelled native select: keyboard and screen-reader friendly, its error announced with it. */
-export const SelectField = ({ name, label, value, onValueChange, options, ...rest }: SelectFieldProps) => {
+export const SelectField = ({
+  name,
+  label,
+  value,
+  onValueChange,
+  options,
+  inputRef,
+  ...rest
+}: SelectFieldProps) => {
   const id = `field-${name}`;
   const described = [rest.error ? `${id}-error` : null, rest.hint ? `${id}-hint` : null]
     .filter(Boolean)
@@ -28,7 +36,7 @@ export const SelectField = ({ name, label, value, onValueChange, options, ...res
         {label}
       </label>
       <select
-        ref={rest.inputRef}
+        ref={inputRef}
         id={id}
         name={name}
         value={value}

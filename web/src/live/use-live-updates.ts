@@ -11,11 +11,14 @@ import { LiveSocket, liveUrlOf } from './live-socket';
  */
 export const useLiveUpdates = (session: SessionResponse): void => {
   const services = useAppServices();
-  const who = useRef({ userId: session.user.Id, tenantId: session.tenant?.Id ?? null });
-  who.current = { userId: session.user.Id, tenantId: session.tenant?.Id ?? null };
-  const socket = useRef<LiveSocket | null>(null);
   const userId = session.user.Id;
   const tenantId = session.tenant?.Id ?? null;
+  const who = useRef({ userId, tenantId });
+  const socket = useRef<LiveSocket | null>(null);
+  // Before the socket effects below: a message after a switch is read against the new tenant.
+  useEffect(() => {
+    who.current = { userId, tenantId };
+  }, [userId, tenantId]);
 
   useEffect(() => {
     const create = services.openLiveSocket;

@@ -22,8 +22,9 @@ const checkEveryMs = 1_000;
 export const useIdleLogout = (timeoutSeconds: number): IdlePhase => {
   const services = useAppServices();
   const [phase, setPhase] = useState<IdlePhase>('active');
-  const lastActivity = useRef(Date.now());
-  const lastKeepAlive = useRef(Date.now());
+  const [mountedAt] = useState(Date.now);
+  const lastActivity = useRef(mountedAt);
+  const lastKeepAlive = useRef(mountedAt);
 
   useEffect(() => {
     const timeoutMs = timeoutSeconds * 1000;

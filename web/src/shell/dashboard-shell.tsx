@@ -1,4 +1,4 @@
-import { Suspense, useRef } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import type { SessionResponse } from '../../../contracts/auth';
 import { useLiveUpdates } from '../live/use-live-updates';
@@ -21,12 +21,13 @@ const focusSwitcher = () => document.getElementById(tenantSwitcherId)?.focus();
 /** The signed-in frame: sidebar, top bar, idle warning, content and footer (portal.md section 2.3). */
 export const DashboardShell = () => {
   const { data } = useSessionQuery();
-  const kept = useRef<SessionResponse | null>(null);
-  if (data) kept.current = data;
-  if (!kept.current) return null;
+  const [kept, setKept] = useState<SessionResponse | null>(data ?? null);
+  if (data && data !== kept) setKept(data);
+  const session = data ?? kept;
+  if (!session) return null;
   return (
-    <SignedInSession.Provider value={kept.current}>
-      <ShellFrame session={kept.current} />
+    <SignedInSession.Provider value={session}>
+      <ShellFrame session={session} />
     </SignedInSession.Provider>
   );
 };

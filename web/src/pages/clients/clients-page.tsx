@@ -24,6 +24,8 @@ import {
 import { NewClientModal } from './new-client-modal';
 import { useSwitchClient } from './use-switch-client';
 
+const noClients: readonly ClientRow[] = [];
+
 const linkClasses =
   'rounded text-left font-medium text-blue-700 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
@@ -48,7 +50,7 @@ export const ClientsPage = () => {
   };
 
   // A load failure is logged by the API client and shows as an empty table (portal.md section 8).
-  const all = clients.isError ? [] : clients.data?.clients;
+  const all = clients.isError ? noClients : clients.data?.clients;
   const shown = useMemo(() => (all ? filterClients(all, filters) : undefined), [all, filters]);
   const plans = useMemo(() => plansOf(all ?? []), [all]);
 
