@@ -120,6 +120,28 @@ const RecipientSummary = z.object({
   SendMonthly: z.boolean(),
 });
 
+/**
+ * The status of a connected platform (portal.md section 2.3), computed by the server at query time
+ * (projections/sellers/seller-status.ts): the web shows `text`, or the day of `lastSync` in the user's
+ * own format.
+ */
+export const SellerStatus = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('revoked'), text: z.string() }),
+  z.object({ kind: z.literal('synced'), text: z.string(), lastSync: z.string() }),
+  z.object({ kind: z.literal('pending_installation'), text: z.string() }),
+  z.object({ kind: z.literal('pending_sync'), text: z.string() }),
+]);
+export type SellerStatus = z.infer<typeof SellerStatus>;
+
+export const SellerProgress = z.enum(['syncing', 'generating', 'completed']);
+
+/**
+ * The badge beside the status (portal.md section 4): Syncing..., Generating metrics... or Completed;
+ * null while the platform's authentication is revoked, when no progress is being made.
+ */
+export const SellerProgressBadge = z.object({ stage: SellerProgress, text: z.string() }).nullable();
+export type SellerProgressBadge = z.infer<typeof SellerProgressBadge>;
+
 export const SellerResponse = z.object({
   Id: z.number(),
   TenantId: z.number(),
@@ -158,9 +180,11 @@ export const SellerResponse = z.object({
   }),
   createdAt: z.string(),
   disconnected: z.boolean(),
-  Status: z.object({ kind: z.string(), text: z.string(), lastSync: z.string().optional() }),
+  Status: SellerStatus,
+  /** A QuickBooks Desktop seller not synced for more than 10 days (portal.md section 9). */
   QbdSyncWarning: z.boolean(),
-  Progress: z.enum(['syncing', 'generating', 'completed']),
+  Progress: SellerProgress,
+  ProgressBadge: SellerProgressBadge,
   CollectionRecency: z.enum(['recent', 'stale']),
   MetricsRecency: z.enum(['recent', 'stale']),
   SyncActions: z.array(SellerSyncMode),

@@ -48,8 +48,9 @@ describe('connecting sellers', () => {
       TenantId: tenantId,
       Provider: 'DEMO',
       Active: true,
-      Status: { text: 'Pending sync...' },
+      Status: { kind: 'pending_sync', text: 'Pending sync...' },
       Progress: 'syncing',
+      ProgressBadge: { stage: 'syncing', text: 'Syncing...' },
       SyncActions: ['populate'],
       Deletable: false,
     });

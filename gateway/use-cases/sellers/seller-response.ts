@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { SellerResponse } from '../../../contracts/api/sellers';
+import type { SellerProgressBadge, SellerResponse } from '../../../contracts/api/sellers';
 import type { ReadAfter } from '../../../projections/read-after';
 import { listTenantRecipients, listAdminRecipients } from '../../../projections/recipients/query-recipients';
 import type { SellerView } from '../../../projections/sellers/query-sellers';
@@ -30,6 +30,31 @@ const subscriptionsBySeller = async (
   return bySeller;
 };
 
+const progressTexts: Record<SellerResponse['Progress'], string> = {
+  syncing: 'Syncing...',
+  generating: 'Generating metrics...',
+  completed: 'Completed',
+};
+
+/**
+ * The progress badge of a seller (portal.md section 4), none while its authentication is revoked:
+ * the one place this rule lives, so the web shows it instead of deriving it from the dates.
+ */
+export const sellerProgressBadge = (
+  seller: Pick<SellerView, 'Progress'> & { AuthToken: Pick<SellerView['AuthToken'], 'Status'> },
+): SellerProgressBadge =>
+  seller.AuthToken.Status === 'REVOKED'
+    ? null
+    : { stage: seller.Progress, text: progressTexts[seller.Progress] };
+
+/** One seller as the API answers it (the lists go through `sellerResponses`). */
+export const withProgressBadge = <View extends SellerView>(
+  seller: View,
+): View & Pick<SellerResponse, 'ProgressBadge'> => ({
+  ...seller,
+  ProgressBadge: sellerProgressBadge(seller),
+});
+
 /**
  * Sellers as the API answers them: FeatureFlags and Subscriptions only when asked for
  * (`include=Subscriptions,FeatureFlags`); a single seller always carries its flags.
@@ -43,13 +68,16 @@ export const sellerResponses = async <View extends SellerView>(
     tenantId: number | null;
     readAfter: ReadAfter;
   },
-): Promise<(Omit<View, 'FeatureFlags'> & Pick<SellerResponse, 'FeatureFlags' | 'Subscriptions'>)[]> => {
+): Promise<
+  (Omit<View, 'FeatureFlags'> & Pick<SellerResponse, 'FeatureFlags' | 'Subscriptions' | 'ProgressBadge'>)[]
+> => {
   const subscriptions = query.include.includes('Subscriptions')
     ? await subscriptionsBySeller(db, query)
     : null;
   const withFlags = query.include.includes('FeatureFlags');
   return query.sellers.map(({ FeatureFlags, ...seller }) => ({
     ...seller,
+    ProgressBadge: sellerProgressBadge(seller),
     ...(withFlags ? { FeatureFlags } : {}),
     ...(subscriptions ? { Subscriptions: subscriptions.get(seller.Id) ?? [] } : {}),
   }));

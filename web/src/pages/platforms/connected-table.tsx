@@ -11,10 +11,7 @@ import {
   companyUrlOf,
   dayOf,
   integrationStatusText,
-  isRecent,
-  qbdSyncWarning,
   qbdWarningText,
-  sellerProgressText,
   sellerStatusText,
 } from './seller-status';
 
@@ -46,40 +43,32 @@ type Props = {
   failed: boolean;
   jobs: readonly RunningJob[];
   canManage: boolean;
-  now: Date;
   onDisconnect: (row: ConnectedRow) => void;
   onReinstall: (seller: SellerResponse) => void;
 };
 
-const SellerStatus = ({
-  seller,
-  jobs,
-  now,
-}: {
-  seller: SellerResponse;
-  jobs: readonly RunningJob[];
-  now: Date;
-}) => {
+// The status, its badges and the QBD warning are the server's (GET /api/sellers computes them).
+const SellerStatus = ({ seller, jobs }: { seller: SellerResponse; jobs: readonly RunningJob[] }) => {
   const running = jobs.filter((job) => job.sellerId === seller.Id);
   return (
     <div className="space-y-1">
       <div className="flex flex-wrap items-center gap-2">
-        <span>{sellerStatusText(seller)}</span>
-        {seller.AuthToken.Status !== 'REVOKED' && (
+        <span>{sellerStatusText(seller.Status)}</span>
+        {seller.ProgressBadge && (
           // Not a Tremor Badge: its text never wraps, and "Generating metrics..." must fit at 360 px.
           <span
             className={`rounded-tremor-small px-2 py-0.5 text-sm ring-1 ring-inset ${
-              seller.MetricsDate
+              seller.ProgressBadge.stage === 'completed'
                 ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20'
                 : 'bg-blue-50 text-blue-700 ring-blue-600/20'
             }`}
           >
-            {sellerProgressText(seller)}
+            {seller.ProgressBadge.text}
           </span>
         )}
-        {isRecent(seller.CollectionDate, now) && <Badge color="emerald">Recent</Badge>}
+        {seller.CollectionRecency === 'recent' && <Badge color="emerald">Recent</Badge>}
       </div>
-      {qbdSyncWarning(seller, now) && (
+      {seller.QbdSyncWarning && (
         <p role="alert" className="text-xs text-amber-700">
           {qbdWarningText}
         </p>
@@ -90,7 +79,7 @@ const SellerStatus = ({
 };
 
 /** The connected sellers and integrations with the spec's status texts (portal.md section 2.3). */
-export const ConnectedTable = ({ rows, failed, jobs, canManage, now, onDisconnect, onReinstall }: Props) => {
+export const ConnectedTable = ({ rows, failed, jobs, canManage, onDisconnect, onReinstall }: Props) => {
   const columns: DataColumn<ConnectedRow>[] = [
     {
       id: 'company',
@@ -126,7 +115,7 @@ export const ConnectedTable = ({ rows, failed, jobs, canManage, now, onDisconnec
       header: 'Status',
       cell: (row) =>
         row.kind === 'seller' ? (
-          <SellerStatus seller={row.seller} jobs={jobs} now={now} />
+          <SellerStatus seller={row.seller} jobs={jobs} />
         ) : (
           integrationStatusText(row.integration)
         ),

@@ -1,11 +1,5 @@
 import { cardState, connectCards, gateTexts, type CardContext, type ConnectCardId } from './connect-cards';
-import {
-  companyUrlOf,
-  isRecent,
-  qbdSyncWarning,
-  sellerProgressText,
-  sellerStatusText,
-} from './seller-status';
+import { companyUrlOf, sellerStatusText } from './seller-status';
 
 const now = new Date('2030-03-01T12:00:00.000Z');
 const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
@@ -13,44 +7,17 @@ const daysAgo = (days: number) => minutesAgo(days * 24 * 60);
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
 describe('seller status texts', () => {
-  const seller = (overrides: Partial<Parameters<typeof sellerStatusText>[0]> = {}) => ({
-    Provider: 'QBO' as const,
-    AuthToken: { Owner: null, RefreshedAt: null, Status: 'ACTIVE' as const },
-    CollectionDate: null,
-    ...overrides,
-  });
-
-  it('says Authentication Revoked first, then the last sync, then pending installation or sync', () => {
+  it("shows the server's status, the day of the last sync in the user's own format", () => {
     const synced = daysAgo(2);
-    expect(
-      sellerStatusText(
-        seller({ CollectionDate: synced, AuthToken: { Owner: null, RefreshedAt: null, Status: 'REVOKED' } }),
-      ),
-    ).toBe('Authentication Revoked');
-    expect(sellerStatusText(seller({ CollectionDate: synced }))).toBe(`Last sync on ${day(synced)}`);
-    expect(sellerStatusText(seller({ Provider: 'QBD' }))).toBe('Pending installation...');
-    expect(sellerStatusText(seller())).toBe('Pending sync...');
-  });
-
-  it('follows syncing, generating and completed', () => {
-    expect(sellerProgressText({ CollectionDate: null, MetricsDate: null })).toBe('Syncing...');
-    expect(sellerProgressText({ CollectionDate: daysAgo(1), MetricsDate: null })).toBe(
-      'Generating metrics...',
+    expect(sellerStatusText({ kind: 'synced', text: 'Last sync on 2030-02-27', lastSync: synced })).toBe(
+      `Last sync on ${day(synced)}`,
     );
-    expect(sellerProgressText({ CollectionDate: daysAgo(1), MetricsDate: daysAgo(1) })).toBe('Completed');
-  });
-
-  it('calls a date recent under 60 minutes, stale at 60 or when empty', () => {
-    expect(isRecent(minutesAgo(59), now)).toBe(true);
-    expect(isRecent(minutesAgo(60), now)).toBe(false);
-    expect(isRecent(null, now)).toBe(false);
-  });
-
-  it('warns about a QBD seller not synced for more than 10 days, never about one not yet synced', () => {
-    expect(qbdSyncWarning({ Provider: 'QBD', CollectionDate: daysAgo(11) }, now)).toBe(true);
-    expect(qbdSyncWarning({ Provider: 'QBD', CollectionDate: daysAgo(9) }, now)).toBe(false);
-    expect(qbdSyncWarning({ Provider: 'QBD', CollectionDate: null }, now)).toBe(false);
-    expect(qbdSyncWarning({ Provider: 'QBO', CollectionDate: daysAgo(30) }, now)).toBe(false);
+    expect(sellerStatusText({ kind: 'revoked', text: 'Authentication Revoked' })).toBe(
+      'Authentication Revoked',
+    );
+    expect(sellerStatusText({ kind: 'pending_installation', text: 'Pending installation...' })).toBe(
+      'Pending installation...',
+    );
   });
 
   it('adds http:// to a company URL without a scheme', () => {

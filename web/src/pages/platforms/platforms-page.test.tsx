@@ -48,12 +48,13 @@ describe('the platforms page', () => {
     fake.on('GET /api/sellers', { body: oneSeller });
     await userEvent.click(screen.getByRole('button', { name: 'Connect Demo platform' }));
     const modal = await screen.findByRole('dialog', { name: 'Connected' });
-    expect(within(modal).getByText(/usually within 10 minutes/)).toBeTruthy();
+    expect(within(modal).getByText(/usually within 10 minutes/)).toBeInTheDocument();
     expect(fake.callsTo('POST /api/sellers')[0]?.body).toEqual({ provider: 'DEMO' });
     await screen.findByText('Acme Demo');
-    expect(screen.getByText('Pending sync...')).toBeTruthy();
+    expect(screen.getByText('Pending sync...')).toBeInTheDocument();
+    expect(screen.getByText('Syncing...')).toBeInTheDocument();
     // Once a platform is connected its cards go away for a company admin.
-    expect(screen.queryByTestId('connect-card-QBO')).toBeNull();
+    expect(screen.queryByTestId('connect-card-QBO')).not.toBeInTheDocument();
   });
 
   it('opens the error dialog from a redirect flash', async () => {
@@ -62,7 +63,7 @@ describe('the platforms page', () => {
       fake: platformsApi(),
     });
     const dialog = await screen.findByRole('alertdialog', { name: 'Connection failed' });
-    expect(within(dialog).getByText('There was an error connecting Xero.')).toBeTruthy();
+    expect(within(dialog).getByText('There was an error connecting Xero.')).toBeInTheDocument();
   });
 
   it('asks before disconnecting, with the catalogue text', async () => {
@@ -74,7 +75,7 @@ describe('the platforms page', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Disconnect Acme Demo' });
     expect(
       within(dialog).getByText('Are you sure? You will need to contact Support to revert this action.'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
     await waitFor(() => expect(fake.callsTo('POST /api/sellers/1/disconnect')).toHaveLength(1));
   });
@@ -89,7 +90,7 @@ describe('the platforms page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Connect Sage Intacct' }));
     const dialog = await screen.findByRole('dialog', { name: 'Connect to Sage' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
-    expect(within(dialog).getByText('Company ID is required')).toBeTruthy();
+    expect(within(dialog).getByText('Company ID is required')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/sellers')).toHaveLength(0);
 
     await userEvent.type(within(dialog).getByLabelText('Company ID'), 'ACME');
@@ -117,7 +118,7 @@ describe('the QuickBooks Desktop flow', () => {
     const form = await screen.findByRole('dialog', { name: 'QuickBooks Desktop Web Connector' });
     await userEvent.type(within(form).getByLabelText('Company file path'), 'C:\\Books\\acme.qbb');
     await userEvent.click(within(form).getByRole('button', { name: 'Download Web Connector file' }));
-    expect(within(form).getByText('The company file path must end in .qbw.')).toBeTruthy();
+    expect(within(form).getByText('The company file path must end in .qbw.')).toBeInTheDocument();
 
     await userEvent.clear(within(form).getByLabelText('Company file path'));
     jest.useFakeTimers({ advanceTimers: true });
@@ -154,21 +155,21 @@ describe('plan gating of the connect cards', () => {
     });
     renderApp({ path: '/platforms', fake });
     const qbd = await screen.findByTestId('connect-card-QBD');
-    await waitFor(() => expect(within(qbd).getByText('Upgrade plan to access')).toBeTruthy());
+    await waitFor(() => expect(within(qbd).getByText('Upgrade plan to access')).toBeInTheDocument());
     const locked = within(qbd).getByRole<HTMLButtonElement>('button', { name: 'Connect QuickBooks Desktop' });
     expect(locked.disabled).toBe(true);
     expect(locked.getAttribute('aria-describedby')).toBe(within(qbd).getByText('Upgrade plan to access').id);
     for (const card of ['HUBSPOT', 'HUBSPOT_REVOPS', 'SALESFORCE', 'ACTIVE_CAMPAIGN'])
       expect(
         within(screen.getByTestId(`connect-card-${card}`)).getByText('Upgrade plan to access'),
-      ).toBeTruthy();
+      ).toBeInTheDocument();
 
     const sage = screen.getByTestId('connect-card-SAGE');
     expect(connectButton('SAGE').disabled).toBe(false);
-    expect(within(sage).queryByText('Upgrade plan to access')).toBeNull();
+    expect(within(sage).queryByText('Upgrade plan to access')).not.toBeInTheDocument();
     // Cards no plan gates stay open.
-    expect(screen.getByRole('link', { name: 'Connect QuickBooks Online' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Connect Google' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Connect QuickBooks Online' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Connect Google' })).toBeInTheDocument();
     expect(fake.callsTo('GET /api/tenants/7/features')).toHaveLength(1);
   });
 
@@ -177,11 +178,11 @@ describe('plan gating of the connect cards', () => {
     const fake = platformsApi().on('GET /api/tenants/7/features', { body: { Features: [] } });
     renderApp({ path: '/platforms', fake, openLiveSocket: () => socket });
     const sage = await screen.findByTestId('connect-card-SAGE');
-    await waitFor(() => expect(within(sage).getByText('Upgrade plan to access')).toBeTruthy());
+    await waitFor(() => expect(within(sage).getByText('Upgrade plan to access')).toBeInTheDocument());
 
     fake.on('GET /api/tenants/7/features', { body: { Features: ['platforms/sage'] } });
     socket.receive({ type: 'invalidate', entity: 'billing', id: 12, tenantId: 7, position: 3 });
-    await waitFor(() => expect(within(sage).queryByText('Upgrade plan to access')).toBeNull());
+    await waitFor(() => expect(within(sage).queryByText('Upgrade plan to access')).not.toBeInTheDocument());
     expect(connectButton('SAGE').disabled).toBe(false);
     expect(fake.callsTo('GET /api/tenants/7/features')).toHaveLength(2);
   });
@@ -199,8 +200,10 @@ describe('plan gating of the connect cards', () => {
     renderApp({ path: '/platforms', fake: Object.assign(fake, { fetch: fetchHoldingFeatures }) });
     await screen.findByText('No Platforms Connected');
     expect(connectButton('SAGE').disabled).toBe(true);
-    expect(within(screen.getByTestId('connect-card-SAGE')).queryByText('Upgrade plan to access')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Connect Demo platform' })).toBeTruthy();
+    expect(
+      within(screen.getByTestId('connect-card-SAGE')).queryByText('Upgrade plan to access'),
+    ).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Connect Demo platform' })).toBeInTheDocument();
     release();
     await waitFor(() => expect(connectButton('SAGE').disabled).toBe(false));
   });
@@ -210,14 +213,14 @@ describe('plan gating of the connect cards', () => {
     const fake = platformsApi().on('GET /api/auth/self', { body: sessionFixture({ tenants: [demo] }) });
     renderApp({ path: '/platforms', fake });
     const hubspot = await screen.findByTestId('connect-card-HUBSPOT');
-    expect(within(hubspot).getByText('Disabled for the demo client')).toBeTruthy();
+    expect(within(hubspot).getByText('Disabled for the demo client')).toBeInTheDocument();
     expect(connectButton('HUBSPOT').disabled).toBe(true);
     expect(connectButton('ACTIVE_CAMPAIGN').disabled).toBe(true);
     expect(
       within(screen.getByTestId('connect-card-SALESFORCE')).getByText('Disabled for the demo client'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     for (const card of ['QBD', 'QBO', 'SAGE', 'DEMO', 'STRIPE'])
-      expect(screen.queryByTestId(`connect-card-${card}`)).toBeNull();
+      expect(screen.queryByTestId(`connect-card-${card}`)).not.toBeInTheDocument();
     // A demo tenant has every plan feature, so the plan is not asked.
     expect(fake.callsTo('GET /api/tenants/7/features')).toHaveLength(0);
   });
@@ -231,13 +234,13 @@ describe('plan gating of the connect cards', () => {
       .on('GET /api/tenants/7/features', { body: { Features: ['integrations/salesforce'] } });
     renderApp({ path: '/platforms', fake });
     await screen.findByText('Acme Demo');
-    expect(await screen.findByRole('link', { name: 'Connect Stripe' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Connect Xero' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Connect Stripe' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Connect Xero' })).toBeInTheDocument();
     await waitFor(() =>
       expect(
         within(screen.getByTestId('connect-card-SAGE')).getByText('Upgrade plan to access'),
-      ).toBeTruthy(),
+      ).toBeInTheDocument(),
     );
-    expect(screen.getByRole('link', { name: 'Connect Salesforce' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Connect Salesforce' })).toBeInTheDocument();
   });
 });

@@ -127,7 +127,6 @@ export const PlatformsPage = () => {
         failed={Boolean(sellers.isError || integrations.isError)}
         jobs={jobs}
         canManage={facts.isTenantAdmin || facts.isPlatformAdmin}
-        now={new Date()}
         onDisconnect={(row) => setModal({ kind: 'disconnect', row })}
         onReinstall={(_seller: SellerResponse) => setModal({ kind: 'qbd', reinstall: true })}
       />
