@@ -67,7 +67,7 @@ describe('useServerErrors: a failed submit shown where the person looks', () => 
     expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(screen.getByLabelText('Email'));
     // Every property sat on a field: no second copy of the failure above the form.
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('shows a property under the field the form names it by (an alias)', async () => {
@@ -82,7 +82,7 @@ describe('useServerErrors: a failed submit shown where the person looks', () => 
     await save();
     await screen.findByText('Please enter an industry');
     expect(errorOf('Industry')).toBe('Please enter an industry');
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('says the failure above the form when a property names no field it shows', async () => {
@@ -152,7 +152,7 @@ describe('useServerErrors: a failed submit shown where the person looks', () => 
     await userEvent.clear(screen.getByLabelText('Name'));
     await save();
     await screen.findByText('Name is required');
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(sent).toHaveLength(1);
   });
 });

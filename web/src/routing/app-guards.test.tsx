@@ -39,8 +39,8 @@ describe('the guards in the running app', () => {
     const fake = guestApi();
     renderApp({ path: '/login', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Log in' }));
-    expect(screen.getByText('Email is required')).toBeTruthy();
-    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/auth/login')).toHaveLength(0);
   });
 
@@ -101,7 +101,7 @@ describe('the guards in the running app', () => {
   it('shows the 404 page with its texts and links for any other path', async () => {
     renderApp({ path: '/no/such/page', fake: guestApi() });
     await screen.findByRole('heading', { name: '404 Not Found' });
-    expect(screen.getByText('Oops! It seems that this page does not exist.')).toBeTruthy();
+    expect(screen.getByText('Oops! It seems that this page does not exist.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
     expect(screen.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe('/register');
     expect(document.title).toBe('Ledgerwise - Not Found');

@@ -21,7 +21,7 @@ describe('the route error page', () => {
     expect(alert.textContent).toContain(
       'The operation failed to reach our servers. Please check your connection and try again.',
     );
-    expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   });
 
   it('takes the blame for any other failure', () => {

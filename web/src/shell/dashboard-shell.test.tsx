@@ -22,7 +22,7 @@ describe('the dashboard shell', () => {
     renderApp({ path: '/overview', fake: api() });
     await screen.findByRole('heading', { name: 'Dashboard' });
     expect(screen.getAllByText('Acme Ltd').length).toBeGreaterThan(0);
-    expect(screen.queryByText(/Tenant ID/)).toBeNull();
+    expect(screen.queryByText(/Tenant ID/)).not.toBeInTheDocument();
   });
 
   it('is green with Go To Clients for an advisor in their firm, black with Switch Companies otherwise', async () => {
@@ -36,15 +36,15 @@ describe('the dashboard shell', () => {
     const first = renderApp({ path: '/advisor/overview', fake: api(sessionFixture({ tenants: [firm] })) });
     const sidebar = await screen.findByTestId('sidebar');
     expect(sidebar.className).toContain('bg-emerald-800');
-    expect(within(sidebar).getByRole('link', { name: 'Go To Clients' })).toBeTruthy();
+    expect(within(sidebar).getByRole('link', { name: 'Go To Clients' })).toBeInTheDocument();
     first.unmount();
 
     const admin = tenantRow({ Role: 'ADMIN' });
     renderApp({ path: '/overview', fake: api(sessionFixture({ tenants: [admin] })) });
     const plain = await screen.findByTestId('sidebar');
     expect(plain.className).toContain('bg-gray-950');
-    expect(within(plain).getByRole('button', { name: 'Switch Companies' })).toBeTruthy();
-    expect(within(plain).queryByRole('link', { name: 'Go To Clients' })).toBeNull();
+    expect(within(plain).getByRole('button', { name: 'Switch Companies' })).toBeInTheDocument();
+    expect(within(plain).queryByRole('link', { name: 'Go To Clients' })).not.toBeInTheDocument();
   });
 
   it('shows Reports once the tenant has a connected seller', async () => {
@@ -90,7 +90,7 @@ describe('the dashboard shell', () => {
     renderApp({ path: '/overview', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
     const menu = document.getElementById('mobile-menu')!;
-    expect(within(menu).getByRole('link', { name: 'Profile' })).toBeTruthy();
+    expect(within(menu).getByRole('link', { name: 'Profile' })).toBeInTheDocument();
     await userEvent.click(within(menu).getByRole('button', { name: 'Sign out' }));
     await screen.findByRole('heading', { name: 'Log in' });
     expect(fake.callsTo('POST /api/auth/logout')).toHaveLength(1);
@@ -130,13 +130,13 @@ describe('the idle session', () => {
     const warning = 'Your session is about to expire in 1 minute due to inactivity.';
 
     act(() => jest.advanceTimersByTime(100_000));
-    expect(screen.queryByText(warning)).toBeNull();
+    expect(screen.queryByText(warning)).not.toBeInTheDocument();
     act(() => jest.advanceTimersByTime(21_000));
-    expect(screen.getByText(warning)).toBeTruthy();
+    expect(screen.getByText(warning)).toBeInTheDocument();
 
     fireEvent.mouseMove(window);
     act(() => jest.advanceTimersByTime(1_000));
-    expect(screen.queryByText(warning)).toBeNull();
+    expect(screen.queryByText(warning)).not.toBeInTheDocument();
 
     // Async: the logout call and the redirect that follows run between the timers.
     await act(() => jest.advanceTimersByTimeAsync(181_000));

@@ -85,7 +85,7 @@ describe('DataTable', () => {
   it('pages the rows, keeping Demo Client on the last page', async () => {
     render(<ClientsTable data={clients} pageSize={2} />);
     expect(namesShown()).toEqual(['Alpha Inc', 'beta Ltd']);
-    expect(screen.getByText(/Page 1 of 2/)).toBeTruthy();
+    expect(screen.getByText(/Page 1 of 2/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Previous page' }).hasAttribute('disabled')).toBe(true);
     await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
     expect(namesShown()).toEqual(['Zeta plc', 'Demo Client']);
@@ -111,9 +111,9 @@ describe('DataTable', () => {
     };
     render(<Selecting />);
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select Zeta plc' }));
-    expect(screen.getByText('Selected: 4')).toBeTruthy();
+    expect(screen.getByText('Selected: 4')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select all rows of Clients' }));
-    expect(screen.getByText('Selected: 1,2,3,4')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Switch to Alpha Inc' })).toBeTruthy();
+    expect(screen.getByText('Selected: 1,2,3,4')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Switch to Alpha Inc' })).toBeInTheDocument();
   });
 });

@@ -51,10 +51,10 @@ describe('Get started (register)', () => {
     await userEvent.type(await screen.findByLabelText('Email'), 'not-an-email');
     await userEvent.type(screen.getByLabelText('Password'), 'alllowercase');
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
-    expect(screen.getByText('First name is required')).toBeTruthy();
-    expect(screen.getByText('Last name is required')).toBeTruthy();
-    expect(screen.getByText('Email is invalid')).toBeTruthy();
-    expect(screen.getByText('Your password does not meet the required criteria.')).toBeTruthy();
+    expect(screen.getByText('First name is required')).toBeInTheDocument();
+    expect(screen.getByText('Last name is required')).toBeInTheDocument();
+    expect(screen.getByText('Email is invalid')).toBeInTheDocument();
+    expect(screen.getByText('Your password does not meet the required criteria.')).toBeInTheDocument();
     expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true');
     expect(fake.callsTo('POST /api/auth/register')).toHaveLength(0);
   });
@@ -97,7 +97,7 @@ describe('Forgot password', () => {
     });
     renderApp({ path: '/forgot', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Email a recovery link' }));
-    expect(screen.getByText('Email is required')).toBeTruthy();
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/auth/recoverPassword')).toHaveLength(0);
 
     await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
@@ -134,7 +134,7 @@ describe('Reset password', () => {
     await userEvent.type(await screen.findByLabelText('New password'), 'Analytical1');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical2');
     await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
-    expect(screen.getByText('The passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('The passwords do not match.')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/auth/resetPassword')).toHaveLength(0);
   });
 
@@ -152,7 +152,7 @@ describe('Reset password', () => {
       { body: { message: 'Successfully updated your password.' } },
     );
     renderApp({ path: '/reset-password', fake });
-    expect(screen.queryByLabelText('Current password')).toBeNull();
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
     await userEvent.type(await screen.findByLabelText('New password'), 'Analytical1');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical1');
     await userEvent.click(screen.getByRole('button', { name: 'Set password' }));

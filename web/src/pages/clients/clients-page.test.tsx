@@ -110,12 +110,12 @@ describe('Clients page', () => {
     renderApp({ path: '/clients', fake: advisorApi() });
     await screen.findByText('zeta Foods');
     expect(clientNames()).toEqual(['Alpha Works', 'zeta Foods', 'Demo Client']);
-    expect(screen.getByRole('button', { name: 'Switch to zeta Foods' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Switch to Alpha Works' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Switch to zeta Foods' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Switch to Alpha Works' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Client' }));
     expect(clientNames()).toEqual(['zeta Foods', 'Alpha Works', 'Demo Client']);
-    expect(screen.getByRole('button', { name: 'Change plan of zeta Foods' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Change plan of Alpha Works' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Change plan of zeta Foods' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Change plan of Alpha Works' })).not.toBeInTheDocument();
   });
 
   it('filters by platforms, client match and plan, saying No Clients Matched', async () => {
@@ -131,7 +131,7 @@ describe('Clients page', () => {
 
   it('says No Clients Connected when there are none', async () => {
     renderApp({ path: '/clients', fake: advisorApi().on('GET /api/clients', { body: { clients: [] } }) });
-    expect(await screen.findByText('No Clients Connected')).toBeTruthy();
+    expect(await screen.findByText('No Clients Connected')).toBeInTheDocument();
   });
 
   it('bulk edits the selected clients', async () => {
@@ -142,14 +142,14 @@ describe('Clients page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Bulk edit (2)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit 2 selected clients' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
-    expect(within(dialog).getByText('Choose at least one setting to change.')).toBeTruthy();
+    expect(within(dialog).getByText('Choose at least one setting to change.')).toBeInTheDocument();
     await userEvent.selectOptions(within(dialog).getByLabelText('Weekly report day'), 'Monday');
     await userEvent.selectOptions(
       within(dialog).getByLabelText('Add an advisor from your team'),
       'Ada Lovelace',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
-    expect(await screen.findByText('Updated 2 clients.')).toBeTruthy();
+    expect(await screen.findByText('Updated 2 clients.')).toBeInTheDocument();
     const body = fake.callsTo('PUT /api/tenants/batch')[0]?.body as { Id: number[] };
     expect({ ...body, Id: [...body.Id].sort() }).toEqual({ Id: [20, 21], WeeklyDay: 1, TeamMemberId: 3 });
   });
@@ -163,7 +163,7 @@ describe('Clients page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
     expect(
       await within(dialog).findByText('There was an error while updating the selected clients.'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     expect(fake.callsTo('PUT /api/tenants/batch')[0]?.body).toEqual({
       Id: [21],
       PlanIdentifier: 'expansion_client',
@@ -187,7 +187,7 @@ describe('Clients page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Add client' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add client' });
     await userEvent.type(within(dialog).getByLabelText('Company name'), '{Enter}');
-    expect(within(dialog).getByText('Please enter company name')).toBeTruthy();
+    expect(within(dialog).getByText('Please enter company name')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('Industry'), 'Supermarkets');
     await userEvent.selectOptions(within(dialog).getByLabelText('Business model'), 'B2C');
     await userEvent.type(within(dialog).getByLabelText('Company name'), 'Fresh Grocer{Enter}');
@@ -206,7 +206,7 @@ describe('Clients page', () => {
     renderApp({ path: '/clients', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Switch to zeta Foods' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Switch Client' });
-    expect(within(dialog).getByText('There was an error while switching clients.')).toBeTruthy();
+    expect(within(dialog).getByText('There was an error while switching clients.')).toBeInTheDocument();
   });
 });
 
@@ -232,8 +232,8 @@ describe('Manage Users Across Your Clients', () => {
         body: sessionFixture({ tenants: [tenantRow({ Id: 21, Name: 'zeta Foods' })] }),
       });
     const app = renderApp({ path: '/manage-users', fake });
-    expect(await screen.findByText('zoe@zeta.example')).toBeTruthy();
-    expect(screen.getByText('Business Owner')).toBeTruthy();
+    expect(await screen.findByText('zoe@zeta.example')).toBeInTheDocument();
+    expect(screen.getByText('Business Owner')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Switch to zeta Foods' }));
     await waitFor(() => expect(app.location()).toBe('/overview'));
   });
@@ -243,6 +243,6 @@ describe('Manage Users Across Your Clients', () => {
       path: '/manage-users',
       fake: advisorApi().on('GET /api/clients/users', { body: { users: [] } }),
     });
-    expect(await screen.findByText('No Users Found')).toBeTruthy();
+    expect(await screen.findByText('No Users Found')).toBeInTheDocument();
   });
 });

@@ -36,12 +36,12 @@ describe('the business dashboard', () => {
     const fake = business();
     renderApp({ path: '/overview', fake });
     await screen.findByText('Set up your account');
-    expect(stepState('account').getByText('Done')).toBeTruthy();
+    expect(stepState('account').getByText('Done')).toBeInTheDocument();
     expect(stepState('addPlatform').getByRole('link', { name: 'Connect' }).getAttribute('href')).toBe(
       '/platforms',
     );
-    expect(stepState('firstReport').getByText('Not yet available')).toBeTruthy();
-    expect(stepState('subscriptionPayment').getByText('Not yet available')).toBeTruthy();
+    expect(stepState('firstReport').getByText('Not yet available')).toBeInTheDocument();
+    expect(stepState('subscriptionPayment').getByText('Not yet available')).toBeInTheDocument();
 
     await waitFor(() => expect(fake.callsTo('PUT /api/browser/dashboard-progress')).toHaveLength(1));
     expect(fake.callsTo('PUT /api/browser/dashboard-progress')[0]?.body).toEqual({
@@ -62,7 +62,7 @@ describe('the business dashboard', () => {
     const fake = business();
     renderApp({ path: '/overview', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'No thanks: Invited user' }));
-    expect(stepState('inviteUser').getByText('Skipped')).toBeTruthy();
+    expect(stepState('inviteUser').getByText('Skipped')).toBeInTheDocument();
     await waitFor(() =>
       expect(fake.callsTo('PUT /api/browser/dashboard-progress').at(-1)?.body).toMatchObject({
         value: { inviteUser: 'dismissed' },
@@ -76,7 +76,7 @@ describe('the business dashboard', () => {
     });
     renderApp({ path: '/overview', fake });
     await screen.findByText('Set up your account');
-    await waitFor(() => expect(stepState('recipient').getByText('Skipped')).toBeTruthy());
+    await waitFor(() => expect(stepState('recipient').getByText('Skipped')).toBeInTheDocument());
   });
 
   it('follows the platform step while the first sync runs, with its live progress', async () => {
@@ -106,7 +106,7 @@ describe('the business dashboard', () => {
       });
     renderApp({ path: '/overview', fake });
     await screen.findByText('Set up your account');
-    expect(stepState('addPlatform').getByText('Syncing...')).toBeTruthy();
+    expect(stepState('addPlatform').getByText('Syncing...')).toBeInTheDocument();
     const bars = await screen.findAllByRole('progressbar', { name: 'Syncing data: invoices 120 of 480' });
     expect(bars[0]?.getAttribute('aria-valuenow')).toBe('25');
   });
@@ -142,13 +142,15 @@ describe('the business dashboard', () => {
       );
     renderApp({ path: '/overview', fake });
     const teamCard = (await screen.findByText('Team members')).closest('div')!;
-    expect(within(teamCard).getByText('2')).toBeTruthy();
-    expect(screen.queryByText('Set up your account')).toBeNull();
-    expect(within(screen.getByText('Trial days remaining').closest('div')!).getByText('10')).toBeTruthy();
-    expect(within(screen.getByText('Payment method').closest('div')!).getByText('Card')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Upgrade plan' })).toBeTruthy();
-    expect(screen.getByText('Grace Hopper')).toBeTruthy();
-    expect(screen.getByText('Ledger & Co')).toBeTruthy();
+    expect(within(teamCard).getByText('2')).toBeInTheDocument();
+    expect(screen.queryByText('Set up your account')).not.toBeInTheDocument();
+    expect(
+      within(screen.getByText('Trial days remaining').closest('div')!).getByText('10'),
+    ).toBeInTheDocument();
+    expect(within(screen.getByText('Payment method').closest('div')!).getByText('Card')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade plan' })).toBeInTheDocument();
+    expect(screen.getByText('Grace Hopper')).toBeInTheDocument();
+    expect(screen.getByText('Ledger & Co')).toBeInTheDocument();
   });
 
   it('shows the demo card on a demo tenant, without setup steps', async () => {
@@ -156,7 +158,7 @@ describe('the business dashboard', () => {
     const fake = business().on('GET /api/auth/self', { body: sessionFixture({ tenants: [demo] }) });
     renderApp({ path: '/overview', fake });
     await screen.findByText('You are exploring the Demo Client');
-    expect(screen.queryByText('Set up your account')).toBeNull();
+    expect(screen.queryByText('Set up your account')).not.toBeInTheDocument();
   });
 
   it('shows a synced seller’s revenue, payments and purchase gap in the company’s currency, month by month', async () => {
@@ -218,9 +220,10 @@ describe('the business dashboard', () => {
       });
     renderApp({ path: '/overview', fake });
     const card = within(await screen.findByRole('region', { name: 'Receivables: Acme Demo' }));
-    expect(await card.findByText('£15,000')).toBeTruthy();
-    expect(card.getByText('£10,000')).toBeTruthy();
-    expect(card.getByText('31.3 days')).toBeTruthy();
+    // The figures arrive query by query, each re-rendering the card: wait for the element to stay.
+    await waitFor(() => expect(card.getByText('£15,000')).toBeInTheDocument());
+    expect(card.getByText('£10,000')).toBeInTheDocument();
+    expect(card.getByText('31.3 days')).toBeInTheDocument();
     const table = card.getByRole('table', { name: 'Revenue and payments by month, Acme Demo' });
     const rows = within(table)
       .getAllByRole('row')
@@ -287,18 +290,18 @@ describe('the advisor firm dashboard', () => {
     const fake = advisorApi([clientRow(1), clientRow(99, { Name: 'Demo Client', isDemo: true })]);
     renderApp({ path: '/advisor/overview', fake });
     await screen.findByText('Onboarding progress');
-    expect(stepState('addClient').getByText('Done')).toBeTruthy();
-    expect(stepState('addClient').queryByRole('button', { name: /No thanks/ })).toBeNull();
+    expect(stepState('addClient').getByText('Done')).toBeInTheDocument();
+    expect(stepState('addClient').queryByRole('button', { name: /No thanks/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'No thanks: Invite an additional advisor' }));
     await userEvent.click(
       screen.getByRole('button', { name: "No thanks: Connect your firm's own platform" }),
     );
 
     const clients = (await screen.findByText('Clients')).closest('div')!;
-    expect(within(clients).getByText('1')).toBeTruthy();
+    expect(within(clients).getByText('1')).toBeInTheDocument();
     expect(within(clients).getByRole('link', { name: 'Add' }).getAttribute('href')).toBe('/clients');
     const users = screen.getByText('Users across your clients').closest('div')!;
-    expect(within(users).getByText('2')).toBeTruthy();
+    expect(within(users).getByText('2')).toBeInTheDocument();
     expect(within(users).getByRole('link', { name: 'Manage' }).getAttribute('href')).toBe('/manage-users');
   });
 
@@ -308,17 +311,17 @@ describe('the advisor firm dashboard', () => {
       fake: advisorApi([clientRow(1, { Platforms: [] })]),
     });
     await screen.findByText('Onboarding progress');
-    expect(screen.queryByText('Client Performance Summary')).toBeNull();
+    expect(screen.queryByText('Client Performance Summary')).not.toBeInTheDocument();
     first.unmount();
 
     const some = renderApp({ path: '/advisor/overview', fake: advisorApi([clientRow(1), clientRow(2)]) });
     await screen.findByText('Client Performance Summary');
-    expect(screen.getByText(/Your 2 connected clients are summarised/)).toBeTruthy();
+    expect(screen.getByText(/Your 2 connected clients are summarised/)).toBeInTheDocument();
     some.unmount();
 
     const many = Array.from({ length: 30 }, (_, i) => clientRow(i + 1));
     renderApp({ path: '/advisor/overview', fake: advisorApi(many) });
     await screen.findByText('Client Performance Summary');
-    expect(screen.getByText(/their figures move to the Customer Sheet/)).toBeTruthy();
+    expect(screen.getByText(/their figures move to the Customer Sheet/)).toBeInTheDocument();
   });
 });

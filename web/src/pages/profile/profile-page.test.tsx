@@ -23,10 +23,10 @@ describe('Profile', () => {
     const fake = apiFor().on('PUT /api/users/3', { body: me });
     renderApp({ path: '/profile', fake });
     await userEvent.selectOptions(await screen.findByLabelText('Job function'), 'Sales');
-    expect(screen.queryByLabelText('Email')).toBeNull();
-    expect(screen.getByText('ada@example.com')).toBeTruthy();
+    expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
+    expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Save profile' }));
-    expect(await screen.findByText('Successfully updated your profile.')).toBeTruthy();
+    expect(await screen.findByText('Successfully updated your profile.')).toBeInTheDocument();
     expect(fake.callsTo('PUT /api/users/3')[0]?.body).toEqual({ JobTitle: 'Sales' });
   });
 
@@ -43,8 +43,8 @@ describe('Profile', () => {
   it('shows the provider that signs a Google user in instead of a password form', async () => {
     renderApp({ path: '/profile', fake: apiFor({ AuthProvider: 'google' }) });
     await userEvent.click(await screen.findByRole('tab', { name: 'Security' }));
-    expect(screen.getByText(/You sign in with Google/)).toBeTruthy();
-    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(screen.getByText(/You sign in with Google/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
   });
 
   it('changes the password, asking for the current one when the server does', async () => {
@@ -65,7 +65,7 @@ describe('Profile', () => {
     await userEvent.type(screen.getByLabelText('New password'), 'Analytical2');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical3');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(screen.getByText('The passwords do not match.')).toBeTruthy();
+    expect(screen.getByText('The passwords do not match.')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/auth/resetPassword')).toHaveLength(0);
 
     await userEvent.clear(screen.getByLabelText('Confirm new password'));
@@ -73,7 +73,7 @@ describe('Profile', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     await userEvent.type(await screen.findByLabelText('Current password'), 'Analytical1');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await screen.findByText('Successfully updated your password.')).toBeTruthy();
+    expect(await screen.findByText('Successfully updated your password.')).toBeInTheDocument();
     await waitFor(() =>
       expect(fake.callsTo('POST /api/auth/resetPassword')[1]?.body).toEqual({
         password: 'Analytical2',

@@ -47,10 +47,10 @@ describe('Team page', () => {
   it('shows a tenant admin the pending invites and the team by name, with role names', async () => {
     const fake = apiFor({ role: 'ADMIN' });
     renderApp({ path: '/users', fake });
-    expect(await screen.findByText('cy@example.com')).toBeTruthy();
+    expect(await screen.findByText('cy@example.com')).toBeInTheDocument();
     await screen.findByText('Ada Lovelace');
-    expect(within(rowOf('Ada Lovelace')).getByText('Administrator')).toBeTruthy();
-    expect(within(rowOf('Bob Babbage')).getByText('Standard User')).toBeTruthy();
+    expect(within(rowOf('Ada Lovelace')).getByText('Administrator')).toBeInTheDocument();
+    expect(within(rowOf('Bob Babbage')).getByText('Standard User')).toBeInTheDocument();
     const team = screen.getByRole('table', { name: 'Team' });
     const names = within(team)
       .getAllByRole('row')
@@ -79,7 +79,7 @@ describe('Team page', () => {
     const fake = apiFor({ role: 'USER' }).on('PUT /api/users/3', { body: userWithTenants(ada) });
     renderApp({ path: '/users', fake });
     await screen.findByText('Ada Lovelace');
-    expect(screen.queryByRole('button', { name: 'Invite user' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Invite user' })).not.toBeInTheDocument();
     expect(fake.calls.some((call) => call.url.includes('pending=1'))).toBe(false);
     const bobWeekly = screen.getByRole('switch', { name: 'Send weekly reports to Bob Babbage' });
     expect(bobWeekly.hasAttribute('disabled')).toBe(true);
@@ -99,7 +99,7 @@ describe('Team page', () => {
       await screen.findByText(
         'Error Toggling SendWeekly to false. Error toggling field: Please try again or contact support.',
       ),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
   });
 
   it('disables a member with their reports (ToggleReports)', async () => {
@@ -143,12 +143,12 @@ describe('Team page', () => {
       'Advisor (administrator access)',
       'Standard User',
     ]);
-    expect(within(dialog).queryByLabelText('Classify as advisor')).toBeNull();
+    expect(within(dialog).queryByLabelText('Classify as advisor')).not.toBeInTheDocument();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
-    expect(within(dialog).getByText('Role is required')).toBeTruthy();
-    expect(within(dialog).getByText('Name is required')).toBeTruthy();
-    expect(within(dialog).getByText('Email is required')).toBeTruthy();
+    expect(within(dialog).getByText('Role is required')).toBeInTheDocument();
+    expect(within(dialog).getByText('Name is required')).toBeInTheDocument();
+    expect(within(dialog).getByText('Email is required')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/auth/invite')).toHaveLength(0);
 
     await userEvent.selectOptions(within(dialog).getByLabelText('Role'), 'ADVISOR');
@@ -158,7 +158,7 @@ describe('Team page', () => {
     await userEvent.click(within(dialog).getByLabelText('Subscribe to reports'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
 
-    expect(await screen.findByText('Invitation sent to dee@example.com.')).toBeTruthy();
+    expect(await screen.findByText('Invitation sent to dee@example.com.')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/auth/invite')[0]?.body).toEqual({
       name: 'Dee',
       email: 'dee@example.com',
@@ -182,8 +182,8 @@ describe('Team page', () => {
     renderApp({ path: '/users', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Invite your accountant' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invite your accountant' });
-    expect(within(dialog).queryByLabelText('Job function')).toBeNull();
-    expect(within(dialog).queryByLabelText(/Role|Who are you inviting/)).toBeNull();
+    expect(within(dialog).queryByLabelText('Job function')).not.toBeInTheDocument();
+    expect(within(dialog).queryByLabelText(/Role|Who are you inviting/)).not.toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Cal');
     await userEvent.type(within(dialog).getByLabelText('Email'), 'cal@books.example');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
@@ -201,12 +201,12 @@ describe('Team page', () => {
     renderApp({ path: '/users', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Bob Babbage' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit user' });
-    expect(within(dialog).queryByLabelText('Email')).toBeNull();
-    expect(within(dialog).queryByLabelText('Assign to all clients')).toBeNull();
+    expect(within(dialog).queryByLabelText('Email')).not.toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('Assign to all clients')).not.toBeInTheDocument();
     await userEvent.selectOptions(within(dialog).getByLabelText('Role'), 'ADMIN');
     await userEvent.selectOptions(within(dialog).getByLabelText('Job function'), 'Sales');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Successfully updated the user.')).toBeTruthy();
+    expect(await within(dialog).findByText('Successfully updated the user.')).toBeInTheDocument();
     expect(fake.callsTo('PUT /api/users/4')[0]?.body).toEqual({ JobTitle: 'Sales', Role: 'ADMIN' });
   });
 
@@ -225,7 +225,9 @@ describe('Team page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit user' });
     await userEvent.click(within(dialog).getByLabelText('Assign to all clients'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('There was an error while updating the user.')).toBeTruthy();
+    expect(
+      await within(dialog).findByText('There was an error while updating the user.'),
+    ).toBeInTheDocument();
     expect(fake.callsTo('PUT /api/users/5')[0]?.body).toEqual({
       JobTitle: null,
       Role: 'ADMIN',
@@ -242,7 +244,7 @@ describe('Team page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit user' });
     await userEvent.clear(within(dialog).getByLabelText('Name'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(dialog).getByText('Name is required')).toBeTruthy();
+    expect(within(dialog).getByText('Name is required')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Robert Babbage');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
@@ -255,7 +257,7 @@ describe('Team page', () => {
         Role: 'USER',
       }),
     );
-    expect(await within(dialog).findByText('Successfully updated the user.')).toBeTruthy();
+    expect(await within(dialog).findByText('Successfully updated the user.')).toBeInTheDocument();
   });
 
   it('lets an advisor leave a company once they tick the confirmation, then opens the overview', async () => {
@@ -299,7 +301,7 @@ describe('Team page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Leave company' });
     expect(
       within(dialog).getByText('Another active advisor or administrator must remain in the company.'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Leave company' }).hasAttribute('disabled')).toBe(true);
   });
 
@@ -310,7 +312,7 @@ describe('Team page', () => {
     const app = renderApp({ path: '/users/4?redirect=%2Fplatforms', fake });
     await userEvent.selectOptions(await screen.findByLabelText('Job function'), 'Marketing');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Successfully updated the user.')).toBeTruthy();
+    expect(await screen.findByText('Successfully updated the user.')).toBeInTheDocument();
     await waitFor(() => expect(app.location()).toBe('/platforms'), { timeout: 3000 });
     expect(fake.callsTo('PUT /api/users/4')[0]?.body).toEqual({ JobTitle: 'Marketing', Role: 'USER' });
   });

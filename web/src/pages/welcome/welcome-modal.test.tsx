@@ -62,7 +62,7 @@ describe('the welcome modal', () => {
     const fake = newcomer();
     const app = renderApp({ path: '/overview', fake });
     const go = await screen.findByRole('button', { name: "Let's go" });
-    expect(screen.getByRole('dialog', { name: 'Welcome to Ledgerwise' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Welcome to Ledgerwise' })).toBeInTheDocument();
     expect((go as HTMLButtonElement).disabled).toBe(true);
 
     await userEvent.type(screen.getByLabelText('Company name'), 'Ledger & Co');
@@ -85,7 +85,9 @@ describe('the welcome modal', () => {
       Classification: 'FIRM',
     });
     expect(fake.callsTo('POST /api/auth/switchTenant')[0]?.body).toEqual({ tenantId: 12 });
-    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Welcome to Ledgerwise' })).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Welcome to Ledgerwise' })).not.toBeInTheDocument(),
+    );
   });
 
   it('requires the industry and the business model before creating anything', async () => {
@@ -95,7 +97,7 @@ describe('the welcome modal', () => {
     await userEvent.click(screen.getByLabelText('Managing my company'));
     await userEvent.click(screen.getByRole('button', { name: "Let's go" }));
     await screen.findByText('Please enter an industry');
-    expect(screen.getByText('Please select a business model')).toBeTruthy();
+    expect(screen.getByText('Please select a business model')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/tenants')).toHaveLength(0);
   });
 
@@ -108,7 +110,7 @@ describe('the welcome modal', () => {
     fake.on('POST /api/auth/switchTenant', { body: sessionFixture() });
     const app = renderApp({ path: '/overview', fake });
     await userEvent.type(await screen.findByLabelText('Company name'), 'Acme');
-    expect(screen.queryByText('How will you use Ledgerwise?')).toBeNull();
+    expect(screen.queryByText('How will you use Ledgerwise?')).not.toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Industry'), 'Bakeries');
     await userEvent.selectOptions(screen.getByLabelText('Business model'), 'B2C');
     await userEvent.click(screen.getByRole('button', { name: "Let's go" }));
