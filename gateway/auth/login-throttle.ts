@@ -2,7 +2,7 @@ import { MongoServerError, type Collection, type Db } from 'mongodb';
 
 /**
  * Login lockout (portal.md section 9: 30 minutes) that an attacker cannot aim at someone else's
- * account (ADR 20). Failures are counted three ways, each in a 30-minute window:
+ * account (ADR 26). Failures are counted three ways, each in a 30-minute window:
  * - per (account, source address) pair: 5 failures lock that pair for 30 minutes, so a guesser is
  *   stopped while the owner, signing in from anywhere else, is not;
  * - per source address: 20 failures lock the address, whichever accounts it tried;

@@ -35,7 +35,7 @@ const cookiePositionOf = (request: FastifyRequest): number | undefined => {
 
 /**
  * A caller can only have been given positions the store has reached: anything beyond its end is
- * clamped to it, so a forged huge number cannot make each query wait its whole timeout (ADR 20). The
+ * clamped to it, so a forged huge number cannot make each query wait its whole timeout (ADR 26). The
  * header is not signed (other clients set it by hand), the clamp is what bounds it; the cookie is.
  */
 export const registerReadYourWrites = (app: FastifyInstance): void => {

@@ -11,7 +11,7 @@ const keyOf = (database: string, name: string) => `${database}/${name}`;
 
 /**
  * In-process news of checkpoints, so read-your-writes waits end when the projector saves its
- * checkpoint instead of asking Mongo over and over (ADR 20). Projectors in other processes are
+ * checkpoint instead of asking Mongo over and over (ADR 26). Projectors in other processes are
  * not heard here: waiters for those read models fall back to one shared watcher per process.
  */
 export const checkpointSignal = {

@@ -41,7 +41,7 @@ type Waiter = {
 };
 
 /**
- * Every wait in this process, for the one shared watcher (ADR 20). A wait ends when the projector
+ * Every wait in this process, for the one shared watcher (ADR 26). A wait ends when the projector
  * running in this process announces its checkpoint (checkpoint-signal.ts), with no query at all;
  * waits on read models projected elsewhere are answered by one query per tick for all of them, and
  * only while some exist, so the load on Mongo does not grow with the number of waiting requests.

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Where the server may call on a user's behalf (server-side request forgery, ADR 20): a connector URL
+ * Where the server may call on a user's behalf (server-side request forgery, ADR 26): a connector URL
  * a person typed (ActiveCampaign today, any future connector) must be https and resolve only to
  * public addresses. One check for the gateway, which refuses the URL when it is saved, and for the
  * connectors, which check again before each call (a name can resolve elsewhere later) and call the

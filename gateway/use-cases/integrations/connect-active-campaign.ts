@@ -13,7 +13,7 @@ import { integrationStream } from '../../../contracts/stream-ids';
 
 /**
  * Field errors under the body's own names (Credentials.URL, Credentials.ApiKey). The URL is one the
- * server will call, so it must be https and public (server-side request forgery, ADR 20).
+ * server will call, so it must be https and public (server-side request forgery, ADR 26).
  */
 const checkCredentials = async (
   input: { url: string; apiKey: string },
