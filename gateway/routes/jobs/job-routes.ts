@@ -3,7 +3,8 @@ import { Job, JobIdParam, JobsQuery, JobsResponse } from '../../../contracts/api
 import { AppError } from '../../../contracts/errors';
 import { getJob, listJobs } from '../../../projections/jobs/query-jobs';
 import { getSeller } from '../../../projections/sellers/query-sellers';
-import { currentTenantOf, requireCaller, requireSameTenant } from '../../plugins/access';
+import { currentTenantOf, requireCaller } from '../../plugins/access';
+import { visibleToCaller } from '../../use-cases/visible-to-caller';
 import { toJob } from '../../use-cases/jobs/job-view';
 
 const jobNotFound = () => new AppError('not_found', 'Job not found.');
@@ -20,8 +21,7 @@ export const jobRoutes: FastifyPluginAsyncZod = (app) => {
     },
     async (request) => {
       const { job } = await getJob(services.db, { jobId: request.params.id, readAfter: request.readAfter });
-      if (!job) throw jobNotFound();
-      requireSameTenant(request, job.tenantId);
+      if (!job || !visibleToCaller(request, job.tenantId)) throw jobNotFound();
       return toJob(job);
     },
   );
@@ -39,8 +39,8 @@ export const jobRoutes: FastifyPluginAsyncZod = (app) => {
         throw new AppError('forbidden', 'Access Denied', { message: 'scope=all is for platform admins' });
       if (sellerId !== undefined) {
         const seller = await getSeller(services.db, { sellerId, now: services.now() });
-        if (!seller) throw new AppError('not_found', 'Seller not found.');
-        requireSameTenant(request, seller.TenantId);
+        if (!seller || !visibleToCaller(request, seller.TenantId))
+          throw new AppError('not_found', 'Seller not found.');
       }
       // Members see their current tenant's jobs only; platform admins a seller's, everyone's, or their tenant's.
       const everyTenant =

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   JobsResponse,
@@ -9,7 +10,7 @@ import {
 import { AppError } from '../../../contracts/errors';
 import { latestJob } from '../../../projections/jobs/query-jobs';
 import { getSeller } from '../../../projections/sellers/query-sellers';
-import { requireSameTenant } from '../../plugins/access';
+import { visibleToCaller } from '../../use-cases/visible-to-caller';
 import { toJob } from '../../use-cases/jobs/job-view';
 import { requestAdminReports } from '../../use-cases/jobs/request-admin-reports';
 import { requestSellerReport } from '../../use-cases/jobs/request-seller-report';
@@ -28,10 +29,10 @@ export const reportRequestRoutes: FastifyPluginAsyncZod = (app) => {
   );
 
   /** The caller's tenant's seller; another tenant's is not found. */
-  const sellerOf = async (request: Parameters<typeof requireSameTenant>[0], sellerId: number) => {
+  const sellerOf = async (request: FastifyRequest, sellerId: number) => {
     const seller = await getSeller(services.db, { sellerId, now: services.now() });
-    if (!seller) throw new AppError('not_found', 'Seller not found.');
-    requireSameTenant(request, seller.TenantId);
+    if (!seller || !visibleToCaller(request, seller.TenantId))
+      throw new AppError('not_found', 'Seller not found.');
     return seller;
   };
 

@@ -3,7 +3,7 @@ import { AppError } from '../../../contracts/errors';
 import { getIntegration, type IntegrationView } from '../../../projections/integrations/query-integrations';
 import { INTEGRATIONS } from '../../../projections/integrations/integrations-projection';
 import { waitUntilRead } from '../../../projections/read-after';
-import { requireSameTenant } from '../../plugins/access';
+import { visibleToCaller } from '../visible-to-caller';
 
 /** An integration account named by id: 404 when unknown or deleted, and 404 to another tenant. */
 export const findIntegration = async (
@@ -13,8 +13,8 @@ export const findIntegration = async (
   const { db } = request.server.services;
   await waitUntilRead(db, INTEGRATIONS, request.readAfter);
   const account = await getIntegration(db, { integrationId });
-  if (!account) throw new AppError('not_found', 'Integration account not found.');
-  requireSameTenant(request, account.TenantId);
+  if (!account || !visibleToCaller(request, account.TenantId))
+    throw new AppError('not_found', 'Integration account not found.');
   return account;
 };
 

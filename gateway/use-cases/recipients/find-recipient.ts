@@ -4,7 +4,7 @@ import { recipientDecider } from '../../../domain/recipient/recipient-decider';
 import type { KnownRecipient } from '../../../domain/recipient/recipient';
 import { listSellerRecipients, type RecipientView } from '../../../projections/recipients/query-recipients';
 import { loadAggregate } from '../../execute-command';
-import { requireSameTenant } from '../../plugins/access';
+import { visibleToCaller } from '../visible-to-caller';
 
 /** A subscription named by id, from its stream: 404 when unknown or deleted, and to other tenants. */
 export const findRecipient = async (
@@ -12,8 +12,8 @@ export const findRecipient = async (
   recipientId: number,
 ): Promise<KnownRecipient> => {
   const { state } = await loadAggregate(request, recipientDecider, `recipient-${recipientId}`);
-  if (state.status !== 'known') throw new AppError('not_found', 'Subscription not found.');
-  requireSameTenant(request, state.tenantId);
+  if (state.status !== 'known' || !visibleToCaller(request, state.tenantId))
+    throw new AppError('not_found', 'Subscription not found.');
   return state;
 };
 

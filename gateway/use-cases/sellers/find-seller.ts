@@ -4,7 +4,7 @@ import { AppError } from '../../../contracts/errors';
 import { waitUntilRead } from '../../../projections/read-after';
 import { getSeller, type SellerView } from '../../../projections/sellers/query-sellers';
 import { SELLERS } from '../../../projections/sellers/sellers-projection';
-import { requireSameTenant } from '../../plugins/access';
+import { visibleToCaller } from '../visible-to-caller';
 import { withProgressBadge } from './seller-response';
 
 /** A seller named by id: 404 when unknown or deleted, and 404 to callers of another tenant. */
@@ -15,8 +15,8 @@ export const findSeller = async (
   const { db, now } = request.server.services;
   await waitUntilRead(db, SELLERS, request.readAfter);
   const seller = await getSeller(db, { sellerId, now: now() });
-  if (!seller) throw new AppError('not_found', 'Seller not found.');
-  requireSameTenant(request, seller.TenantId);
+  if (!seller || !visibleToCaller(request, seller.TenantId))
+    throw new AppError('not_found', 'Seller not found.');
   return withProgressBadge(seller);
 };
 
