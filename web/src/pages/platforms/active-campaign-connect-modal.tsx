@@ -1,81 +1,72 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import { activeCampaignConnectFailure } from '../../../../contracts/api/integrations';
-import { isValidationError } from '../../api/api-error';
+import { useForm } from 'react-hook-form';
+import {
+  activeCampaignConnectFailure,
+  CreateIntegrationRequest,
+} from '../../../../contracts/api/integrations';
 import { useConnectActiveCampaign } from '../../api/queries/platforms';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { TextField } from '../../forms/text-field';
+import { FormTextField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { connectFailureOf } from './connect-failure';
+
+/** The request's Credentials, both required here (portal.md section 5). */
+const Credentials = CreateIntegrationRequest.shape.Credentials.unwrap();
+const credentials = Credentials.shape;
+const ActiveCampaignForm = Credentials.extend({
+  URL: credentials.URL.unwrap().min(1, 'URL is required'),
+  ApiKey: credentials.ApiKey.unwrap().min(1, 'API key is required'),
+});
+const emptyCredentials = { URL: '', ApiKey: '' };
+
+/** The catalogue's text, then the server's message and any resolution (portal.md section 8). */
+const activeCampaignFailureText = (error: unknown) => {
+  const { title, detail } = connectFailureOf(error, activeCampaignConnectFailure);
+  return detail ? `${title} ${detail}` : title;
+};
 
 type Props = { open: boolean; onClose: () => void; onConnected: () => void };
 
 /** Connect to ActiveCampaign: account URL and API key (masked), both required (portal.md section 5). */
 export const ActiveCampaignConnectModal = ({ open, onClose, onConnected }: Props) => {
   const connectActiveCampaign = useConnectActiveCampaign();
-  const [values, setValues] = useState({ URL: '', ApiKey: '' });
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const set = (field: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const form = useForm({ resolver: zodResolver(ActiveCampaignForm), defaultValues: emptyCredentials });
+  const serverErrors = useServerErrors(form, {
+    failure: activeCampaignFailureText,
+    aliases: { 'Credentials.URL': 'URL', 'Credentials.ApiKey': 'ApiKey' },
+    alwaysSayFailure: true,
+  });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const missing: FormErrors = {};
-    if (!values.URL.trim()) missing.URL = 'URL is required';
-    if (!values.ApiKey.trim()) missing.ApiKey = 'API key is required';
-    setErrors(missing);
-    setFailure(null);
-    if (Object.keys(missing).length > 0) return;
-    setLoading(true);
+  const submit = form.handleSubmit(async (values) => {
     try {
       await connectActiveCampaign.mutateAsync(values);
-      setValues({ URL: '', ApiKey: '' });
+      form.reset(emptyCredentials);
       onConnected();
     } catch (error) {
-      if (isValidationError(error)) {
-        const fields = formErrorsOf(error.properties);
-        setErrors({
-          URL: fields['Credentials.URL'] ?? fields.URL ?? '',
-          ApiKey: fields['Credentials.ApiKey'] ?? fields.ApiKey ?? '',
-        });
-      }
-      const { title, detail } = connectFailureOf(error, activeCampaignConnectFailure);
-      setFailure(detail ? `${title} ${detail}` : title);
-    } finally {
-      setLoading(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <ModalDialog open={open} title="Connect to ActiveCampaign" onClose={onClose}>
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-        <ErrorCallout message={failure} />
-        <TextField
-          name="URL"
-          label="Account URL"
-          type="url"
-          value={values.URL}
-          onValueChange={set('URL')}
-          error={errors.URL || undefined}
-          required
-        />
-        <TextField
+        <ErrorCallout message={serverErrors.message} />
+        <FormTextField control={form.control} name="URL" label="Account URL" type="url" required />
+        <FormTextField
+          control={form.control}
           name="ApiKey"
           label="API key"
           type="password"
           autoComplete="off"
-          value={values.ApiKey}
-          onValueChange={set('ApiKey')}
-          error={errors.ApiKey || undefined}
           required
         />
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={loading}>
+          <Button type="submit" loading={form.formState.isSubmitting}>
             Connect
           </Button>
         </div>

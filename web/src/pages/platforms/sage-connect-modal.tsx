@@ -1,83 +1,65 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import { sageConnectFailure } from '../../../../contracts/api/sellers';
-import { isValidationError } from '../../api/api-error';
+import { useForm } from 'react-hook-form';
+import { CreateSellerRequest, sageConnectFailure } from '../../../../contracts/api/sellers';
 import { useConnectSeller } from '../../api/queries/platforms';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { TextField } from '../../forms/text-field';
+import { FormTextField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { connectFailureOf } from './connect-failure';
+
+/** SAGE's credentials, all required (portal.md section 5): the request's fields, none left out. */
+const SageForm = CreateSellerRequest.pick({ companyId: true, userId: true, password: true }).extend({
+  companyId: CreateSellerRequest.shape.companyId.unwrap().min(1, 'Company ID is required'),
+  userId: CreateSellerRequest.shape.userId.unwrap().min(1, 'User ID is required'),
+  password: CreateSellerRequest.shape.password.unwrap().min(1, 'Password is required'),
+});
+const emptySage = { companyId: '', userId: '', password: '' };
+
+/** The catalogue's text, then the server's message and any resolution hint (portal.md section 8). */
+const sageFailureText = (error: unknown) => {
+  const { title, detail } = connectFailureOf(error, sageConnectFailure);
+  return detail ? `${title} ${detail}` : title;
+};
 
 type Props = { open: boolean; onClose: () => void; onConnected: () => void };
 
 /** Connect to Sage: company id, user id and password, all required (portal.md section 5). */
 export const SageConnectModal = ({ open, onClose, onConnected }: Props) => {
   const connectSeller = useConnectSeller();
-  const [values, setValues] = useState({ companyId: '', userId: '', password: '' });
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const set = (field: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const form = useForm({ resolver: zodResolver(SageForm), defaultValues: emptySage });
+  const serverErrors = useServerErrors(form, { failure: sageFailureText, alwaysSayFailure: true });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const missing: FormErrors = {};
-    if (!values.companyId.trim()) missing.companyId = 'Company ID is required';
-    if (!values.userId.trim()) missing.userId = 'User ID is required';
-    if (!values.password) missing.password = 'Password is required';
-    setErrors(missing);
-    setFailure(null);
-    if (Object.keys(missing).length > 0) return;
-    setLoading(true);
+  const submit = form.handleSubmit(async (credentials) => {
     try {
-      await connectSeller.mutateAsync({ provider: 'SAGE', ...values });
-      setValues({ companyId: '', userId: '', password: '' });
+      await connectSeller.mutateAsync({ provider: 'SAGE', ...credentials });
+      form.reset(emptySage);
       onConnected();
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      const { title, detail } = connectFailureOf(error, sageConnectFailure);
-      setFailure(detail ? `${title} ${detail}` : title);
-    } finally {
-      setLoading(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <ModalDialog open={open} title="Connect to Sage" onClose={onClose}>
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-        <ErrorCallout message={failure} />
-        <TextField
-          name="companyId"
-          label="Company ID"
-          value={values.companyId}
-          onValueChange={set('companyId')}
-          error={errors.companyId}
-          required
-        />
-        <TextField
-          name="userId"
-          label="User ID"
-          value={values.userId}
-          onValueChange={set('userId')}
-          error={errors.userId}
-          required
-        />
-        <TextField
+        <ErrorCallout message={serverErrors.message} />
+        <FormTextField control={form.control} name="companyId" label="Company ID" required />
+        <FormTextField control={form.control} name="userId" label="User ID" required />
+        <FormTextField
+          control={form.control}
           name="password"
           label="Password"
           type="password"
           autoComplete="off"
-          value={values.password}
-          onValueChange={set('password')}
-          error={errors.password}
           required
         />
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={loading}>
+          <Button type="submit" loading={form.formState.isSubmitting}>
             Connect
           </Button>
         </div>
