@@ -1,4 +1,5 @@
 import type { Db, Filter } from 'mongodb';
+import type { Partner } from '../../contracts/api/partners';
 import { currentCollection } from '../framework/read-model-versions';
 import { waitUntilRead, type ReadAfter } from '../read-after';
 import { containsText, hasSearch, idInSearch } from '../search-pattern';
@@ -6,21 +7,8 @@ import { tenantIdsWhere, tenantSummaries } from '../tenant-lookup';
 import { countClientsByPartner } from './count-partner-clients';
 import { PARTNERS, partnerNameKey, partnersProjection, type PartnerDoc } from './partners-projection';
 
-/** A partner as the admin partners table shows it (admin.md sections 2 and 3). */
-export type PartnerView = {
-  Id: number;
-  TenantId: number;
-  Tenant: { Id: number; Name: string | null };
-  Name: string;
-  ClientPlanIdentifier: string;
-  LogoURL: string | null;
-  /** The firm's client defaults for report days; null keeps the tenant defaults. */
-  WeeklyDay: number | null;
-  MonthlyDay: number | null;
-  /** Tenants linked to this partner, counted when asked. */
-  Clients: number;
-  createdAt: string;
-};
+/** A partner as the admin partners table shows it (admin.md sections 2 and 3): the API's row. */
+export type PartnerView = Partner;
 
 const partners = (db: Db) => currentCollection<'partners', PartnerDoc>(db, partnersProjection, 'partners');
 

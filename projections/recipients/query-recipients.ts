@@ -1,4 +1,5 @@
 import type { Db, Filter } from 'mongodb';
+import type { RecipientResponse } from '../../contracts/api/recipients';
 import type { RecipientState } from '../../contracts/events/recipient';
 import { currentCollection } from '../framework/read-model-versions';
 import { waitUntilRead, type ReadAfter } from '../read-after';
@@ -6,36 +7,13 @@ import { containsText, hasSearch, idInSearch } from '../search-pattern';
 import { sellersProjection, type SellerCollections, type SellerDoc } from '../sellers/sellers-projection';
 import { usersProjection, type UserDocument } from '../users/users-projection';
 import { RECIPIENTS, recipientsProjection, type RecipientDoc } from './recipients-projection';
-import { isDangerState, recipientStateAction, type RecipientStateAction } from './recipient-state';
+import { isDangerState, recipientStateAction } from './recipient-state';
 
 /**
  * A report subscription as the recipients tables show it (portal.md and admin.md section 3). A user
  * subscriber's email and names come from the users read model at query time, so they are current.
  */
-export type RecipientView = {
-  Id: number;
-  TenantId: number;
-  SellerId: number;
-  Seller: { Id: number; CompanyName: string | null };
-  /** The subscribing user's id; null for a contact with its own email. */
-  SubscriberId: number | null;
-  Subscriber: {
-    Id: number | null;
-    Email: string | null;
-    GivenName: string | null;
-    FamilyName: string | null;
-    JobTitle: string | null;
-  };
-  STATE: RecipientState;
-  SendWeekly: boolean;
-  SendMonthly: boolean;
-  TrackWelcomeDate: string | null;
-  TrackWeeklyDate: string | null;
-  TrackMonthlyDate: string | null;
-  createdAt: string;
-  Danger: boolean;
-  StateAction: RecipientStateAction;
-};
+export type RecipientView = RecipientResponse;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
