@@ -1,3 +1,4 @@
+import { Binary } from 'mongodb';
 import { z } from 'zod';
 import { MyTenantsResponse, Tenant, TenantListResponse } from '../../contracts/api/tenants';
 import { UserWithTenants } from '../../contracts/api/users';
@@ -5,6 +6,8 @@ import { ErrorResponse } from '../../contracts/errors';
 import { Industry } from '../../contracts/industries';
 import { systemActor } from '../../domain/actor';
 import { partnerDecider } from '../../domain/partner/partner-decider';
+import { credentialVaultOf } from '../../gateway/use-cases/platforms/credential-vault-of';
+import { logosCollection } from '../../gateway/use-cases/tenants/logo-store';
 import type { Browser } from './gateway-world';
 import { useGatewayWorld } from './gateway-world';
 import { companyFor, platformAdmin } from './fixtures';
@@ -317,7 +320,24 @@ describe('DELETE /api/tenants/:id (platform admin)', () => {
       status: 'disabled',
       DisableReason: 'DUPLICATE',
     });
+    // What the purge must remove: the company's connector secrets and its logo.
+    const secretRef = await credentialVaultOf(world.services).store({
+      tenantId,
+      kind: 'sage',
+      secret: { companyId: 'PURGED', userId: 'u', password: 'Purged-secret-1' },
+    });
+    await logosCollection(world.services.db).insertOne({
+      _id: `purge-logo-${tenantId}`,
+      tenantId,
+      contentType: 'image/png',
+      bytes: new Binary(png),
+      size: png.length,
+      uploadedAt: new Date(),
+      uploadedBy: owner.session.user.Id,
+    });
     expect((await admin.browser.delete(`/api/tenants/${tenantId}?purge=true`)).statusCode).toBe(200);
+    expect(await credentialVaultOf(world.services).read(secretRef)).toBeNull();
+    expect(await logosCollection(world.services.db).countDocuments({ tenantId })).toBe(0);
     const list = TenantListResponse.parse(
       (await admin.browser.get(`/api/tenants?scope=all&search=${tenantId}`)).json(),
     );

@@ -9,6 +9,8 @@ import { queryTenantList, queryTenantSummary } from '../../../projections/tenant
 import { queryUserTenants } from '../../../projections/tenants/query-user-tenants';
 import { executeCommand, loadAggregate } from '../../execute-command';
 import { requireCaller, requireTenantAccess } from '../../plugins/access';
+import { credentialVaultOf } from '../../use-cases/platforms/credential-vault-of';
+import { logosCollection } from '../../use-cases/tenants/logo-store';
 import { tenantStream } from '../../../contracts/stream-ids';
 
 const notFound = () => new AppError('not_found', 'Tenant not found.');
@@ -90,8 +92,13 @@ export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
         ? { type: 'PurgeTenant' as const, data: { permanent: permanent ?? false }, now, actor: caller.actor }
         : { type: 'DisableTenant' as const, data: { reason: reason ?? null }, now, actor: caller.actor };
       await executeCommand(reply, tenantDecider, { streamId: tenantStream(tenantId), tenantId, command });
-      // Crypto-shredding (docs/adr/0005): the tenant's personal data in events becomes unreadable.
-      if (purge) await services.writeSide.personalData.erase(tenantSubject(tenantId));
+      if (purge) {
+        // Crypto-shredding (docs/adr/0005): the tenant's personal data in events becomes unreadable;
+        // its connector secrets and logos are removed outright (issue 12: purge removes what it promises).
+        await services.writeSide.personalData.erase(tenantSubject(tenantId));
+        await credentialVaultOf(services).removeForTenant(tenantId);
+        await logosCollection(services.db).deleteMany({ tenantId });
+      }
       return { ok: true as const };
     },
   );
