@@ -73,6 +73,33 @@ export const openFromSidebar = async (page: Page, link: string): Promise<void> =
 };
 
 /**
+ * Reads until the expectation holds, the way playwright's web-first assertions wait: the screen may
+ * still be updating when a step begins. The last failed expectation is thrown after `timeoutMs`.
+ */
+export const eventually = async <T>(
+  read: () => Promise<T>,
+  expectation: (value: T) => void,
+  timeoutMs = 20_000,
+): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    try {
+      expectation(value);
+      return;
+    } catch (failure) {
+      if (Date.now() > deadline) throw failure;
+    }
+    // The interval between reads, not a wait for something to happen.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+/** Waits for the document title the router sets after a page has loaded. */
+export const titleBecomes = (page: Page, title: string) =>
+  page.waitForFunction((expected) => document.title === expected, title);
+
+/**
  * Every distinct text `read` returned while polling until `done` holds, in order: what a person
  * watching the screen would have seen change, with no reload in between.
  */
