@@ -66,7 +66,12 @@ const SellerStatus = ({ seller, jobs }: { seller: SellerResponse; jobs: readonly
             {seller.ProgressBadge.text}
           </span>
         )}
-        {seller.CollectionRecency === 'recent' && <Badge color="emerald">Recent</Badge>}
+        {seller.CollectionRecency === 'recent' && (
+          // Tremor's default badge text falls short of WCAG AA contrast; the 800 shade meets it.
+          <Badge color="emerald" className="text-emerald-800">
+            Recent
+          </Badge>
+        )}
       </div>
       {seller.QbdSyncWarning && (
         <p role="alert" className="text-xs text-amber-700">
