@@ -526,7 +526,7 @@ describe('feature flags', () => {
       .thenFails('validation', 'Unknown feature flag: customerSheet.colour.');
   });
 
-  it.each(['forecasts.Receivables.Enabled', 'crm.PushSalesRep'])(
+  it.each(['forecasts.Receivables.Enabled', 'crm.PushSalesRep'] as const)(
     'lets only a platform admin change %s, while a company administrator sets report choices',
     (flag) => {
       spec
