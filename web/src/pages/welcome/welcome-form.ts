@@ -18,8 +18,9 @@ export type WelcomeForm = z.output<typeof WelcomeForm>;
 export type WelcomeValues = z.input<typeof WelcomeForm>;
 
 /** Let's go waits for a name and a classification (the rest is checked on submit). */
-export const canSubmitWelcome = (values: WelcomeValues, loading: boolean): boolean =>
-  !loading && values.Name.trim() !== '' && values.Classification !== '';
+/** Takes the values as react-hook-form watches them: any field may still be missing. */
+export const canSubmitWelcome = (values: Partial<WelcomeValues>, loading: boolean): boolean =>
+  !loading && (values.Name ?? '').trim() !== '' && (values.Classification ?? '') !== '';
 
 /** The request: the industry keeps its NAICS code when the text is one of the list's titles. */
 export const welcomeRequestOf = (
