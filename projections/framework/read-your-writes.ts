@@ -86,10 +86,19 @@ const scheduleWatch = () => {
   watching.unref();
 };
 
-const waitForCheckpoint = (start: Omit<Waiter, 'finish'>, timeoutMs: number): Promise<WaitResult> =>
+/**
+ * Listens first, then looks at the checkpoint: a checkpoint announced between a look and the listening
+ * would otherwise go unheard, and the wait would run to its deadline.
+ */
+const waitForCheckpoint = (
+  start: Omit<Waiter, 'finish' | 'position'>,
+  timeoutMs: number,
+  look: () => Promise<number>,
+): Promise<WaitResult> =>
   new Promise((resolve) => {
     const waiter: Waiter = {
       ...start,
+      position: -1,
       finish: () => {
         clearTimeout(deadline);
         waiters.delete(waiter);
@@ -99,6 +108,10 @@ const waitForCheckpoint = (start: Omit<Waiter, 'finish'>, timeoutMs: number): Pr
     const deadline = setTimeout(waiter.finish, timeoutMs);
     waiters.add(waiter);
     scheduleWatch();
+    look().then(
+      (position) => advance(waiter, position),
+      () => undefined, // no news: the shared watcher or the deadline ends the wait
+    );
   });
 
 export const projectionPositions = (db: Db): ProjectionPositions => {
@@ -107,9 +120,12 @@ export const projectionPositions = (db: Db): ProjectionPositions => {
     position,
     waitForPosition: async (projectionName, target, timeoutMs = DEFAULT_WAIT_MS) => {
       const version = await currentVersion(db, projectionName);
-      const reached = await loadCheckpoint(db, projectionName, version);
-      if (reached >= target || timeoutMs <= 0) return { reached: reached >= target, position: reached };
-      return waitForCheckpoint({ db, name: projectionName, version, target, position: reached }, timeoutMs);
+      const look = () => loadCheckpoint(db, projectionName, version);
+      if (timeoutMs <= 0) {
+        const reached = await look();
+        return { reached: reached >= target, position: reached };
+      }
+      return waitForCheckpoint({ db, name: projectionName, version, target }, timeoutMs, look);
     },
   };
 };

@@ -128,7 +128,8 @@ export const inviteRoutes: FastifyPluginAsyncZod = (app) => {
         inviteId: request.params.id,
         ...request.readAfter,
       });
-      if (!invite) throw new AppError('not_found', 'Invitation not found.');
+      // The same answer as another tenant's invitation (requireSameTenant), so ids cannot be probed.
+      if (!invite) throw new AppError('not_found', 'Not Found');
       requireSameTenant(request, invite.TenantId);
       await executeCommand(reply, inviteDecider, {
         streamId: invite.streamId,
