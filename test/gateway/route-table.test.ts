@@ -16,6 +16,13 @@ import type { Cast, ExampleRequest, Person, RouteExample } from './route-example
  * valid request (test/gateway/route-examples/<group>.ts); the checks are the same for all.
  */
 const world = useGatewayWorld(__filename);
+// The sandbox has no DNS: the connector URL check (SSRF) resolves the examples' public host here.
+beforeAll(() => {
+  world.services.resolveHost = (host) =>
+    host === 'ex.api-us1.com'
+      ? Promise.resolve(['104.18.32.7'])
+      : Promise.reject(new Error(`ENOTFOUND ${host}`));
+});
 
 const examplesDir = join(__dirname, 'route-examples');
 const examples: RouteExample[] = readdirSync(examplesDir)

@@ -79,7 +79,8 @@ export const examples: RouteExample[] = [
     access: 'tenantAdmin',
     happy: async (cast) => ({
       url: `/api/sellers/${await sellerOfA(cast)}`,
-      body: { Active: false, FeatureFlags: [{ Flag: 'crm.PushSalesRep', Value: true }] },
+      // A flag a tenant admin may set (crm.PushSalesRep is reserved to platform admins).
+      body: { Active: false, FeatureFlags: [{ Flag: 'customerSheet.showOtherCredits', Value: true }] },
     }),
     badInput: async (cast) => ({ url: `/api/sellers/${await sellerOfA(cast)}`, body: { Active: 'off' } }),
   },
