@@ -335,7 +335,15 @@ describe('DELETE /api/tenants/:id (platform admin)', () => {
       uploadedAt: new Date(),
       uploadedBy: owner.session.user.Id,
     });
+    // ...and its synced ledger, leaving other companies' rows alone.
+    const customers = world.services.db.collection<{ _id: string; tenantId: number }>('ledger_customers');
+    await customers.insertMany([
+      { _id: `purge-customer-${tenantId}`, tenantId },
+      { _id: `kept-customer-${tenantId}`, tenantId: tenantId + 100_000 },
+    ]);
     expect((await admin.browser.delete(`/api/tenants/${tenantId}?purge=true`)).statusCode).toBe(200);
+    expect(await customers.countDocuments({ tenantId })).toBe(0);
+    expect(await customers.countDocuments({ tenantId: tenantId + 100_000 })).toBe(1);
     expect(await credentialVaultOf(world.services).read(secretRef)).toBeNull();
     expect(await logosCollection(world.services.db).countDocuments({ tenantId })).toBe(0);
     const list = TenantListResponse.parse(

@@ -1,3 +1,4 @@
+import { ledgerCollections } from '../../../workflows/ledger/ledger-collections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done, IdParam } from '../../../contracts/api/common';
 import { DeleteTenantQuery, Tenant, TenantsQuery, TenantsResponse } from '../../../contracts/api/tenants';
@@ -94,10 +95,13 @@ export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
       await executeCommand(reply, tenantDecider, { streamId: tenantStream(tenantId), tenantId, command });
       if (purge) {
         // Crypto-shredding (docs/adr/0005): the tenant's personal data in events becomes unreadable;
-        // its connector secrets and logos are removed outright (issue 12: purge removes what it promises).
+        // its connector secrets, logos and synced ledger are removed outright (issue 12: purge removes what it promises).
         await services.writeSide.personalData.erase(tenantSubject(tenantId));
         await credentialVaultOf(services).removeForTenant(tenantId);
         await logosCollection(services.db).deleteMany({ tenantId });
+        // The synced ledger holds the company's customers (names, addresses) in plain documents.
+        for (const collection of Object.values(ledgerCollections))
+          await services.db.collection(collection).deleteMany({ tenantId });
       }
       return { ok: true as const };
     },
