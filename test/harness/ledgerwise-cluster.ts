@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Config } from '../../contracts/config';
 import type { HealthReport } from '../../contracts/health';
 import { isolatedNames, testConfig } from './isolation';
-import { dropScratch, freePort, stopChild } from './ledgerwise-process';
+import { dropScratch, freePort, productEnv, stopChild } from './ledgerwise-process';
 
 /**
  * The product as several machines would run it (docs/DEPLOY.md): separate `ledgerwise <role>` processes
@@ -81,15 +81,7 @@ export const startCluster = async (testFile: string, roles: string[]): Promise<L
   const names = isolatedNames(testFile);
   const config = testConfig(names);
   const dataDir = mkdtempSync(join(tmpdir(), `lw-${names.runId}-`));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    MONGO_URL: config.MONGO_URL,
-    TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
-    KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
-  };
+  const env = productEnv(config, dataDir);
   const processes: RoleProcess[] = [];
   const stop = async () => {
     await Promise.all(processes.map((p) => p.kill()));

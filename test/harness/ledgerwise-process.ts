@@ -55,6 +55,17 @@ export const stopChild = async (child: ChildProcess): Promise<void> => {
   }
 };
 
+/** The environment of the product's processes in a test run: its own database, data folder and prefixes. */
+export const productEnv = (config: Config, dataDir: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  NODE_ENV: 'development',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dataDir,
+  MONGO_URL: config.MONGO_URL,
+  TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
+  KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
+});
+
 /**
  * Drops a run's database and data folder: only once its processes have gone, since a drop under open
  * connections once crashed FerretDB.
@@ -77,13 +88,7 @@ export const startLedgerwise = async (testFile: string): Promise<LedgerwiseProce
     // Its own process group, so stopping it stops every process it started.
     detached: true,
     env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      MONGO_URL: config.MONGO_URL,
-      TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
-      KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
+      ...productEnv(config, dataDir),
       GATEWAY_PORT: String(gateway),
       PROJECTOR_HEALTH_PORT: String(projector),
       WORKER_HEALTH_PORT: String(worker),
