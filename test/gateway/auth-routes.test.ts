@@ -72,7 +72,8 @@ describe('auth: register, sign in, sessions', () => {
 
   it('logs out, logs in with the password, and counts logins', async () => {
     const { browser, email, password } = await signUp(world, { name: 'login' });
-    const out = await browser.get('/api/auth/logout?reason=Session%20Idle');
+    // The web app signs out with a POST; a GET (the spec's form) must carry the anti-forgery header.
+    const out = await browser.post('/api/auth/logout', { reason: 'Session Idle' });
     expect(out.json()).toEqual({ loggedOut: true, reason: 'Session Idle' });
     expect((await browser.get('/api/auth/self')).statusCode).toBe(401);
 

@@ -7,12 +7,19 @@ import type { Browser, World } from './gateway-world';
 
 export const strongPassword = 'Ledger-wise-42';
 
+let signUps = 0;
+const nextSignUpAddress = () => {
+  signUps += 1;
+  return `10.77.${Math.floor(signUps / 250) % 250}.${(signUps % 250) + 1}`;
+};
+
 /** Registers through the API; the browser is signed in afterwards. */
 export const signUp = async (
   world: World,
   who: { name: string; givenName?: string; familyName?: string; password?: string },
 ): Promise<{ browser: Browser; session: SessionResponse; email: string; password: string }> => {
-  const browser = world.browser();
+  // Each sign-up is a person at their own address, as in life: registration is rate limited per address.
+  const browser = world.browser({ remoteAddress: nextSignUpAddress() });
   const email = world.email(who.name);
   const password = who.password ?? strongPassword;
   const response = await browser.post('/api/auth/register', {

@@ -35,7 +35,8 @@ export type World = {
   /** Unique per test file run: put it in emails and names so MailDev and shared servers never mix runs. */
   runId: string;
   clock: { now: () => Date; set: (at: Date) => void; advance: (ms: number) => void; reset: () => void };
-  browser: () => Browser;
+  /** A new browser; `remoteAddress` makes it a client of its own (rate limits count per address). */
+  browser: (options?: { remoteAddress?: string }) => Browser;
   /** Runs a command as the system, for setting up what no route creates (a platform-only fixture). */
   run: <State, Command extends { now: Date }, Event extends DomainEvent>(
     decider: Decider<State, Command, Event>,
@@ -171,11 +172,11 @@ export const useGatewayWorld = (
     return { resume: () => processor.start() };
   };
   world.email = (name) => `${name}.${names.runId}@example.test`;
-  world.browser = () => newBrowser(() => world.app);
+  world.browser = (options) => newBrowser(() => world.app, options?.remoteAddress);
   return world;
 };
 
-const newBrowser = (app: () => FastifyInstance): Browser => {
+const newBrowser = (app: () => FastifyInstance, remoteAddress?: string): Browser => {
   const cookies = new Map<string, string>();
   let csrfToken: string | null = null;
 
@@ -199,6 +200,7 @@ const newBrowser = (app: () => FastifyInstance): Browser => {
       const tokenResponse = await app().inject({
         method: 'GET',
         url: '/api/auth/token',
+        ...(remoteAddress ? { remoteAddress } : {}),
         headers: { cookie: cookieHeader() },
       });
       remember(tokenResponse);
@@ -207,6 +209,7 @@ const newBrowser = (app: () => FastifyInstance): Browser => {
     const response = await app().inject({
       method,
       url,
+      ...(remoteAddress ? { remoteAddress } : {}),
       headers: {
         ...(cookies.size > 0 ? { cookie: cookieHeader() } : {}),
         ...(write && !withoutCsrf && csrfToken ? { 'x-csrf-token': csrfToken } : {}),

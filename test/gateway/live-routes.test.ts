@@ -152,7 +152,7 @@ describe('live: connection upkeep', () => {
     const { browser } = await signUp(world, { name: 'leaving' });
     const live = await connect(world, browser);
     await live.next('hello');
-    await browser.get('/api/auth/logout');
+    await browser.post('/api/auth/logout');
     const closed = await live.closed;
     expect(closed.code).toBe(liveCloseCodes.sessionEnded);
   });
