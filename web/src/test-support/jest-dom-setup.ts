@@ -1,6 +1,7 @@
 // The DOM matchers of Testing Library (toBeInTheDocument, toHaveTextContent, toBeDisabled...) for every
 // web test: a failure then names what was expected of the element, not just "expected true".
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 
 // jsdom has no ResizeObserver, which recharts' ResponsiveContainer (the dashboard's bar chart) needs;
 // in jsdom the chart has no size to observe, so an observer that never reports is faithful.
@@ -10,3 +11,8 @@ class ResizeObserverStub {
   disconnect(): void {}
 }
 globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
+
+// The web tests share two cores with the integration project, whose servers can starve them for
+// seconds; Testing Library's 1 s default for findBy/waitFor then fails tests that are right. A
+// longer bound only waits longer for what does appear; a missing element still fails the test.
+configure({ asyncUtilTimeout: 5000 });
