@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import { categoryOf } from '../../commands/event-store/event-store';
-import { ERASED, subjectOf, tenantSubject, userSubject } from '../../commands/personal-data';
+import { subjectOf, tenantSubject, userSubject } from '../../commands/personal-data';
+import { erasePersonalFields } from '../framework/erase-personal-fields';
 import { defineProjection, type ReadModelWrite } from '../framework/projection';
 import { classifyAction, type AuditAction } from './classify-action';
 import { sanitiseBody } from './sanitise-body';
@@ -115,35 +116,31 @@ const emailWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
   }
 };
 
+/** The request ip and body of the subject's rows, as a rebuild after erasing its key reads them. */
+const eraseRequestDetails = (subject: string): ReadModelWrite<Collections>[] =>
+  erasePersonalFields<Collections>('rows', { subject }, ['request.ip', 'request.body']);
+
 /**
  * Crypto-shredding (docs/adr/0005-personal-data.md): a user's deletion erases the user's key and a
- * permanent purge erases the tenant's key and deletes the tenant's streams. A rebuild after that reads
- * the erased marker, or nothing; live processing must arrive at the same rows, so it erases the
- * request ip and body (where present) of the user's rows and removes the tenant's rows, the purge's
- * own included.
+ * purge erases the tenant's key, and a permanent one deletes the tenant's streams. A rebuild after that
+ * reads the erased marker, or nothing; live processing must arrive at the same rows, so it erases the
+ * request ip and body (where present) of the user's or the purged tenant's rows, and removes a
+ * permanently purged tenant's rows, the purge's own included.
  */
 const erasureWrites = (event: RecordedEvent): ReadModelWrite<Collections>[] => {
   const data = (event.data ?? {}) as UserData;
   if (event.type === 'UserDeleted' && typeof data.UserId === 'number') {
-    const subject = userSubject(data.UserId);
     return [
       { kind: 'update', collection: 'emails', filter: { userId: data.UserId }, fields: { email: null } },
-      {
-        kind: 'update',
-        collection: 'rows',
-        filter: { subject, 'request.ip': { $ne: null } },
-        fields: { 'request.ip': ERASED },
-      },
-      {
-        kind: 'update',
-        collection: 'rows',
-        filter: { subject, 'request.body': { $ne: null } },
-        fields: { 'request.body': ERASED },
-      },
+      ...eraseRequestDetails(userSubject(data.UserId)),
     ];
   }
   if (isPermanentPurge(event) && typeof data.TenantId === 'number') {
     return [{ kind: 'delete', collection: 'rows', filter: { subject: tenantSubject(data.TenantId) } }];
+  }
+  // A purge that keeps the records erases the tenant's key all the same: its rows stay, unreadable.
+  if (event.type === 'TenantPurged' && typeof data.TenantId === 'number') {
+    return eraseRequestDetails(tenantSubject(data.TenantId));
   }
   return [];
 };

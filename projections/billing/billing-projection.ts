@@ -8,6 +8,7 @@ import {
 } from '../../contracts/events/billing';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import { TenantEvent } from '../../contracts/events/tenant';
+import { erasePersonalFields } from '../framework/erase-personal-fields';
 import { defineProjection, type DocumentFields, type ReadModelWrite } from '../framework/projection';
 import { parseEvent } from '../parse-event';
 
@@ -170,6 +171,11 @@ export const billingSubscriptionsProjection = defineProjection<Collections>({
     // A permanent purge erases the key of the cancellation details and may delete the streams.
     if (tenant?.type === 'TenantPurged' && tenant.data.Permanent)
       return [{ kind: 'delete', collection: 'subscriptions', filter: { tenantId: tenant.data.TenantId } }];
+    // One that keeps the records erases the key all the same: they read as a rebuild would.
+    if (tenant?.type === 'TenantPurged')
+      return erasePersonalFields<Collections>('subscriptions', { tenantId: tenant.data.TenantId }, [
+        'cancellationDetails',
+      ]);
     return [];
   },
 });

@@ -9,6 +9,7 @@ import {
   type IntegrationProvider,
 } from '../../contracts/events/integration';
 import { TenantEvent } from '../../contracts/events/tenant';
+import { erasePersonalFields } from '../framework/erase-personal-fields';
 import { defineProjection, type DocumentFields, type ReadModelWrite } from '../framework/projection';
 import { parseEvent } from '../parse-event';
 
@@ -172,6 +173,11 @@ export const integrationsProjection = defineProjection<Collections>({
     // A permanent purge erases the tenant's key and streams; a rebuild would find none of its accounts.
     if (tenant?.type === 'TenantPurged' && tenant.data.Permanent)
       return [{ kind: 'delete', collection: 'integrations', filter: { tenantId: tenant.data.TenantId } }];
+    // One that keeps the records erases the key all the same: they read as a rebuild would.
+    if (tenant?.type === 'TenantPurged')
+      return erasePersonalFields<Collections>('integrations', { tenantId: tenant.data.TenantId }, [
+        'credentialsOwner',
+      ]);
     return [];
   },
 });

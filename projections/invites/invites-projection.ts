@@ -81,12 +81,10 @@ const inviteWrites = (event: InviteEvent, streamId: string): ReadModelWrite<Coll
 
 const writesFor = (event: RecordedEvent): ReadModelWrite<Collections>[] | undefined => {
   if (event.type === 'TenantPurged') {
-    // A permanent purge erases the tenant's key (the invitee's address and name with it) and may
-    // delete its streams; a rebuild then has no such invitations, so live processing drops them.
-    const data = event.data as { TenantId: number; Permanent: boolean };
-    return data.Permanent
-      ? [{ kind: 'delete', collection: 'invites', filter: { tenantId: data.TenantId } }]
-      : [];
+    // Every purge, permanent or not, erases the tenant's key (the invitee's address and name with it):
+    // its invitations go, in live processing and in a rebuild alike (docs/adr/0005-personal-data.md).
+    const data = event.data as { TenantId: number };
+    return [{ kind: 'delete', collection: 'invites', filter: { tenantId: data.TenantId } }];
   }
   if (!event.type.startsWith('Invite')) return [];
   // Validated when appended and upcast by the decoder, so typed, not parsed again: after an erasure

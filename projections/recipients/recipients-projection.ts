@@ -106,8 +106,8 @@ export const recipientsProjection = defineProjection<Collections>({
     const recipient = parseEvent(RecipientEvent, recipientTypes, event);
     if (recipient) return recipientWrites(recipient);
     const tenant = parseEvent(TenantEvent, tenantTypes, event);
-    // A permanent purge erases the contacts' personal data with the tenant's key: their rows go too.
-    if (tenant?.type === 'TenantPurged' && tenant.data.Permanent)
+    // Every purge, permanent or not, erases the contacts' personal data with the tenant's key: their rows go too.
+    if (tenant?.type === 'TenantPurged')
       return [{ kind: 'delete', collection: 'recipients', filter: { tenantId: tenant.data.TenantId } }];
     return [];
   },

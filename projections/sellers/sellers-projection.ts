@@ -9,6 +9,7 @@ import {
   type SellerSyncMode,
 } from '../../contracts/events/seller';
 import { TenantEvent } from '../../contracts/events/tenant';
+import { erasePersonalFields } from '../framework/erase-personal-fields';
 import { defineProjection, type DocumentFields, type ReadModelWrite } from '../framework/projection';
 import { parseEvent } from '../parse-event';
 
@@ -227,6 +228,15 @@ const tenantWrites = (event: TenantEvent): ReadModelWrite<SellerCollections>[] =
     return [
       { kind: 'delete', collection: 'sellers', filter: { tenantId: event.data.TenantId } },
       { kind: 'delete', collection: 'tenants', filter: { _id: event.data.TenantId } },
+    ];
+  // One that keeps the records erases the key all the same: they read as a rebuild would.
+  if (event.type === 'TenantPurged')
+    return [
+      ...erasePersonalFields<SellerCollections>('sellers', { tenantId: event.data.TenantId }, [
+        'authTokenOwner',
+        'companyFilePath',
+      ]),
+      ...erasePersonalFields<SellerCollections>('tenants', { _id: event.data.TenantId }, ['name']),
     ];
   return [];
 };

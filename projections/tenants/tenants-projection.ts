@@ -11,6 +11,7 @@ import type {
   UsageType,
 } from '../../contracts/events/tenant';
 import type { TenantLifecycle } from '../../domain/tenant/tenant';
+import { erasePersonalFields } from '../framework/erase-personal-fields';
 import { defineProjection, type ReadModelWrite } from '../framework/projection';
 
 export type { TenantLifecycle } from '../../domain/tenant/tenant';
@@ -57,6 +58,16 @@ export type TenantDocument = {
 };
 
 type Collections = 'tenants';
+
+/** The document's copies of the tenant's personal data (contracts/events/tenant.ts), sortName derived from Name. */
+const tenantPersonalFields = [
+  'Name',
+  'sortName',
+  'FriendlyName',
+  'Referrer',
+  'ReferrerIdentifier',
+  'LandingPage',
+] as const satisfies readonly (keyof TenantDocument)[];
 
 export const TENANTS = 'tenants';
 
@@ -167,9 +178,11 @@ const tenantWrites = (event: TenantEvent): ReadModelWrite<Collections>[] => {
       return [setTenant(event.data.TenantId, { status: 'active', deletedAt: null, disableReason: null })];
     case 'TenantPurged': {
       const { data } = event;
+      // Every purge erases the tenant's key: a kept record shows its name and referral as a rebuild would.
       if (!data.Permanent)
         return [
           setTenant(data.TenantId, { status: 'purged', purged: true, purgedAt: new Date(data.PurgedAt) }),
+          ...erasePersonalFields<Collections>('tenants', { _id: data.TenantId }, tenantPersonalFields),
         ];
       // A permanent purge erases the tenant's key and may delete its streams: a rebuild then finds
       // nothing of it, so live processing removes its row too (the billing read model its subscriptions).
