@@ -3,6 +3,7 @@ import type { EventSource } from '../commands/open-event-source';
 import { systemActor } from '../domain/actor';
 import { sellerDecider } from '../domain/seller/seller-decider';
 import type { DemoProfile } from '../workflows/demo/demo-profile';
+import { sellerStream } from '../contracts/stream-ids';
 
 /** The DEMO history the sync and metrics benchmarks generate: 2.5 years up to a fixed date. */
 export const benchUntil = new Date('2024-06-30T12:00:00.000Z');
@@ -22,7 +23,7 @@ export const connectBenchSeller = async (
   await handleCommand(
     sellerDecider,
     {
-      streamId: `seller-${ids.sellerId}`,
+      streamId: sellerStream(ids.sellerId),
       commandId: `bench-connect-${ids.sellerId}`,
       command: {
         type: 'ConnectSeller',

@@ -9,6 +9,7 @@ import { ERASED, createPersonalDataProtector, tenantSubject } from './personal-d
 import { InMemoryPersonalDataKeyStore } from './personal-data-key-store';
 import { runWithRequestContext } from './request-context';
 import { useTempSqliteFiles } from './testing/temp-sqlite-files';
+import { tenantStream } from '../contracts/stream-ids';
 
 // The real tenant decider through the whole write side: ids, contracts, personal data, If-Match.
 const files = useTempSqliteFiles();
@@ -35,7 +36,7 @@ const setUp = () => {
 
 const createTenant = async (setup: ReturnType<typeof setUp>, commandId: string) => {
   const tenantId = await allocateId(setup.store, { category: 'tenant', commandId, now });
-  const result = await setup.run(commandId, `tenant-${tenantId}`, {
+  const result = await setup.run(commandId, tenantStream(tenantId), {
     type: 'CreateTenant',
     data: { tenantId, name: 'Lovelace Analytics', classification: 'BUSINESS' },
     now,
@@ -55,7 +56,7 @@ describe('tenant commands through handleCommand', () => {
     expect(first.result.events).toMatchObject([
       { type: 'TenantCreated', data: { TenantId: first.tenantId, Name: 'Lovelace Analytics', CreatedBy: 7 } },
     ]);
-    expect(await setup.store.readStream(`tenant-${first.tenantId}`)).toHaveLength(1);
+    expect(await setup.store.readStream(tenantStream(first.tenantId))).toHaveLength(1);
   });
 
   it('renames with the revision the browser saw, and refuses a second edit from the same page', async () => {
@@ -70,12 +71,12 @@ describe('tenant commands through handleCommand', () => {
 
     const renamed = await setup.run(
       'rename-1',
-      `tenant-${tenantId}`,
+      tenantStream(tenantId),
       rename('Ada Analytics'),
       result.nextRevision,
     );
     const stale = await setup
-      .run('rename-2', `tenant-${tenantId}`, rename('Byron Analytics'), result.nextRevision)
+      .run('rename-2', tenantStream(tenantId), rename('Byron Analytics'), result.nextRevision)
       .catch((e: unknown) => e);
 
     expect(renamed.nextRevision).toBe(1);
@@ -85,7 +86,7 @@ describe('tenant commands through handleCommand', () => {
   it('erases the tenant name on purge while the rest of its history stays readable', async () => {
     const setup = setUp();
     const { tenantId } = await createTenant(setup, 'create');
-    const stream = `tenant-${tenantId}`;
+    const stream = tenantStream(tenantId);
     await setup.run('disable', stream, {
       type: 'DisableTenant',
       data: { reason: 'TESTING' },

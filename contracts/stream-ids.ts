@@ -1,21 +1,15 @@
+import { IdCategory } from './events/id-allocation';
+
 /**
  * The event-store stream of each aggregate, `<category>-<id>` with the category ending at the first
  * dash (architecture.md, write side). Streams are named here only, so a typo cannot quietly start a
  * second stream for one aggregate, and the type says which aggregate a stream id belongs to.
+ *
+ * Each aggregate's id is allocated in the id category of the same name (id-allocation.ts), so the
+ * stream categories are that list, not a second copy of it.
  */
-export const streamCategories = [
-  'tenant',
-  'user',
-  'invite',
-  'seller',
-  'integration',
-  'recipient',
-  'billing',
-  'partner',
-  'plan',
-  'job',
-] as const;
-export type StreamCategory = (typeof streamCategories)[number];
+export const streamCategories = IdCategory.options;
+export type StreamCategory = IdCategory;
 
 export type TenantStream = `tenant-${number}`;
 export type UserStream = `user-${number}`;

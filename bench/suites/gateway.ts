@@ -20,6 +20,7 @@ import { projections } from '../../projections/registry';
 import { createMailer } from '../../workflows/email/smtp-mailer';
 import { benchConfig } from '../bench-config';
 import type { BenchSuite, Figure } from '../harness';
+import { userStream } from '../../contracts/stream-ids';
 
 /**
  * The gateway under autocannon with a signed-in session (issue 4): a read endpoint (the team list,
@@ -147,7 +148,7 @@ const signIn = async (gateway: Awaited<ReturnType<typeof startGateway>>) => {
   const joined = await handleCommand(
     userDecider,
     {
-      streamId: `user-${user.Id}`,
+      streamId: userStream(user.Id),
       commandId: 'bench-join',
       command: {
         type: 'JoinCreatedTenant',

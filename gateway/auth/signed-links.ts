@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { inviteStream, type InviteStream } from '../../contracts/stream-ids';
 import { derivedKey } from './derived-keys';
 
 /**
@@ -74,5 +75,5 @@ export const invitationTokenHash = (token: string): string =>
   createHash('sha256').update(`invitation:${token}`).digest('base64url');
 
 /** Invite streams are keyed by tenant and a keyed hash of the address, so the stream id leaks no email. */
-export const inviteStreamOf = (secret: string, tenantId: number, normalisedEmail: string): string =>
-  `invite-${tenantId}-${createHmac('sha256', secret).update(`invite:${normalisedEmail}`).digest('hex')}`;
+export const inviteStreamOf = (secret: string, tenantId: number, normalisedEmail: string): InviteStream =>
+  inviteStream(tenantId, createHmac('sha256', secret).update(`invite:${normalisedEmail}`).digest('hex'));

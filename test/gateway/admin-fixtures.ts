@@ -6,6 +6,7 @@ import { sellerDecider } from '../../domain/seller/seller-decider';
 import { userDecider } from '../../domain/user/user-decider';
 import { signUp } from './fixtures';
 import type { Browser, World } from './gateway-world';
+import { recipientStream, sellerStream, userStream } from '../../contracts/stream-ids';
 
 /** A new user added to `tenantId` as a plain USER by the system, signed in and switched into it. */
 export const plainUserOf = async (
@@ -14,7 +15,7 @@ export const plainUserOf = async (
   name: string,
 ): Promise<{ browser: Browser; session: SessionResponse }> => {
   const user = await signUp(world, { name });
-  await world.run(userDecider, `user-${user.session.user.Id}`, {
+  await world.run(userDecider, userStream(user.session.user.Id), {
     type: 'JoinTenant',
     data: {
       tenantId,
@@ -45,7 +46,7 @@ export const sellerOf = async (
 ): Promise<number> => {
   const sellerId = (nextSellerId += 1);
   const provider = seller.provider ?? 'XERO';
-  await world.run(sellerDecider, `seller-${sellerId}`, {
+  await world.run(sellerDecider, sellerStream(sellerId), {
     type: 'ConnectSeller',
     data: {
       sellerId,
@@ -74,7 +75,7 @@ export const recipientOf = async (
   subscription: { tenantId: number; sellerId: number; userId: number },
 ): Promise<number> => {
   const recipientId = (nextRecipientId += 1);
-  await world.run(recipientDecider, `recipient-${recipientId}`, {
+  await world.run(recipientDecider, recipientStream(recipientId), {
     type: 'SubscribeRecipient',
     data: {
       recipientId,

@@ -7,6 +7,7 @@ import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import { plainUserOf } from './admin-fixtures';
 import { companyFor, platformAdmin, signUp } from './fixtures';
 import { useGatewayWorld } from './gateway-world';
+import { tenantStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
@@ -45,7 +46,7 @@ describe('partners', () => {
     for (const client of ['Client One', 'Client Two']) {
       const owner = await signUp(world, { name: client.replace(' ', '') });
       const clientId = await companyFor(world, owner, { name: client });
-      await world.run(tenantDecider, `tenant-${clientId}`, {
+      await world.run(tenantDecider, tenantStream(clientId), {
         type: 'ChangeTenantPartner',
         data: { partnerId: partner.Id },
         now: world.clock.now(),

@@ -6,6 +6,7 @@ import { recipientOf, sellerOf } from './admin-fixtures';
 import { companyFor, signUp } from './fixtures';
 import type { Browser } from './gateway-world';
 import { useGatewayWorld } from './gateway-world';
+import { integrationStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
@@ -37,7 +38,7 @@ describe('another tenant’s ids answer exactly like ids that do not exist', () 
     const sellerId = await sellerOf(world, tenantId, { companyName: 'Oracle Books' });
     const recipientId = await recipientOf(world, { tenantId, sellerId, userId: owner.session.user.Id });
     const integrationId = 880_001;
-    await world.run(integrationDecider, `integration-${integrationId}`, {
+    await world.run(integrationDecider, integrationStream(integrationId), {
       type: 'ConnectIntegration',
       data: {
         integrationId,

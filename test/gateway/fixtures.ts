@@ -4,6 +4,7 @@ import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import { systemActor } from '../../domain/actor';
 import { userDecider } from '../../domain/user/user-decider';
 import type { Browser, World } from './gateway-world';
+import { tenantStream, userStream } from '../../contracts/stream-ids';
 
 export const strongPassword = 'Ledger-wise-42';
 
@@ -48,13 +49,13 @@ export const companyFor = async (
   const classification = company.classification ?? 'BUSINESS';
   const actor = { userId: owner.session.user.Id, isPlatformAdmin: false, tenantRole: null, isAdvisor: false };
   const now = world.clock.now();
-  await world.run(tenantDecider, `tenant-${tenantId}`, {
+  await world.run(tenantDecider, tenantStream(tenantId), {
     type: 'CreateTenant',
     data: { tenantId, name: company.name, classification },
     now,
     actor,
   });
-  await world.run(userDecider, `user-${owner.session.user.Id}`, {
+  await world.run(userDecider, userStream(owner.session.user.Id), {
     type: 'JoinCreatedTenant',
     data: { tenantId, tenantClassification: classification },
     now,
@@ -72,7 +73,7 @@ export const companyFor = async (
  */
 export const platformAdmin = async (world: World) => {
   const signed = await signUp(world, { name: 'admin' });
-  await world.run(userDecider, `user-${signed.session.user.Id}`, {
+  await world.run(userDecider, userStream(signed.session.user.Id), {
     type: 'VerifyUserEmail',
     data: { email: signed.email },
     now: world.clock.now(),

@@ -6,6 +6,7 @@ import { systemActor } from '../../domain/actor';
 import { userDecider } from '../../domain/user/user-decider';
 import { signUp } from './fixtures';
 import { useGatewayWorld } from './gateway-world';
+import { userStream } from '../../contracts/stream-ids';
 
 /**
  * Issue 12, defect 1 and the admin flag, on the real gateway over HTTP (inject would normalise the
@@ -25,7 +26,7 @@ beforeAll(async () => {
 
 const run = async (type: 'VerifyUserEmail' | 'ChangeUserEmail', email: string) => {
   const now = world.clock.now();
-  const streamId = `user-${listed.session.user.Id}`;
+  const streamId = userStream(listed.session.user.Id);
   await (type === 'VerifyUserEmail'
     ? world.run(userDecider, streamId, { type, data: { email }, now, actor: systemActor })
     : world.run(userDecider, streamId, {
@@ -162,7 +163,7 @@ describe('the admin replay of a stream', () => {
     const admin = listed;
     const user = await signUp(world, { name: 'hashed' });
     const [registered] = await world.services.decode(
-      await world.services.writeSide.store.readStream(`user-${user.session.user.Id}`, { maxCount: 1 }),
+      await world.services.writeSide.store.readStream(userStream(user.session.user.Id), { maxCount: 1 }),
     );
     const hash = (registered?.data as { PasswordHash?: string } | undefined)?.PasswordHash;
     expect(hash).toBeTruthy();

@@ -9,6 +9,7 @@ import { companyFor, platformAdmin, signUp } from './fixtures';
 import { grantProducts, makeDemo } from './platform-fixtures';
 import { placesHolding } from './secret-scan';
 import { joinAs } from './team-fixtures';
+import { integrationStream, jobStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
@@ -55,7 +56,7 @@ let nextIntegrationId = 770_000;
 /** A Google (cloud) account connected through its OAuth flow, as a system fixture. */
 const googleAccount = async (tenantId: number) => {
   const integrationId = (nextIntegrationId += 1);
-  await world.run(integrationDecider, `integration-${integrationId}`, {
+  await world.run(integrationDecider, integrationStream(integrationId), {
     type: 'ConnectIntegration',
     data: {
       integrationId,
@@ -99,7 +100,7 @@ describe('connecting ActiveCampaign', () => {
     const renewed = await connectAc(browser, `${apiKey}-2`);
     expect(account(renewed).Id).toBe(account(created).Id);
     expect(await vaultCount()).toBe(before);
-    const [first] = await world.services.writeSide.store.readStream(`integration-${account(created).Id}`);
+    const [first] = await world.services.writeSide.store.readStream(integrationStream(account(created).Id));
     const firstRef = (first?.data as { credentialsRef: string }).credentialsRef;
     expect(await credentialVaultOf(world.services).read(firstRef)).toBeNull();
   });
@@ -236,7 +237,7 @@ describe('sync, purge, disconnect and delete', () => {
     const synced = await operatorBrowser.post(`/api/integrations/${Id}/sync`);
     expect(synced.statusCode).toBe(200);
     const { jobId } = synced.json<{ jobId: number }>();
-    const [job] = await world.services.writeSide.store.readStream(`job-${jobId}`);
+    const [job] = await world.services.writeSide.store.readStream(jobStream(jobId));
     expect(job).toMatchObject({
       type: 'JobCreated',
       data: { kind: 'sync', parameters: { integrationId: Id } },
@@ -271,7 +272,7 @@ describe('sync, purge, disconnect and delete', () => {
   it('disconnects (dropping the key), and deletes only an inactive account', async () => {
     const { admin: browser, user } = await company('Unplug Co');
     const created = account(await connectAc(browser));
-    const [event] = await world.services.writeSide.store.readStream(`integration-${created.Id}`);
+    const [event] = await world.services.writeSide.store.readStream(integrationStream(created.Id));
     const ref = (event?.data as { credentialsRef: string }).credentialsRef;
     const refused = await browser.delete(`/api/integrations/${created.Id}`);
     expect(refused.statusCode).toBe(409);

@@ -8,6 +8,7 @@ import { TENANTS } from '../../projections/tenants/tenants-projection';
 import { companyFor, platformAdmin, signUp } from './fixtures';
 import { useGatewayWorld, type World } from './gateway-world';
 import { connectLive, liveUrl, refusedUpgrade, type LiveClient } from './live-client';
+import { jobStream, tenantStream, userStream } from '../../contracts/stream-ids';
 
 const heartbeatMs = 400;
 const world = useGatewayWorld(__filename, {}, { live: { heartbeatMs } });
@@ -28,7 +29,7 @@ afterEach(() => {
 
 const owner = { userId: 0, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
 const rename = (tenantId: number, name: string) =>
-  world.run(tenantDecider, `tenant-${tenantId}`, {
+  world.run(tenantDecider, tenantStream(tenantId), {
     type: 'RenameTenant',
     data: { name },
     now: world.clock.now(),
@@ -187,7 +188,7 @@ describe('live: membership and tenant changes', () => {
   it('stops a disabled member’s notices, and follows a switch of tenant on subscribe', async () => {
     const member = await memberOfNewCompany('disabled');
     const colleague = await signUp(world, { name: 'colleague' });
-    await world.run(userDecider, `user-${colleague.session.user.Id}`, {
+    await world.run(userDecider, userStream(colleague.session.user.Id), {
       type: 'JoinCreatedTenant',
       data: { tenantId: member.tenantId, tenantClassification: 'BUSINESS' },
       now: world.clock.now(),
@@ -205,7 +206,7 @@ describe('live: membership and tenant changes', () => {
     const live = await connect(world, colleague.browser);
     expect(await live.next('hello')).toMatchObject({ tenantId: member.tenantId });
 
-    await world.run(userDecider, `user-${colleague.session.user.Id}`, {
+    await world.run(userDecider, userStream(colleague.session.user.Id), {
       type: 'ChangeMembershipStatus',
       data: { tenantId: member.tenantId, status: 'INACTIVE', toggleReports: false },
       now: world.clock.now(),
@@ -238,7 +239,7 @@ describe('live: job progress', () => {
     await live.next('hello');
 
     const jobId = 700_000 + Math.floor(Math.random() * 100_000);
-    const stream = `job-${jobId}`;
+    const stream = jobStream(jobId);
     const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
     await world.run(jobDecider, stream, {
       type: 'CreateJob',

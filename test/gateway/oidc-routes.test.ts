@@ -5,6 +5,7 @@ import { pointProvidersAt, startLocalOAuthServer, type LocalOAuthServer } from '
 import { followProviderFlow } from '../oauth/redirect-chain';
 import { signUp } from './fixtures';
 import { useGatewayWorld } from './gateway-world';
+import { userStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 let provider: LocalOAuthServer;
@@ -57,7 +58,7 @@ describe('sign-up and sign-in with Google and Microsoft (OIDC, PKCE)', () => {
       EmailVerified: true,
     });
     const events = await world.services.decode(
-      await world.services.writeSide.store.readStream(`user-${self?.user.Id}`),
+      await world.services.writeSide.store.readStream(userStream(self?.user.Id ?? 0)),
     );
     expect(events[0]?.data).toMatchObject({
       Referrer: 'partner-site',

@@ -7,6 +7,7 @@ import { plainUserOf, recipientOf, sellerOf } from './admin-fixtures';
 import { companyFor, platformAdmin, signUp } from './fixtures';
 import { defaultDatasetRange } from '../../gateway/use-cases/jobs/request-datasets';
 import { useGatewayWorld } from './gateway-world';
+import { jobStream, tenantStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
@@ -50,7 +51,7 @@ const companyWithSeller = async (key: CompanyKey, sellerName: string) => {
 };
 
 const finish = async (jobId: number) => {
-  await world.run(jobDecider, `job-${jobId}`, {
+  await world.run(jobDecider, jobStream(jobId), {
     type: 'CompleteJob',
     data: { result: null },
     now: world.clock.now(),
@@ -409,7 +410,7 @@ describe('POST /api/tasks', () => {
     expect(errorOf(missing).message).toBe('There is no demo seller to update.');
 
     const demoTenant = 970_001;
-    await world.run(tenantDecider, `tenant-${demoTenant}`, {
+    await world.run(tenantDecider, tenantStream(demoTenant), {
       type: 'CreateTenant',
       data: { tenantId: demoTenant, name: 'Demo Client', classification: 'BUSINESS', usageType: 'DEMO' },
       now: world.clock.now(),
@@ -465,7 +466,7 @@ describe('GET /api/jobs', () => {
     const { owner, sellerId } = await companyWithSeller('gamma', 'Jobs Co');
     const [created] = jobsOf(await browser.post('/api/metrics/sellers?jobType=customers', { id: sellerId }));
     const jobId = created?.Id ?? 0;
-    await world.run(jobDecider, `job-${jobId}`, {
+    await world.run(jobDecider, jobStream(jobId), {
       type: 'RecordJobProgress',
       data: { stage: 'customers', done: 3, total: 10 },
       now: world.clock.now(),

@@ -3,6 +3,7 @@ import { billingDecider } from '../../domain/billing/billing-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import type { World } from './gateway-world';
+import { billingStream, sellerStream, tenantStream } from '../../contracts/stream-ids';
 
 const operator: Actor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
 
@@ -12,7 +13,7 @@ let nextSubscriptionId = 700_000;
 export const grantProducts = async (world: World, tenantId: number, identifiers: readonly string[]) => {
   const subscriptionId = (nextSubscriptionId += 1);
   const now = world.clock.now();
-  const streamId = `billing-${subscriptionId}`;
+  const streamId = billingStream(subscriptionId);
   await world.run(billingDecider, streamId, {
     type: 'StartBillingSubscription',
     data: {
@@ -40,7 +41,7 @@ export const grantProducts = async (world: World, tenantId: number, identifiers:
 
 /** Makes the tenant the demo tenant (UsageType DEMO), as only a platform admin can. */
 export const makeDemo = async (world: World, tenantId: number) => {
-  await world.run(tenantDecider, `tenant-${tenantId}`, {
+  await world.run(tenantDecider, tenantStream(tenantId), {
     type: 'ChangeTenantUsageType',
     data: { usageType: 'DEMO' },
     now: world.clock.now(),
@@ -51,7 +52,7 @@ export const makeDemo = async (world: World, tenantId: number) => {
 
 /** A seller's first sync finished (what the sync workflow reports), so Sync and Repopulate apply. */
 export const finishSync = async (world: World, sellerId: number, syncId: number) => {
-  await world.run(sellerDecider, `seller-${sellerId}`, {
+  await world.run(sellerDecider, sellerStream(sellerId), {
     type: 'CompleteSellerSync',
     data: { syncId, collectionDate: world.clock.now() },
     now: world.clock.now(),

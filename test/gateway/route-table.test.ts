@@ -8,6 +8,7 @@ import { companyFor, platformAdmin } from './fixtures';
 import { person as signedIn } from './team-fixtures';
 import { useGatewayWorld, type Browser } from './gateway-world';
 import type { Cast, ExampleRequest, Person, RouteExample } from './route-examples/types';
+import { userStream } from '../../contracts/stream-ids';
 
 /**
  * Tests generated from the route table (issue 4, "Done means"): for every API route, a happy path,
@@ -60,7 +61,7 @@ beforeAll(async () => {
   const aAdmin = await person('a-admin');
   const aTenant = await companyFor(world, aAdmin, { name: 'Tenant A' });
   const aUser = await person('a-user', async (p) => {
-    await world.run(userDecider, `user-${p.userId}`, {
+    await world.run(userDecider, userStream(p.userId), {
       type: 'JoinTenant',
       data: {
         tenantId: aTenant,

@@ -9,6 +9,7 @@ import { companyFor, platformAdmin, signUp } from './fixtures';
 import { finishSync, grantProducts, makeDemo } from './platform-fixtures';
 import { isWellFormedXml, placesHolding, xmlElement } from './secret-scan';
 import { joinAs } from './team-fixtures';
+import { jobStream, sellerStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
@@ -133,7 +134,7 @@ describe('connecting sellers', () => {
     expect(await placesHolding(world, 'SAGECO')).toEqual(['event store', 'read models']);
 
     // The sealed entry opens to the credentials, which is what the sync will use.
-    const [event] = await world.services.writeSide.store.readStream(`seller-${seller(created).Id}`);
+    const [event] = await world.services.writeSide.store.readStream(sellerStream(seller(created).Id));
     const ref = (event?.data as { credentialsRef: string }).credentialsRef;
     const opened = await credentialVaultOf(world.services).read(ref);
     expect(opened?.secret).toEqual({ companyId: 'SAGECO', userId: 'ws-user', password });
@@ -282,7 +283,7 @@ describe('sync requests', () => {
     expect(first.statusCode).toBe(200);
     const { job } = first.json<{ job: { jobId: number; mode: string } }>();
     expect(job.mode).toBe('populate');
-    const [created] = await world.services.writeSide.store.readStream(`job-${job.jobId}`);
+    const [created] = await world.services.writeSide.store.readStream(jobStream(job.jobId));
     expect(created).toMatchObject({ type: 'JobCreated', data: { kind: 'sync', sellerId: Id } });
 
     const second = await operatorBrowser.post(`/api/sellers/${Id}/sync`);

@@ -7,6 +7,7 @@ import { hashPassword } from '../../gateway/auth/password-hash';
 import { sessionCookie } from '../../gateway/plugins/session-auth';
 import type { Browser, World } from './gateway-world';
 import { strongPassword } from './fixtures';
+import { userStream } from '../../contracts/stream-ids';
 
 /** Someone signed up and signed in, as the fixtures' signUp answers. */
 export type Person = { browser: Browser; session: SessionResponse; email: string; password: string };
@@ -26,7 +27,7 @@ export const registeredUser = async (
     commandId: `fixture-${world.runId}-${made}`,
     now,
   });
-  await world.run(userDecider, `user-${userId}`, {
+  await world.run(userDecider, userStream(userId), {
     type: 'RegisterUser',
     data: {
       userId,
@@ -72,7 +73,7 @@ export const joinAs = async (
   person: Person,
   membership: { tenantId: number; role: TenantRole; advisor?: boolean },
 ): Promise<void> => {
-  await world.run(userDecider, `user-${person.session.user.Id}`, {
+  await world.run(userDecider, userStream(person.session.user.Id), {
     type: 'JoinTenant',
     data: {
       tenantId: membership.tenantId,

@@ -13,6 +13,7 @@ import { useGatewayWorld } from './gateway-world';
 import { companyFor, platformAdmin } from './fixtures';
 import { multipartForm, pngBytes as png } from './multipart-form';
 import { joinAs, person, type Person } from './team-fixtures';
+import { partnerStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
@@ -99,7 +100,7 @@ describe('POST /api/tenants', () => {
     const advisor = await person(world, { name: `advisor${count}` });
     const firmId = await companyFor(world, advisor, { name: `Firm ${count}`, classification: 'FIRM' });
     const partnerId = 800_000 + count;
-    await world.run(partnerDecider, `partner-${partnerId}`, {
+    await world.run(partnerDecider, partnerStream(partnerId), {
       type: 'CreatePartner',
       data: {
         partnerId,

@@ -4,6 +4,7 @@ import { eventRegistry } from '../../commands/event-registry';
 import type { EventStore, EventToAppend } from '../../commands/event-store/event-store';
 import type { PersonalDataKeyStore } from '../../commands/personal-data-key-store';
 import { createPersonalDataProtector } from '../../commands/personal-data';
+import { sellerStream, tenantStream, userStream } from '../../contracts/stream-ids';
 
 /**
  * A deterministic mix of tenant, user and seller events from several tenants and users, with request
@@ -36,16 +37,16 @@ export function* auditWorkload(options: WorkloadOptions): Generator<WorkloadAppe
     let type: string;
     let data: Record<string, unknown>;
     if (kind === 0) {
-      streamId = `user-${userId}`;
+      streamId = userStream(userId);
       type = !seen.has(streamId) ? 'UserRegistered' : n % 3 === 0 ? 'UserEmailChanged' : 'UserLoggedIn';
       data = { UserId: userId, Email: `user${userId}.${n}@example.com` };
     } else if (kind === 1) {
-      streamId = `tenant-${tenantId}`;
+      streamId = tenantStream(tenantId);
       type = seen.has(streamId) ? 'TenantRenamed' : 'TenantCreated';
       data = { TenantId: tenantId, Name: `Tenant ${tenantId} (${n})` };
     } else {
       const sellerId = tenantId * 1000 + (n % 7);
-      streamId = `seller-${sellerId}`;
+      streamId = sellerStream(sellerId);
       type = sellerTypes[Math.floor(n / 7) % sellerTypes.length] ?? 'SellerActivated';
       data = { SellerId: sellerId, TenantId: tenantId };
     }

@@ -10,6 +10,7 @@ import {
 } from '../../projections/billing/query-billing-subscriptions';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
 import { platformAdmin, useReadModelKit } from './read-model-kit';
+import { billingStream } from '../../contracts/stream-ids';
 
 const kit = useReadModelKit(__filename, billingSubscriptionsProjection, [tenantsProjection]);
 const { context } = kit;
@@ -25,7 +26,7 @@ const lite: BillingPlan = { id: 3, name: 'Lite', identifier: 'basic_client' };
 
 type Data<T extends BillingCommand['type']> = Extract<BillingCommand, { type: T }>['data'];
 const billing = <T extends BillingCommand['type']>(id: number, type: T, data: Data<T>) =>
-  kit.run(billingDecider, `billing-${id}`, { type, data, now: commandTime } as BillingCommand);
+  kit.run(billingDecider, billingStream(id), { type, data, now: commandTime } as BillingCommand);
 
 const start = (id: number, tenantId: number, details: Partial<Data<'StartBillingSubscription'>>) =>
   billing(id, 'StartBillingSubscription', {

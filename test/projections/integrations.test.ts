@@ -9,6 +9,7 @@ import {
 } from '../../projections/integrations/query-integrations';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
 import { platformAdmin, useReadModelKit } from './read-model-kit';
+import { integrationStream } from '../../contracts/stream-ids';
 
 const kit = useReadModelKit(__filename, integrationsProjection, [tenantsProjection]);
 const { context } = kit;
@@ -18,7 +19,7 @@ const now = new Date('2026-01-10T12:00:00.000Z');
 type Data<T extends IntegrationCommand['type']> = Extract<IntegrationCommand, { type: T }>['data'];
 
 const account = <T extends IntegrationCommand['type']>(id: number, type: T, data: Data<T>) =>
-  kit.run(integrationDecider, `integration-${id}`, { type, data, now } as IntegrationCommand);
+  kit.run(integrationDecider, integrationStream(id), { type, data, now } as IntegrationCommand);
 
 const connect = (
   id: number,

@@ -3,6 +3,7 @@ import { jobDecider } from '../../domain/job/job-decider';
 import { jobsProjection } from '../../projections/jobs/jobs-projection';
 import { getJob, listJobs, unfinishedJobs } from '../../projections/jobs/query-jobs';
 import { useReadModelKit } from './read-model-kit';
+import { jobStream } from '../../contracts/stream-ids';
 
 const kit = useReadModelKit(__filename, jobsProjection);
 const { context } = kit;
@@ -10,7 +11,7 @@ const { context } = kit;
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 10, 12, minute));
 
 const job = (jobId: number, command: Omit<JobCommand, 'now'>, minute: number) =>
-  kit.run(jobDecider, `job-${jobId}`, { ...command, now: at(minute) } as JobCommand);
+  kit.run(jobDecider, jobStream(jobId), { ...command, now: at(minute) } as JobCommand);
 
 const create = (
   jobId: number,

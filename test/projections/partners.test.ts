@@ -10,6 +10,7 @@ import {
 } from '../../projections/partners/query-partners';
 import { tenantsProjection } from '../../projections/tenants/tenants-projection';
 import { platformAdmin, useReadModelKit } from './read-model-kit';
+import { partnerStream } from '../../contracts/stream-ids';
 
 const kit = useReadModelKit(__filename, partnersProjection, [tenantsProjection]);
 const { context } = kit;
@@ -18,7 +19,7 @@ const now = new Date('2026-01-10T12:00:00.000Z');
 
 type Data<T extends PartnerCommand['type']> = Extract<PartnerCommand, { type: T }>['data'];
 const partner = <T extends PartnerCommand['type']>(id: number, type: T, data: Data<T>) =>
-  kit.run(partnerDecider, `partner-${id}`, { type, data, now, actor: platformAdmin } as PartnerCommand);
+  kit.run(partnerDecider, partnerStream(id), { type, data, now, actor: platformAdmin } as PartnerCommand);
 
 const client = (tenantId: number, name: string, partnerId: number) =>
   kit.tenant(tenantId, 'CreateTenant', { tenantId, name, classification: 'BUSINESS', partnerId });

@@ -10,6 +10,7 @@ import { plansProjection } from '../../projections/plans/plans-projection';
 import { getPlanByIdentifier, listPlans } from '../../projections/plans/query-plans';
 import { appendOne } from './audit-workload';
 import { platformAdmin, useReadModelKit } from './read-model-kit';
+import { billingStream, planStream } from '../../contracts/stream-ids';
 
 const kit = useReadModelKit(__filename, plansProjection, [billingSubscriptionsProjection]);
 const { context } = kit;
@@ -36,7 +37,7 @@ let planCommands = 0;
  * the command side would store them.
  */
 const plan = async <T extends PlanCommand['type']>(id: number, type: T, data: Data<T>) => {
-  const streamId = `plan-${id}`;
+  const streamId = planStream(id);
   const history = await kit.store().readStream(streamId);
   const state = foldEvents(
     planDecider,
@@ -81,7 +82,7 @@ const create = (
   });
 
 const subscribe = (subscriptionId: number, tenantId: number, on: BillingPlan) =>
-  kit.run(billingDecider, `billing-${subscriptionId}`, {
+  kit.run(billingDecider, billingStream(subscriptionId), {
     type: 'StartBillingSubscription',
     data: {
       subscriptionId,

@@ -21,6 +21,16 @@ import type { UserCommand } from '../../domain/user/decide';
 import { normaliseEmail } from '../../domain/user/email';
 import { userDecider } from '../../domain/user/user-decider';
 import { appendOne } from './audit-workload';
+import {
+  billingStream,
+  inviteStream,
+  partnerStream,
+  recipientStream,
+  sellerStream,
+  tenantStream,
+  userStream,
+  type InviteStream,
+} from '../../contracts/stream-ids';
 
 export const platformAdmin: Actor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
 export const self = (userId: number): Actor => ({
@@ -59,9 +69,9 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
 
   type Without<C> = C extends unknown ? Omit<C, 'now'> : never;
   const tenant = (tenantId: number, command: Without<TenantCommand>) =>
-    run(tenantDecider, `tenant-${tenantId}`, { ...command, now: nextNow() });
+    run(tenantDecider, tenantStream(tenantId), { ...command, now: nextNow() });
   const user = (userId: number, command: Without<UserCommand>) =>
-    run(userDecider, `user-${userId}`, { ...command, now: nextNow() });
+    run(userDecider, userStream(userId), { ...command, now: nextNow() });
   const invite = (streamId: string, command: Without<InviteCommand>) =>
     run(inviteDecider, streamId, { ...command, now: nextNow() });
 
@@ -189,7 +199,7 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
       }),
 
     createPartner: (partnerId: number, tenantId: number, name: string) =>
-      append(`partner-${partnerId}`, 'PartnerCreated', {
+      append(partnerStream(partnerId), 'PartnerCreated', {
         PartnerId: partnerId,
         TenantId: tenantId,
         Name: name,
@@ -202,7 +212,7 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
       subscriptionId: number,
       subscription: { tenantId: number; billingTenantId: number; plan: string; trialEndsAt?: Date },
     ) =>
-      append(`billing-${subscriptionId}`, 'BillingSubscriptionStarted', {
+      append(billingStream(subscriptionId), 'BillingSubscriptionStarted', {
         subscriptionId,
         tenantId: subscription.tenantId,
         billingTenantId: subscription.billingTenantId,
@@ -214,7 +224,7 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
       }),
 
     connectSeller: (sellerId: number, tenantId: number, provider: SellerProvider) =>
-      append(`seller-${sellerId}`, 'SellerConnected', {
+      append(sellerStream(sellerId), 'SellerConnected', {
         sellerId,
         tenantId,
         provider,
@@ -228,18 +238,21 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
       }),
 
     deactivateSeller: (sellerId: number) =>
-      append(`seller-${sellerId}`, 'SellerDeactivated', { sellerId, deactivatedAt: nextNow().toISOString() }),
+      append(sellerStream(sellerId), 'SellerDeactivated', {
+        sellerId,
+        deactivatedAt: nextNow().toISOString(),
+      }),
     deleteSeller: (sellerId: number) =>
-      append(`seller-${sellerId}`, 'SellerDeleted', { sellerId, deletedAt: nextNow().toISOString() }),
+      append(sellerStream(sellerId), 'SellerDeleted', { sellerId, deletedAt: nextNow().toISOString() }),
     disconnectSeller: (sellerId: number) =>
-      append(`seller-${sellerId}`, 'SellerDisconnected', {
+      append(sellerStream(sellerId), 'SellerDisconnected', {
         sellerId,
         disconnectedAt: nextNow().toISOString(),
       }),
 
     /** A contact subscribed to a seller's reports. */
     subscribeRecipient: (recipientId: number, seller: { sellerId: number; tenantId: number }) =>
-      append(`recipient-${recipientId}`, 'RecipientSubscribed', {
+      append(recipientStream(recipientId), 'RecipientSubscribed', {
         recipientId,
         ...seller,
         subscriberUserId: null,
@@ -253,13 +266,13 @@ export const portalCommands = (store: EventStore, keys: PersonalDataKeyStore) =>
         subscribedAt: nextNow().toISOString(),
       }),
     deactivateRecipient: (recipientId: number) =>
-      append(`recipient-${recipientId}`, 'RecipientDeactivated', {
+      append(recipientStream(recipientId), 'RecipientDeactivated', {
         recipientId,
         state: 'INACTIVE',
         deactivatedAt: nextNow().toISOString(),
       }),
     deleteRecipient: (recipientId: number) =>
-      append(`recipient-${recipientId}`, 'RecipientDeleted', {
+      append(recipientStream(recipientId), 'RecipientDeleted', {
         recipientId,
         deletedAt: nextNow().toISOString(),
       }),
@@ -272,5 +285,5 @@ export type PortalCommands = ReturnType<typeof portalCommands>;
 export const testInvitationTokenHash = 'hash-of-a-test-invitation-token-aaaaaaaaaa';
 
 /** The invite stream key of docs/adr/0010-aggregate-design.md, with a test key. */
-export const inviteStreamOf = (tenantId: number, email: string): string =>
-  `invite-${tenantId}-${createHmac('sha256', 'test-invite-key').update(normaliseEmail(email)).digest('hex')}`;
+export const inviteStreamOf = (tenantId: number, email: string): InviteStream =>
+  inviteStream(tenantId, createHmac('sha256', 'test-invite-key').update(normaliseEmail(email)).digest('hex'));

@@ -13,6 +13,7 @@ import { PROJECTION_CHECKPOINTS, currentVersion } from '../../projections/framew
 import { rebuildProjection } from '../../projections/framework/rebuild-projection';
 import { useProjectionTestSetup } from './projection-test-setup';
 import { versionChecksums } from './read-model-checksum';
+import { tenantStream } from '../../contracts/stream-ids';
 
 export const platformAdmin: Actor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
 
@@ -65,7 +66,7 @@ export const useReadModelKit = (
     type: T,
     data: Extract<TenantCommand, { type: T }>['data'],
   ) =>
-    run(tenantDecider, `tenant-${tenantId}`, {
+    run(tenantDecider, tenantStream(tenantId), {
       type,
       data,
       now: new Date('2026-01-05T09:00:00.000Z'),

@@ -13,6 +13,7 @@ import { recipientsProjection } from '../../projections/recipients/recipients-pr
 import { sellersProjection } from '../../projections/sellers/sellers-projection';
 import { usersProjection } from '../../projections/users/users-projection';
 import { platformAdmin, useReadModelKit } from './read-model-kit';
+import { recipientStream, sellerStream, userStream } from '../../contracts/stream-ids';
 
 const kit = useReadModelKit(__filename, recipientsProjection, [sellersProjection, usersProjection]);
 const { context } = kit;
@@ -22,7 +23,7 @@ const tenantAdmin = { ...platformAdmin, userId: 7, isPlatformAdmin: false, tenan
 
 type Data<T extends RecipientCommand['type']> = Extract<RecipientCommand, { type: T }>['data'];
 const recipient = <T extends RecipientCommand['type']>(id: number, type: T, data: Data<T>) =>
-  kit.run(recipientDecider, `recipient-${id}`, { type, data, now } as RecipientCommand);
+  kit.run(recipientDecider, recipientStream(id), { type, data, now } as RecipientCommand);
 
 const subscribe = (
   id: number,
@@ -38,7 +39,7 @@ const subscribe = (
   });
 
 const registerUser = (userId: number, email: string, givenName: string) =>
-  kit.run(userDecider, `user-${userId}`, {
+  kit.run(userDecider, userStream(userId), {
     type: 'RegisterUser',
     data: {
       userId,
@@ -55,7 +56,7 @@ const registerUser = (userId: number, email: string, givenName: string) =>
   });
 
 const connectSeller = (sellerId: number, tenantId: number, companyName: string) =>
-  kit.run(sellerDecider, `seller-${sellerId}`, {
+  kit.run(sellerDecider, sellerStream(sellerId), {
     type: 'ConnectSeller',
     data: {
       sellerId,
@@ -176,7 +177,7 @@ describe('a tenant’s report recipients', () => {
   });
 
   it('shows the user’s current email, since it is read from the users read model', async () => {
-    await kit.run(userDecider, 'user-7', {
+    await kit.run(userDecider, userStream(7), {
       type: 'ChangeUserEmail',
       data: { email: 'ada.lovelace@acme.example', emailInUse: false },
       now,

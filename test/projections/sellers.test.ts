@@ -9,6 +9,7 @@ import {
 } from '../../projections/sellers/query-sellers';
 import { sellersProjection } from '../../projections/sellers/sellers-projection';
 import { platformAdmin, useReadModelKit } from './read-model-kit';
+import { sellerStream } from '../../contracts/stream-ids';
 
 const kit = useReadModelKit(__filename, sellersProjection);
 const { context } = kit;
@@ -24,7 +25,7 @@ const seller = <T extends SellerCommand['type']>(
   type: T,
   data: Data<T>,
   at = ago(24 * 60 * 30),
-) => kit.run(sellerDecider, `seller-${id}`, { type, data, now: at } as SellerCommand);
+) => kit.run(sellerDecider, sellerStream(id), { type, data, now: at } as SellerCommand);
 
 const connect = (
   id: number,

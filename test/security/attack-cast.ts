@@ -6,6 +6,7 @@ import { companyFor, platformAdmin } from '../gateway/fixtures';
 import type { Browser, World } from '../gateway/gateway-world';
 import type { Cast, Person, RouteExample } from '../gateway/route-examples/types';
 import { person as signedIn } from '../gateway/team-fixtures';
+import { userStream } from '../../contracts/stream-ids';
 
 /** Every route group's examples (test/gateway/route-examples): a valid request about tenant A's data. */
 export const routeExamples = (): RouteExample[] => {
@@ -52,7 +53,7 @@ export const buildAttackCast = async (world: World): Promise<AttackCast> => {
   const aAdmin = await personOf(world, 'a-admin');
   const aTenant = await companyFor(world, aAdmin, { name: names.a });
   const aUser = await personOf(world, 'a-user');
-  await world.run(userDecider, `user-${aUser.userId}`, {
+  await world.run(userDecider, userStream(aUser.userId), {
     type: 'JoinTenant',
     data: {
       tenantId: aTenant,

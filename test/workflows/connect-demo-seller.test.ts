@@ -16,6 +16,7 @@ import { createSyncWorker } from '../../workflows/sync/worker';
 import { companyFor, platformAdmin, signUp } from '../gateway/fixtures';
 import { useGatewayWorld, type Browser } from '../gateway/gateway-world';
 import { connectLive } from '../gateway/live-client';
+import { jobStream, sellerStream } from '../../contracts/stream-ids';
 
 /**
  * Issue 5, "done means": connect a DEMO seller through the API; the worker's reactor populates it,
@@ -162,8 +163,8 @@ describe('connecting a DEMO seller', () => {
     expect(job.Status).toBe('completed');
     const runBefore = (await client.workflow.getHandle(job.WorkflowId).describe()).runId;
     const lengths = async () => [
-      (await writeSide.store.readStream(`job-${jobId}`)).length,
-      (await writeSide.store.readStream(`seller-${sellerId}`)).length,
+      (await writeSide.store.readStream(jobStream(jobId))).length,
+      (await writeSide.store.readStream(sellerStream(sellerId))).length,
     ];
     const lengthsBefore = await lengths();
 
@@ -224,7 +225,7 @@ describe('connecting a DEMO seller', () => {
     );
     expect((await waitForJob(first, finished)).Status).toBe('completed');
     expect((await waitForJob(second, finished)).Status).toBe('completed');
-    const state = await readState(writeSide, sellerDecider, `seller-${sellerId}`);
+    const state = await readState(writeSide, sellerDecider, sellerStream(sellerId));
     expect(state.status === 'known' && state.runningSync).toBeNull();
   });
 });

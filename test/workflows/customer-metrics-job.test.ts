@@ -31,6 +31,7 @@ import { connectLive } from '../gateway/live-client';
 import { expectedCustomerMetrics } from './expected-customer-metrics';
 import { expectedMetricRows } from './expected-metrics';
 import { storedLedger } from './ledger-world';
+import { jobStream, sellerStream, tenantStream } from '../../contracts/stream-ids';
 
 /**
  * Issue 5, section 5: the metrics jobs of the admin sellers table, C (customers) and S (sellers, the
@@ -129,8 +130,8 @@ const finished = (job: Job) => job.Status !== 'created' && job.Status !== 'runni
 /** The independent computation, from the stored ledger and the seller's and tenant's settings. */
 const expectedFor = async (seller: { sellerId: number; tenantId: number }) => {
   const { writeSide } = world.services;
-  const state = await readState(writeSide, sellerDecider, `seller-${seller.sellerId}`);
-  const tenant = await readState(writeSide, tenantDecider, `tenant-${seller.tenantId}`);
+  const state = await readState(writeSide, sellerDecider, sellerStream(seller.sellerId));
+  const tenant = await readState(writeSide, tenantDecider, tenantStream(seller.tenantId));
   if (state.status !== 'known' || state.collectionDate === null) throw new Error('the seller is not synced');
   const ledger = await storedLedger(world.services.db, seller.sellerId);
   return expectedCustomerMetrics({
@@ -151,7 +152,7 @@ const storedCustomerMetrics = (sellerId: number) =>
 
 /** When a job's run held the seller: from its first `customers` progress to its last. */
 const customersStageOf = async (jobId: number) => {
-  const events = await world.services.writeSide.store.readStream(`job-${jobId}`);
+  const events = await world.services.writeSide.store.readStream(jobStream(jobId));
   const times = events
     .map((e) => JobEvent.parse({ type: e.type, data: e.data }))
     .flatMap((e) =>
@@ -182,7 +183,7 @@ describe('the customers and sellers jobs', () => {
     const invoicesOf = new Map<number, number>();
     for (const i of ledger.invoices) invoicesOf.set(i.customerId, (invoicesOf.get(i.customerId) ?? 0) + 1);
     const [excluded] = [...invoicesOf].sort((a, b) => b[1] - a[1])[0]!;
-    await world.run(sellerDecider, `seller-${sellerId}`, {
+    await world.run(sellerDecider, sellerStream(sellerId), {
       type: 'SetSellerFeatureFlag',
       now: world.clock.now(),
       data: { flag: 'exclusions.CustomerIds', value: [excluded] },
@@ -289,7 +290,7 @@ describe('the customers and sellers jobs', () => {
       .find({ sellerId }, { projection: { _id: 1, generation: 1 } })
       .toArray();
     // The expected rows leave out the customer excluded by the first test; the sync's rows still count it.
-    const state = await readState(world.services.writeSide, sellerDecider, `seller-${sellerId}`);
+    const state = await readState(world.services.writeSide, sellerDecider, sellerStream(sellerId));
     if (state.status !== 'known' || state.collectionDate === null)
       throw new Error('the seller is not synced');
     const asOf = new Date(state.collectionDate);
@@ -397,7 +398,7 @@ describe('the customers and sellers jobs', () => {
     );
     const streamLengths = async () =>
       Promise.all(
-        jobs.map(async (job) => (await world.services.writeSide.store.readStream(`job-${job.Id}`)).length),
+        jobs.map(async (job) => (await world.services.writeSide.store.readStream(jobStream(job.Id))).length),
       );
     const lengthsBefore = await streamLengths();
 

@@ -20,6 +20,7 @@ import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sende
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
 import { isolatedNames, testConfig, type IsolatedNames } from '../harness/isolation';
+import { sellerStream } from '../../contracts/stream-ids';
 
 /**
  * One test file's pipeline world on the real local servers: its own Mongo database, event store file,
@@ -153,7 +154,7 @@ export const connectDemoSeller = async (events: EventSource, ids: { sellerId: nu
   await handleCommand(
     sellerDecider,
     {
-      streamId: `seller-${ids.sellerId}`,
+      streamId: sellerStream(ids.sellerId),
       commandId: `connect-${ids.sellerId}`,
       command: {
         type: 'ConnectSeller',

@@ -18,6 +18,7 @@ import {
   storedLedger,
   useLedgerWorld,
 } from './ledger-world';
+import { jobStream, sellerStream } from '../../contracts/stream-ids';
 
 jest.setTimeout(240_000);
 
@@ -28,7 +29,7 @@ const setFlag = async (sellerId: number, flag: string, value: unknown) => {
   await handleCommand(
     sellerDecider,
     {
-      streamId: `seller-${sellerId}`,
+      streamId: sellerStream(sellerId),
       commandId: `flag-${sellerId}-${flag}`,
       command: { type: 'SetSellerFeatureFlag', now: new Date(), data: { flag, value } },
     },
@@ -80,11 +81,11 @@ describe('SyncSeller and GenerateMetrics on a DEMO seller', () => {
         paymentsPerInvoice.set(a.invoiceProviderId, (paymentsPerInvoice.get(a.invoiceProviderId) ?? 0) + 1);
     expect([...paymentsPerInvoice.values()].some((n) => n > 1)).toBe(true);
 
-    const seller = await readState(world.events().writeSide, sellerDecider, `seller-${sellerId}`);
+    const seller = await readState(world.events().writeSide, sellerDecider, sellerStream(sellerId));
     expect(seller.status === 'known' && seller.collectionDate).toBe(until.toISOString());
     expect(seller.status === 'known' && seller.metricsDate).not.toBeNull();
     expect(seller.status === 'known' && seller.runningSync).toBeNull();
-    const job = await readState(world.events().writeSide, jobDecider, 'job-501');
+    const job = await readState(world.events().writeSide, jobDecider, jobStream(501));
     expect(job.status).toBe('completed');
     expect(job.status !== 'none' && job.progress?.stage).toBe('metrics');
   });
@@ -124,7 +125,7 @@ describe('SyncSeller and GenerateMetrics on a DEMO seller', () => {
     expect(byProviderId(await storedLedger(world.db(), sellerId))).toEqual(
       byProviderId(generatedCompany(smallCompany, { sellerId, until: later })),
     );
-    const job = await readState(world.events().writeSide, jobDecider, 'job-502');
+    const job = await readState(world.events().writeSide, jobDecider, jobStream(502));
     expect(job.status).toBe('completed');
   });
 });

@@ -5,13 +5,14 @@ import type { KnownRecipient } from '../../../domain/recipient/recipient';
 import { listSellerRecipients, type RecipientView } from '../../../projections/recipients/query-recipients';
 import { loadAggregate } from '../../execute-command';
 import { visibleToCaller } from '../visible-to-caller';
+import { recipientStream } from '../../../contracts/stream-ids';
 
 /** A subscription named by id, from its stream: 404 when unknown or deleted, and to other tenants. */
 export const findRecipient = async (
   request: FastifyRequest,
   recipientId: number,
 ): Promise<KnownRecipient> => {
-  const { state } = await loadAggregate(request, recipientDecider, `recipient-${recipientId}`);
+  const { state } = await loadAggregate(request, recipientDecider, recipientStream(recipientId));
   if (state.status !== 'known' || !visibleToCaller(request, state.tenantId))
     throw new AppError('not_found', 'Subscription not found.');
   return state;

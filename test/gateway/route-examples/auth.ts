@@ -5,6 +5,7 @@ import { strongPassword } from '../fixtures';
 import { invitationLinkOf } from '../invitation-link';
 import type { Browser } from '../gateway-world';
 import type { Cast, RouteExample } from './types';
+import { userStream } from '../../../contracts/stream-ids';
 
 let count = 0;
 const unique = (cast: Cast, name: string) => cast.world.email(`${name}${(count += 1)}`);
@@ -97,7 +98,7 @@ export const examples: RouteExample[] = [
     // An advisor of A who is not its only admin may leave it.
     happy: async (cast) => {
       const leaver = await fresh(cast, 'leaver');
-      await cast.world.run(userDecider, `user-${leaver.session.user.Id}`, {
+      await cast.world.run(userDecider, userStream(leaver.session.user.Id), {
         type: 'JoinTenant',
         data: {
           tenantId: cast.a.tenantId,

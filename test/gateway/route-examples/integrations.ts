@@ -3,6 +3,7 @@ import { integrationDecider } from '../../../domain/integration/integration-deci
 import { companyFor } from '../fixtures';
 import { grantProducts } from '../platform-fixtures';
 import type { Cast, RouteExample } from './types';
+import { integrationStream } from '../../../contracts/stream-ids';
 
 let nextIntegrationId = 990_000;
 let count = 0;
@@ -10,7 +11,7 @@ let count = 0;
 /** A fresh ActiveCampaign account of tenant A, connected as a system fixture (optionally switched off). */
 const accountOfA = async (cast: Cast, options: { active?: boolean } = {}): Promise<number> => {
   const integrationId = (nextIntegrationId += 1);
-  const streamId = `integration-${integrationId}`;
+  const streamId = integrationStream(integrationId);
   const now = cast.world.clock.now();
   await cast.world.run(integrationDecider, streamId, {
     type: 'ConnectIntegration',

@@ -2,6 +2,7 @@ import { systemActor } from '../../../domain/actor';
 import { tenantDecider } from '../../../domain/tenant/tenant-decider';
 import { recipientOf, sellerOf } from '../admin-fixtures';
 import type { Cast, RouteExample } from './types';
+import { tenantStream } from '../../../contracts/stream-ids';
 
 let count = 0;
 /** A new seller of tenant A for each request: a report request holds its seller until it finishes. */
@@ -13,7 +14,7 @@ let demo: Promise<void> | undefined;
 const demoSeller = (cast: Cast) =>
   (demo ??= (async () => {
     const tenantId = 975_001;
-    await cast.world.run(tenantDecider, `tenant-${tenantId}`, {
+    await cast.world.run(tenantDecider, tenantStream(tenantId), {
       type: 'CreateTenant',
       data: { tenantId, name: 'Demo Client', classification: 'BUSINESS', usageType: 'DEMO' },
       now: cast.world.clock.now(),

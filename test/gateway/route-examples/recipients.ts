@@ -1,6 +1,7 @@
 import { recipientDecider } from '../../../domain/recipient/recipient-decider';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
 import type { Cast, RouteExample } from './types';
+import { recipientStream, sellerStream } from '../../../contracts/stream-ids';
 
 let nextSellerId = 890_000;
 let nextRecipientId = 890_000;
@@ -9,7 +10,7 @@ const system = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: 
 /** A fresh DEMO seller of tenant A, so each example subscribes without meeting an earlier one. */
 const sellerOfA = async (cast: Cast): Promise<number> => {
   const sellerId = (nextSellerId += 1);
-  await cast.world.run(sellerDecider, `seller-${sellerId}`, {
+  await cast.world.run(sellerDecider, sellerStream(sellerId), {
     type: 'ConnectSeller',
     data: {
       sellerId,
@@ -34,7 +35,7 @@ const sellerOfA = async (cast: Cast): Promise<number> => {
 /** The plain USER of tenant A subscribed to a fresh seller: theirs to change or delete. */
 const subscriptionOfUser = async (cast: Cast): Promise<number> => {
   const recipientId = (nextRecipientId += 1);
-  await cast.world.run(recipientDecider, `recipient-${recipientId}`, {
+  await cast.world.run(recipientDecider, recipientStream(recipientId), {
     type: 'SubscribeRecipient',
     data: {
       recipientId,

@@ -3,6 +3,7 @@ import { sellerDecider } from '../../../domain/seller/seller-decider';
 import { companyFor } from '../fixtures';
 import { grantProducts } from '../platform-fixtures';
 import type { Cast, RouteExample } from './types';
+import { sellerStream } from '../../../contracts/stream-ids';
 
 let nextSellerId = 880_000;
 let count = 0;
@@ -11,7 +12,7 @@ let count = 0;
 export const sellerOfA = async (cast: Cast, options: { active?: boolean } = {}): Promise<number> => {
   const sellerId = (nextSellerId += 1);
   const now = cast.world.clock.now();
-  const streamId = `seller-${sellerId}`;
+  const streamId = sellerStream(sellerId);
   await cast.world.run(sellerDecider, streamId, {
     type: 'ConnectSeller',
     data: {

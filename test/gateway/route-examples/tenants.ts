@@ -2,6 +2,7 @@ import { tenantDecider } from '../../../domain/tenant/tenant-decider';
 import { systemActor } from '../../../domain/actor';
 import { multipartForm, pngBytes } from '../multipart-form';
 import type { Cast, RouteExample } from './types';
+import { tenantStream } from '../../../contracts/stream-ids';
 
 let count = 0;
 
@@ -9,7 +10,7 @@ let count = 0;
 const disposableTenant = async (cast: Cast): Promise<number> => {
   count += 1;
   const tenantId = 700_000 + count;
-  await cast.world.run(tenantDecider, `tenant-${tenantId}`, {
+  await cast.world.run(tenantDecider, tenantStream(tenantId), {
     type: 'CreateTenant',
     data: { tenantId, name: `Disposable ${count}`, classification: 'BUSINESS' },
     now: cast.world.clock.now(),
