@@ -1,5 +1,10 @@
-import { checkInvite, emptyInvite, roleRequired } from './invite-form';
+import { validate } from '../../forms/field-errors';
+import { emptyInvite, inviteForm, roleRequired, type InviteValues } from './invite-form';
 import { inviteRoleOptions, jobFunctions } from './role-options';
+
+/** The form's verdict as its fields show it: the request, or the first error of each field. */
+const checkInvite = (values: InviteValues, context: Parameters<typeof inviteForm>[0]) =>
+  validate(inviteForm(context), values);
 
 const labels = (input: Parameters<typeof inviteRoleOptions>[0]) =>
   inviteRoleOptions(input).map((option) => `${option.value}:${option.label}`);

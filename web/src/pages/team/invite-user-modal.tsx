@@ -1,16 +1,14 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import type { InviteWorkflow } from '../../../../contracts/events/invite';
-import { ApiError, isValidationError } from '../../api/api-error';
 import { errorCatalogue } from '../../api/error-catalogue';
 import { useInviteUser } from '../../api/queries/users';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { CheckboxField } from '../../forms/checkbox-field';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { SelectField } from '../../forms/select-field';
-import { TextField } from '../../forms/text-field';
-import { checkInvite, emptyInvite, type InviteValues } from './invite-form';
+import { FormCheckboxField, FormSelectField, FormTextField } from '../../forms/form-fields';
+import { serverTextOr, useServerErrors } from '../../forms/use-server-errors';
+import { emptyInvite, inviteForm } from './invite-form';
 import { inviteRoleOptions, jobFunctions } from './role-options';
 
 type InviteUserModalProps = {
@@ -36,37 +34,36 @@ export const InviteUserModal = ({
   workflow = 'STANDARD',
 }: InviteUserModalProps) => {
   const inviteUser = useInviteUser();
-  const [values, setValues] = useState<InviteValues>(() => emptyInvite(workflow));
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const form = useForm({
+    resolver: zodResolver(inviteForm({ isFirm, workflow })),
+    defaultValues: emptyInvite(workflow),
+  });
   const accounting = workflow === 'ACCOUNTING_ADMIN';
   const roles = inviteRoleOptions({ isFirm, workflow });
-
-  const set =
-    <K extends keyof InviteValues>(field: K) =>
-    (value: InviteValues[K]) =>
-      setValues((current) => ({ ...current, [field]: value }));
+  const asksRole = !accounting || roles.length > 1;
+  const serverErrors = useServerErrors(form, {
+    failure: serverTextOr(errorCatalogue.default),
+    // The modal has always said the failure above its fields as well (portal.md section 8).
+    alwaysSayFailure: true,
+    // A property on a field this invitation does not ask is said above the form instead.
+    shownFields: [
+      ...(asksRole ? (['role'] as const) : []),
+      'name',
+      'email',
+      ...(accounting ? [] : (['jobTitle'] as const)),
+      'subscribeToReports',
+      ...(isFirm ? (['classifyAsAdvisor'] as const) : []),
+    ],
+  });
 
   const close = () => {
-    setValues(emptyInvite(workflow));
-    setErrors({});
-    setFailure(null);
+    form.reset(emptyInvite(workflow));
     onClose();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const checked = checkInvite(values, { isFirm, workflow });
-    if ('errors' in checked) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    setSending(true);
+  const submit = form.handleSubmit(async (request) => {
     try {
-      const invited = await inviteUser.mutateAsync(checked.data);
+      const invited = await inviteUser.mutateAsync(request);
       close();
       onInvited(
         invited.status === 'sent'
@@ -74,12 +71,9 @@ export const InviteUserModal = ({
           : `Invitation to ${invited.Email} saved; the email will be sent shortly.`,
       );
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setFailure(error instanceof ApiError ? error.message : errorCatalogue.default);
-    } finally {
-      setSending(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <ModalDialog open={open} title={accounting ? 'Invite your accountant' : 'Invite user'} onClose={close}>
@@ -89,70 +83,41 @@ export const InviteUserModal = ({
         className="space-y-4"
         aria-label="Invite user"
       >
-        <ErrorCallout message={failure} />
+        <ErrorCallout message={serverErrors.message} />
         {accounting && (
           <p className="text-sm text-gray-600">
             We will email them an invitation with instructions for connecting your accounting platform.
           </p>
         )}
-        {(!accounting || roles.length > 1) && (
-          <SelectField
+        {asksRole && (
+          <FormSelectField
+            control={form.control}
             name="role"
             label={accounting ? 'Who are you inviting?' : 'Role'}
-            value={values.role}
-            onValueChange={(value) => set('role')(value as InviteValues['role'])}
             options={roles}
             {...(accounting ? {} : { blankLabel: 'Choose a role' })}
-            error={errors.role}
           />
         )}
-        <TextField
-          name="name"
-          label="Name"
-          value={values.name}
-          onValueChange={set('name')}
-          error={errors.name}
-        />
-        <TextField
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="off"
-          value={values.email}
-          onValueChange={set('email')}
-          error={errors.email}
-        />
+        <FormTextField control={form.control} name="name" label="Name" />
+        <FormTextField control={form.control} name="email" label="Email" type="email" autoComplete="off" />
         {!accounting && (
-          <SelectField
+          <FormSelectField
+            control={form.control}
             name="jobTitle"
             label="Job function"
-            value={values.jobTitle}
-            onValueChange={set('jobTitle')}
             options={jobOptions}
             blankLabel=""
-            error={errors.jobTitle}
           />
         )}
-        <CheckboxField
-          name="subscribeToReports"
-          label="Subscribe to reports"
-          checked={values.subscribeToReports}
-          onCheckedChange={set('subscribeToReports')}
-        />
+        <FormCheckboxField control={form.control} name="subscribeToReports" label="Subscribe to reports" />
         {isFirm && (
-          <CheckboxField
-            name="classifyAsAdvisor"
-            label="Classify as advisor"
-            checked={values.classifyAsAdvisor}
-            onCheckedChange={set('classifyAsAdvisor')}
-            error={errors.classifyAsAdvisor}
-          />
+          <FormCheckboxField control={form.control} name="classifyAsAdvisor" label="Classify as advisor" />
         )}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={close}>
             Cancel
           </Button>
-          <Button type="submit" loading={sending}>
+          <Button type="submit" loading={form.formState.isSubmitting}>
             Send invitation
           </Button>
         </div>

@@ -2,6 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FakeFetch, type RecordedCall } from '../../test-support/fake-fetch';
+import { fieldErrorOf } from '../../test-support/field-error';
 import { renderApp } from '../../test-support/render-app';
 import { noSellers, sessionFixture, tenantRow } from '../../test-support/session-fixture';
 import { teamMember, userWithTenants } from './team-fixtures';
@@ -146,9 +147,10 @@ describe('Team page', () => {
     expect(within(dialog).queryByLabelText('Classify as advisor')).not.toBeInTheDocument();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
-    expect(within(dialog).getByText('Role is required')).toBeInTheDocument();
-    expect(within(dialog).getByText('Name is required')).toBeInTheDocument();
-    expect(within(dialog).getByText('Email is required')).toBeInTheDocument();
+    await within(dialog).findByText('Role is required');
+    expect(fieldErrorOf('Role', dialog)).toBe('Role is required');
+    expect(fieldErrorOf('Name', dialog)).toBe('Name is required');
+    expect(fieldErrorOf('Email', dialog)).toBe('Email is required');
     expect(fake.callsTo('POST /api/auth/invite')).toHaveLength(0);
 
     await userEvent.selectOptions(within(dialog).getByLabelText('Role'), 'ADVISOR');
@@ -168,6 +170,26 @@ describe('Team page', () => {
       classifyAsAdvisor: false,
       workflow: 'STANDARD',
     });
+  });
+
+  it('shows the server refusing the email against the Email field, and says it above the form', async () => {
+    const fake = apiFor({ role: 'ADMIN' }).on('POST /api/auth/invite', {
+      status: 422,
+      body: { message: 'Validation failed', code: 'validation', properties: { 'body.email': 'not_unique' } },
+    });
+    renderApp({ path: '/users', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Invite user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invite user' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Role'), 'USER');
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Dee');
+    await userEvent.type(within(dialog).getByLabelText('Email'), 'ada@example.com');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+
+    await within(dialog).findByText('The email is already in use.');
+    expect(fieldErrorOf('Email', dialog)).toBe('The email is already in use.');
+    expect(within(dialog).getByRole('alert').textContent).toBe('Validation failed');
+    // The modal stays open with what was typed, for the person to correct.
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Name').value).toBe('Dee');
   });
 
   it('invites an accountant without asking role or job function in a firm', async () => {
