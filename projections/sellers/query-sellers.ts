@@ -172,6 +172,13 @@ export const listTenantSellers = async (
   };
 };
 
+/** Every seller the tenant ever had, deleted ones included (a tenant purge removes their synced data). */
+export const tenantSellerIds = async (db: Db, tenantId: number): Promise<number[]> => {
+  requireId('tenantId', tenantId);
+  const docs = await (await sellers(db)).find({ tenantId }, { projection: { _id: 1 } }).toArray();
+  return docs.map((doc) => doc._id);
+};
+
 /** One seller; with `tenantId` (the portal) a seller of another tenant is not found. */
 export const getSeller = async (
   db: Db,

@@ -1,10 +1,11 @@
-import { ledgerCollections } from '../../../workflows/ledger/ledger-collections';
+import { deleteTenantLedger } from '../../../workflows/ledger/delete-tenant-ledger';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done, IdParam } from '../../../contracts/api/common';
 import { DeleteTenantQuery, Tenant, TenantsQuery, TenantsResponse } from '../../../contracts/api/tenants';
 import { AppError } from '../../../contracts/errors';
 import { tenantSubject } from '../../../commands/personal-data';
 import { tenantDecider } from '../../../domain/tenant/tenant-decider';
+import { tenantSellerIds } from '../../../projections/sellers/query-sellers';
 import { queryTenant } from '../../../projections/tenants/query-tenant';
 import { queryTenantList, queryTenantSummary } from '../../../projections/tenants/query-tenants';
 import { queryUserTenants } from '../../../projections/tenants/query-user-tenants';
@@ -99,9 +100,11 @@ export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
         await services.writeSide.personalData.erase(tenantSubject(tenantId));
         await credentialVaultOf(services).removeForTenant(tenantId);
         await logosCollection(services.db).deleteMany({ tenantId });
-        // The synced ledger holds the company's customers (names, addresses) in plain documents.
-        for (const collection of Object.values(ledgerCollections))
-          await services.db.collection(collection).deleteMany({ tenantId });
+        // The synced ledger, and its outbox entries not yet sent, hold the company's customers in plain documents.
+        await deleteTenantLedger(services.db, {
+          tenantId,
+          sellerIds: await tenantSellerIds(services.db, tenantId),
+        });
       }
       return { ok: true as const };
     },
