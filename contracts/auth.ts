@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EntityId, IsoDateTime } from './events/values';
 
 /** portal.md section 5: the password rule, its hint and its failure text, shared by the browser and the API. */
 export const passwordHint =
@@ -143,7 +144,7 @@ export const SessionResponse = z.object({
   ),
   resetPasswordRequired: z.boolean(),
   /** When the session ends without activity; the browser warns a minute before (idle banner). */
-  idleExpiresAt: z.iso.datetime(),
+  idleExpiresAt: IsoDateTime,
   idleTimeoutSeconds: z.number(),
 });
 export type SessionResponse = z.infer<typeof SessionResponse>;
@@ -189,7 +190,7 @@ export type AcceptInvitationRequest = z.infer<typeof AcceptInvitationRequest>;
 export const AcceptInvitationResponse = z.discriminatedUnion('outcome', [
   z.object({
     outcome: z.literal('joined'),
-    tenantId: z.number().int().positive(),
+    tenantId: EntityId,
     next: z.enum(['/overview', '/reset-password']),
   }),
   z.object({ outcome: z.literal('signInRequired'), email: z.string() }),

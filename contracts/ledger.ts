@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EntityId, IsoDateTime } from './events/values';
 
 /**
  * The receivables ledger a sync copies from a seller's platform into MongoDB, and the metric rows
@@ -12,7 +13,7 @@ const Cents = z.int();
 const LedgerId = z.int().positive();
 const ProviderId = z.string().min(1);
 
-const keyed = { sellerId: LedgerId, providerId: ProviderId };
+const keyed = { sellerId: EntityId, providerId: ProviderId };
 
 export const LedgerEntity = z.enum(['customers', 'products', 'invoices', 'payments', 'creditMemos']);
 export type LedgerEntity = z.infer<typeof LedgerEntity>;
@@ -114,7 +115,7 @@ export type MetricFrequency = z.infer<typeof MetricFrequency>;
  * metrics, hundredths of a day for AVG_DAYS_BETWEEN_PURCHASES. `Count` is how many records went in.
  */
 export const MetricRow = z.object({
-  StartDate: z.iso.datetime(),
+  StartDate: IsoDateTime,
   Value: z.int(),
   Count: z.int().nonnegative(),
 });
@@ -122,9 +123,9 @@ export type MetricRow = z.infer<typeof MetricRow>;
 
 /** The per-seller figures of the admin overview and the seller's CustomerCount.T36M. */
 export const SellerMetricSummary = z.object({
-  sellerId: LedgerId,
-  tenantId: LedgerId,
-  asOf: z.iso.datetime(),
+  sellerId: EntityId,
+  tenantId: EntityId,
+  asOf: IsoDateTime,
   /** The tenant's retention period resolved to months (AUTO becomes 3 or 12). */
   retentionMonths: z.int().positive(),
   customersT36M: z.int().nonnegative(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EntityId } from './values';
+import { EntityId, type PersonalDataFields } from './values';
 
 /**
  * Bookkeeping events of id allocation (commands/id-allocator.ts). Stream `ids-<category>` holds one
@@ -41,4 +41,4 @@ export const idAllocationEventVersions = {
 export const idAllocationPersonalDataFields = {
   IdAllocated: [],
   IdClaimed: [],
-} as const satisfies Record<IdAllocationEvent['type'], readonly string[]>;
+} as const satisfies PersonalDataFields<IdAllocationEvent>;

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { MembershipClassification, TenantRole } from './user';
-
-// Ids are allocated by the command layer; times come from the command's `now`.
-const Id = z.number().int().positive();
-const IsoTime = z.iso.datetime();
+import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
 /** ADVISOR is offered by businesses (not firms) and becomes an ADMIN membership classified advisor. */
 export const InviteRole = z.enum(['ADMIN', 'USER', 'ADVISOR']);
@@ -18,7 +15,7 @@ export const InviteCreated = z.object({
   data: z.object({
     /** The Uuid in the invitation link and in DELETE /api/auth/invite/{id}. */
     InviteId: z.uuid(),
-    TenantId: Id,
+    TenantId: EntityId,
     /** Normalised: trimmed and lower-case. */
     Email: z.email(),
     Name: z.string().min(1),
@@ -27,26 +24,26 @@ export const InviteCreated = z.object({
     SubscribeToReports: z.boolean(),
     ClassifyAsAdvisor: z.boolean(),
     Workflow: InviteWorkflow,
-    CreatedAt: IsoTime,
+    CreatedAt: IsoDateTime,
     /**
      * SHA-256 (base64url) of the secret token in the emailed link; the token itself is recorded nowhere.
      * null for invitations created before links carried a token (v1): they cannot be accepted.
      */
     TokenHash: z.string().min(20).max(100).nullable(),
     /** The link stops working at this time (7 days after CreatedAt, docs/adr/0020-invitation-tokens.md). */
-    ExpiresAt: IsoTime,
+    ExpiresAt: IsoDateTime,
   }),
 });
 
 /** The invitation email went out; sending again (a reminder) records another. */
 export const InviteSent = z.object({
   type: z.literal('InviteSent'),
-  data: z.object({ InviteId: z.uuid(), SentAt: IsoTime }),
+  data: z.object({ InviteId: z.uuid(), SentAt: IsoDateTime }),
 });
 
 export const InviteCancelled = z.object({
   type: z.literal('InviteCancelled'),
-  data: z.object({ InviteId: z.uuid(), CancelledAt: IsoTime }),
+  data: z.object({ InviteId: z.uuid(), CancelledAt: IsoDateTime }),
 });
 
 /** Carries the membership the user gets, so the command layer copies it into JoinTenant as it is. */
@@ -54,14 +51,14 @@ export const InviteJoined = z.object({
   type: z.literal('InviteJoined'),
   data: z.object({
     InviteId: z.uuid(),
-    UserId: Id,
-    TenantId: Id,
+    UserId: EntityId,
+    TenantId: EntityId,
     MembershipRole: TenantRole,
     MembershipClassification,
     JobTitle: z.string().nullable(),
     SendWeekly: z.boolean(),
     SendMonthly: z.boolean(),
-    JoinedAt: IsoTime,
+    JoinedAt: IsoDateTime,
   }),
 });
 
@@ -85,9 +82,7 @@ export const invitePersonalDataFields = {
   InviteSent: [],
   InviteCancelled: [],
   InviteJoined: ['JobTitle'],
-} as const satisfies {
-  [K in InviteEvent['type']]: readonly (keyof Extract<InviteEvent, { type: K }>['data'])[];
-};
+} as const satisfies PersonalDataFields<InviteEvent>;
 
 /** How long an invitation link works after the invitation is created. */
 export const invitationValidityMs = 7 * 24 * 3_600_000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EntityId, IsoDateTime } from './values';
+import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
 /**
  * A partner belongs to a tenant (usually an advisory firm: its ClientsPartner) and gathers the client
@@ -66,6 +66,4 @@ export const partnerPersonalDataFields = {
   PartnerClientPlanChanged: [],
   PartnerLogoChanged: [],
   PartnerClientReportDaysChanged: [],
-} as const satisfies {
-  [K in PartnerEvent['type']]: readonly (keyof Extract<PartnerEvent, { type: K }>['data'])[];
-};
+} as const satisfies PersonalDataFields<PartnerEvent>;

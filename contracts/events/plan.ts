@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EntityId, IsoDateTime } from './values';
+import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
 /** CLIENT plans are what an advisory firm's clients subscribe to. */
 export const PlanClassification = z.enum(['BUSINESS', 'FIRM', 'CLIENT']);
@@ -92,4 +92,4 @@ export const planPersonalDataFields = {
   PlanDefaultChanged: [],
   PlanActivated: [],
   PlanDeactivated: [],
-} as const satisfies { [K in PlanEvent['type']]: readonly (keyof Extract<PlanEvent, { type: K }>['data'])[] };
+} as const satisfies PersonalDataFields<PlanEvent>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EntityId, IsoDateTime } from './values';
+import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
 /** CLIENT is a plan classification only; a tenant is a business or an advisory firm. */
 export const TenantClassification = z.enum(['BUSINESS', 'FIRM']);
@@ -245,6 +245,4 @@ export const tenantPersonalDataFields = {
   TenantDisabled: [],
   TenantRestored: [],
   TenantPurged: [],
-} as const satisfies {
-  [K in TenantEvent['type']]: readonly (keyof Extract<TenantEvent, { type: K }>['data'])[];
-};
+} as const satisfies PersonalDataFields<TenantEvent>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EntityId, IsoDateTime } from './values';
+import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
 export const LoginMethod = z.enum(['password', 'google', 'microsoft']);
 export type LoginMethod = z.infer<typeof LoginMethod>;
@@ -275,4 +275,4 @@ export const userPersonalDataFields = {
   UserTenantJobTitleChanged: ['JobTitle'],
   UserTenantReportPreferencesChanged: [],
   UserLeftTenant: [],
-} as const satisfies { [K in UserEvent['type']]: readonly (keyof Extract<UserEvent, { type: K }>['data'])[] };
+} as const satisfies PersonalDataFields<UserEvent>;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const EntityId = z.int().positive();
 export type EntityId = z.infer<typeof EntityId>;
 
-/** A point in time in event data: an ISO-8601 string taken from the command's `now`. */
+/** A point in time as an ISO-8601 string; in event data it is taken from the command's `now`. */
 export const IsoDateTime = z.iso.datetime();
 export type IsoDateTime = z.infer<typeof IsoDateTime>;
 
