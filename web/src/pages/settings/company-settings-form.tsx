@@ -1,17 +1,22 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import type { Tenant, UpdateTenantRequest } from '../../../../contracts/api/tenants';
-import type { BusinessModel, TenantClassification } from '../../../../contracts/events/tenant';
-import { isValidationError } from '../../api/api-error';
+import type { Industry } from '../../../../contracts/industries';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { SelectField } from '../../forms/select-field';
-import { TextField } from '../../forms/text-field';
+import { FormSelectField, FormTextField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { useIndustries } from '../../api/queries/industries';
 import { useUpdateTenant } from '../../api/queries/tenants';
-import { IndustryField } from '../welcome/industry-field';
-import { companyErrors, companyMessages, monthDayOptions, weekdayOptions } from './settings-rules';
+import { FormIndustryField } from '../welcome/industry-field';
+import {
+  CompanyForm,
+  companyMessages,
+  monthDayOptions,
+  weekdayOptions,
+  type CompanyValues,
+} from './settings-rules';
 
 const classificationOptions = [
   { value: 'BUSINESS', label: 'Business' },
@@ -23,17 +28,7 @@ const businessModelOptions = [
   { value: 'B2C', label: 'B2C' },
 ];
 
-type Values = {
-  Name: string;
-  Classification: TenantClassification;
-  BusinessModel: BusinessModel | '';
-  Industry: string;
-  FriendlyName: string;
-  ClientWeeklyDay: string;
-  ClientMonthlyDay: string;
-};
-
-const valuesOf = (tenant: Tenant): Values => ({
+const valuesOf = (tenant: Tenant): CompanyValues => ({
   Name: tenant.Name,
   Classification: tenant.Classification,
   BusinessModel: tenant.BusinessModel ?? '',
@@ -42,6 +37,35 @@ const valuesOf = (tenant: Tenant): Values => ({
   ClientWeeklyDay: tenant.ClientsPartner?.WeeklyDay?.toString() ?? '',
   ClientMonthlyDay: tenant.ClientsPartner?.MonthlyDay?.toString() ?? '',
 });
+
+/** The update: the industry keeps its NAICS code when the text is one of the list's titles. */
+const requestOf = (
+  values: CompanyForm,
+  context: { industries: readonly Industry[]; clientDefaults: boolean },
+): UpdateTenantRequest => {
+  const chosen = context.industries.find((industry) => industry.Title === values.Industry);
+  const body: UpdateTenantRequest = {
+    Name: values.Name,
+    Classification: values.Classification,
+    BusinessModel: values.BusinessModel === '' ? null : values.BusinessModel,
+    Industry: values.Industry
+      ? {
+          FreeForm: values.Industry,
+          NAICS2017: chosen?.Code ?? null,
+          Description: chosen?.Description ?? null,
+        }
+      : null,
+    FriendlyName: values.FriendlyName || null,
+  };
+  // Client defaults live on the firm's partner; blank means no change.
+  if (context.clientDefaults) {
+    body.ClientsPartner = {
+      ...(values.ClientWeeklyDay === undefined ? {} : { WeeklyDay: values.ClientWeeklyDay }),
+      ...(values.ClientMonthlyDay === undefined ? {} : { MonthlyDay: values.ClientMonthlyDay }),
+    };
+  }
+  return body;
+};
 
 type CompanySettingsFormProps = { tenant: Tenant; disabled: boolean };
 
@@ -52,125 +76,89 @@ type CompanySettingsFormProps = { tenant: Tenant; disabled: boolean };
 export const CompanySettingsForm = ({ tenant, disabled }: CompanySettingsFormProps) => {
   const updateTenant = useUpdateTenant();
   const industries = useIndustries('NAICS2017');
-  const [values, setValues] = useState<Values>(() => valuesOf(tenant));
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({ resolver: zodResolver(CompanyForm), defaultValues: valuesOf(tenant) });
   const [success, setSuccess] = useTimedMessage();
-  const [saving, setSaving] = useState(false);
-  const isFirm = values.Classification === 'FIRM';
+  const isFirm = useWatch({ control: form.control, name: 'Classification' }) === 'FIRM';
+  const clientDefaults = isFirm && tenant.ClientsPartner !== null;
+  const serverErrors = useServerErrors(form, {
+    failure: companyMessages.updateFailed,
+    // The catalogue's failure text shows even when the server's errors sit on fields.
+    alwaysSayFailure: true,
+    shownFields: [
+      'Name',
+      'Classification',
+      'BusinessModel',
+      'Industry',
+      ...(isFirm ? ['FriendlyName' as const] : []),
+      ...(clientDefaults ? ['ClientWeeklyDay' as const, 'ClientMonthlyDay' as const] : []),
+    ],
+    aliases: {
+      'Industry.FreeForm': 'Industry',
+      'ClientsPartner.WeeklyDay': 'ClientWeeklyDay',
+      'ClientsPartner.MonthlyDay': 'ClientMonthlyDay',
+    },
+  });
 
-  const set =
-    <K extends keyof Values>(field: K) =>
-    (value: Values[K]) =>
-      setValues((current) => ({ ...current, [field]: value }));
-
-  const requestOf = (): UpdateTenantRequest => {
-    const freeForm = values.Industry.trim();
-    const chosen = industries.data?.find((industry) => industry.Title === freeForm);
-    const body: UpdateTenantRequest = {
-      Name: values.Name.trim(),
-      Classification: values.Classification,
-      BusinessModel: values.BusinessModel === '' ? null : values.BusinessModel,
-      Industry: freeForm
-        ? { FreeForm: freeForm, NAICS2017: chosen?.Code ?? null, Description: chosen?.Description ?? null }
-        : null,
-      FriendlyName: values.FriendlyName.trim() || null,
-    };
-    // Client defaults live on the firm's partner; blank means no change.
-    if (isFirm && tenant.ClientsPartner) {
-      body.ClientsPartner = {
-        ...(values.ClientWeeklyDay === '' ? {} : { WeeklyDay: Number(values.ClientWeeklyDay) }),
-        ...(values.ClientMonthlyDay === '' ? {} : { MonthlyDay: Number(values.ClientMonthlyDay) }),
-      };
-    }
-    return body;
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    setSuccess(null);
-    const found = companyErrors(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setSaving(true);
+  const submit = form.handleSubmit(async (values) => {
     try {
-      await updateTenant.mutateAsync({ tenantId: tenant.Id, body: requestOf() });
+      const body = requestOf(values, { industries: industries.data ?? [], clientDefaults });
+      await updateTenant.mutateAsync({ tenantId: tenant.Id, body });
       setSuccess(companyMessages.updated);
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setFailure(companyMessages.updateFailed);
-    } finally {
-      setSaving(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} aria-label="Company settings">
+    <form
+      noValidate
+      onSubmit={(event) => {
+        setSuccess(null);
+        void submit(event);
+      }}
+      aria-label="Company settings"
+    >
       <fieldset disabled={disabled} className="space-y-4">
         <SuccessCallout message={success} />
-        <ErrorCallout message={failure} />
-        <TextField
-          name="Name"
-          label="Name"
-          value={values.Name}
-          onValueChange={set('Name')}
-          error={errors.Name}
-        />
-        <SelectField
+        <ErrorCallout message={serverErrors.message} />
+        <FormTextField control={form.control} name="Name" label="Name" />
+        <FormSelectField
+          control={form.control}
           name="Classification"
           label="Classification"
-          value={values.Classification}
-          onValueChange={(value) => set('Classification')(value as TenantClassification)}
           options={classificationOptions}
-          error={errors.Classification}
         />
-        <SelectField
+        <FormSelectField
+          control={form.control}
           name="BusinessModel"
           label="Business model"
-          value={values.BusinessModel}
-          onValueChange={(value) => set('BusinessModel')(value as BusinessModel | '')}
           options={businessModelOptions}
           blankLabel=""
-          error={errors.BusinessModel}
         />
-        <IndustryField
-          value={values.Industry}
-          onValueChange={set('Industry')}
-          industries={industries.data ?? []}
-          error={errors['Industry.FreeForm'] ?? errors.Industry}
-        />
+        <FormIndustryField control={form.control} name="Industry" industries={industries.data ?? []} />
         {isFirm && (
-          <TextField
-            name="FriendlyName"
-            label="Display name for client reports"
-            value={values.FriendlyName}
-            onValueChange={set('FriendlyName')}
-            error={errors.FriendlyName}
-          />
+          <FormTextField control={form.control} name="FriendlyName" label="Display name for client reports" />
         )}
-        {isFirm && tenant.ClientsPartner && (
+        {clientDefaults && (
           <fieldset className="space-y-4 rounded-tremor-default border border-gray-200 p-3">
             <legend className="px-1 text-sm font-medium text-gray-700">Client defaults</legend>
-            <SelectField
+            <FormSelectField
+              control={form.control}
               name="ClientWeeklyDay"
               label="Weekly report day of new clients"
-              value={values.ClientWeeklyDay}
-              onValueChange={set('ClientWeeklyDay')}
               options={weekdayOptions}
               blankLabel="No change"
             />
-            <SelectField
+            <FormSelectField
+              control={form.control}
               name="ClientMonthlyDay"
               label="Monthly report day of new clients"
-              value={values.ClientMonthlyDay}
-              onValueChange={set('ClientMonthlyDay')}
               options={monthDayOptions}
               blankLabel="No change"
             />
           </fieldset>
         )}
-        <Button type="submit" loading={saving}>
+        <Button type="submit" loading={form.formState.isSubmitting}>
           Save company
         </Button>
       </fieldset>

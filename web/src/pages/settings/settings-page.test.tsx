@@ -86,7 +86,7 @@ describe('Settings page', () => {
     await screen.findByRole('heading', { name: 'Company settings' });
     await userEvent.clear(within(company()).getByLabelText('Name'));
     await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
-    expect(within(company()).getByText('Name is required')).toBeInTheDocument();
+    expect(within(company()).getByLabelText('Name')).toHaveAccessibleDescription('Name is required');
     expect(fake.callsTo('PUT /api/tenants/7')).toHaveLength(0);
 
     await userEvent.type(within(company()).getByLabelText('Name'), 'Acme Group');
@@ -114,10 +114,33 @@ describe('Settings page', () => {
     renderApp({ path: '/settings', fake });
     await screen.findByRole('heading', { name: 'Firm settings' });
     await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
-    expect(within(company()).getByText('Display name for client reports is required')).toBeInTheDocument();
+    expect(within(company()).getByLabelText('Display name for client reports')).toHaveAccessibleDescription(
+      'Display name for client reports is required',
+    );
     await userEvent.type(within(company()).getByLabelText('Display name for client reports'), 'Ledger & Co');
     await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
     expect(await screen.findByText('There was an error while updating the company.')).toBeInTheDocument();
+  });
+
+  it('shows the server’s field errors against the company fields, with the catalogue text', async () => {
+    const fake = apiFor(tenantFixture()).on('PUT /api/tenants/7', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'The operation failed. Please validate your selection and try again.',
+        properties: { 'Industry.FreeForm': 'invalid' },
+      },
+    });
+    renderApp({ path: '/settings', fake });
+    await screen.findByRole('heading', { name: 'Company settings' });
+    await userEvent.type(within(company()).getByLabelText('Industry'), 'Bakeries');
+    await userEvent.click(within(company()).getByRole('button', { name: 'Save company' }));
+    expect(
+      await within(company()).findByText('There was an error while updating the company.'),
+    ).toBeInTheDocument();
+    expect(within(company()).getByLabelText('Industry')).toHaveAccessibleDescription(
+      'This value is not valid.',
+    );
   });
 
   it('saves the reporting settings, days labelled by weekday and Every Nth', async () => {

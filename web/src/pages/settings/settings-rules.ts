@@ -1,10 +1,13 @@
+import { z } from 'zod';
+import { UpdateTenantRequest } from '../../../../contracts/api/tenants';
 import {
+  BusinessModel,
   defaultReportingSettings,
+  TenantClassification,
   type Currency,
   type ReportingSettings,
   type RetentionPeriod,
 } from '../../../../contracts/events/tenant';
-import type { FormErrors } from '../../forms/field-errors';
 
 export const weekdays = [
   'Sunday',
@@ -64,18 +67,36 @@ export const companyMessages = {
   displayNameRequired: 'Display name for client reports is required',
 } as const;
 
-/** portal.md section 5, company settings: a name; a firm also needs its display name for client reports. */
-export const companyErrors = (values: {
-  Name: string;
-  FriendlyName: string;
-  Classification: string;
-}): FormErrors => {
-  const errors: FormErrors = {};
-  if (!values.Name.trim()) errors.Name = companyMessages.nameRequired;
-  if (values.Classification === 'FIRM' && !values.FriendlyName.trim())
-    errors.FriendlyName = companyMessages.displayNameRequired;
-  return errors;
-};
+const tenantFields = UpdateTenantRequest.shape;
+const clientDefaults = tenantFields.ClientsPartner.unwrap().shape;
+
+/** A select's value as the request's day: blank (no change) becomes absent. */
+const dayOrNoChange = (day: z.ZodNumber) =>
+  z
+    .string()
+    .transform((value) => (value === '' ? undefined : Number(value)))
+    .pipe(day.optional());
+
+/**
+ * The company form (portal.md section 5): the request's rules, a name required, and a firm's display
+ * name for client reports; the industry typed as text, a blank business model or client day allowed.
+ */
+export const CompanyForm = z
+  .object({
+    Name: tenantFields.Name.unwrap().min(1, companyMessages.nameRequired),
+    Classification: TenantClassification,
+    BusinessModel: z.union([z.literal(''), BusinessModel]),
+    Industry: tenantFields.Industry.unwrap().unwrap().shape.FreeForm,
+    FriendlyName: tenantFields.FriendlyName.unwrap().unwrap(),
+    ClientWeeklyDay: dayOrNoChange(clientDefaults.WeeklyDay.unwrap().unwrap()),
+    ClientMonthlyDay: dayOrNoChange(clientDefaults.MonthlyDay.unwrap().unwrap()),
+  })
+  .refine((values) => values.Classification !== 'FIRM' || values.FriendlyName !== '', {
+    path: ['FriendlyName'],
+    message: companyMessages.displayNameRequired,
+  });
+export type CompanyForm = z.output<typeof CompanyForm>;
+export type CompanyValues = z.input<typeof CompanyForm>;
 
 /** portal.md section 2.3, logo upload: one file, jpeg, png, gif or svg. */
 export const logoTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/svg+xml'] as const;
