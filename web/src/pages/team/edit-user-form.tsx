@@ -1,15 +1,14 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import type { UpdateUserRequest } from '../../../../contracts/api/users';
-import { userMessages } from '../../../../contracts/api/users';
-import type { PrimaryClassification, TenantRole } from '../../../../contracts/events/user';
-import { isValidationError } from '../../api/api-error';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { UpdateUserRequest, userMessages } from '../../../../contracts/api/users';
+import { PrimaryClassification, TenantRole } from '../../../../contracts/events/user';
 import { useUpdateUser } from '../../api/queries/users';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
-import { CheckboxField } from '../../forms/checkbox-field';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { SelectField } from '../../forms/select-field';
-import { TextField } from '../../forms/text-field';
+import { FormCheckboxField, FormSelectField, FormTextField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { jobFunctions, roleLabels } from './role-options';
 
 /** What the edit form shows of a user: the account and their membership in the current company. */
@@ -47,6 +46,8 @@ type Values = {
   AssignToAllClients: boolean;
 };
 
+const emailRequired = 'Email is required';
+
 /**
  * portal.md section 5, user edit sends: Name, Email, PrimaryClassification and ActiveCampaignId only
  * from a platform admin; JobTitle always; Role when the field is shown (and the editor may change it);
@@ -65,6 +66,33 @@ export const updateRequestOf = (values: Values, context: { user: EditableUser; e
     body.Role = values.Role;
   if (showsAssignToAllClients(user, editor)) body.AssignToAllClients = values.AssignToAllClients;
   return body;
+};
+
+/**
+ * The edit form's rules: a platform admin's Name and Email required (the request's Name rule, an
+ * email that is given and valid); the request built from the shown fields must pass UpdateUserRequest,
+ * whose issues name the same fields as the form.
+ */
+export const editUserForm = (context: { user: EditableUser; editor: Editor }) => {
+  const account = context.editor.isPlatformAdmin;
+  return z
+    .object({
+      Name: account ? UpdateUserRequest.shape.Name.unwrap() : z.string(),
+      Email: account
+        ? z
+            .string()
+            .trim()
+            .min(1, { error: emailRequired, abort: true })
+            .pipe(UpdateUserRequest.shape.Email.unwrap())
+        : z.string(),
+      PrimaryClassification,
+      ActiveCampaignId: z.string(),
+      JobTitle: z.string(),
+      Role: TenantRole.or(z.literal('')),
+      AssignToAllClients: z.boolean(),
+    })
+    .transform((values: Values) => updateRequestOf(values, context))
+    .pipe(UpdateUserRequest);
 };
 
 const jobOptionsFor = (current: string) => {
@@ -86,85 +114,63 @@ type EditUserFormProps = {
 /** The user edit form, in the team page's modal or on /users/{userId}. */
 export const EditUserForm = ({ user, editor, onDone, onCancel }: EditUserFormProps) => {
   const updateUser = useUpdateUser();
-  const [values, setValues] = useState<Values>({
-    Name: user.Name,
-    Email: user.Email,
-    PrimaryClassification: user.PrimaryClassification,
-    ActiveCampaignId: user.ActiveCampaignId ?? '',
-    JobTitle: user.JobTitle ?? '',
-    Role: user.Role ?? '',
-    AssignToAllClients: user.AssignToAllClients,
+  const form = useForm({
+    resolver: zodResolver(editUserForm({ user, editor })),
+    defaultValues: {
+      Name: user.Name,
+      Email: user.Email,
+      PrimaryClassification: user.PrimaryClassification,
+      ActiveCampaignId: user.ActiveCampaignId ?? '',
+      JobTitle: user.JobTitle ?? '',
+      Role: user.Role ?? '',
+      AssignToAllClients: user.AssignToAllClients,
+    } satisfies Values,
   });
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const serverErrors = useServerErrors(form, {
+    failure: userMessages.updateFailed,
+    // The catalogue's update error is said above the form as well (portal.md section 8).
+    alwaysSayFailure: true,
+    // Only the fields this editor sees; an error on another is said above the form.
+    shownFields: [
+      ...(editor.isPlatformAdmin
+        ? (['Name', 'Email', 'PrimaryClassification', 'ActiveCampaignId'] as const)
+        : []),
+      ...(user.Role !== null ? (['Role'] as const) : []),
+      'JobTitle',
+      ...(showsAssignToAllClients(user, editor) ? (['AssignToAllClients'] as const) : []),
+    ],
+  });
   const [success, setSuccess] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const canChangeRole = editor.isPlatformAdmin || editor.isTenantAdmin;
 
-  const set =
-    <K extends keyof Values>(field: K) =>
-    (value: Values[K]) =>
-      setValues((current) => ({ ...current, [field]: value }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const found: FormErrors = {};
-    if (editor.isPlatformAdmin && !values.Name.trim()) found.Name = 'Name is required';
-    if (editor.isPlatformAdmin && !values.Email.trim()) found.Email = 'Email is required';
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setSaving(true);
+  const submit = form.handleSubmit(async (body) => {
     try {
-      await updateUser.mutateAsync({ userId: user.Id, body: updateRequestOf(values, { user, editor }) });
+      await updateUser.mutateAsync({ userId: user.Id, body });
       setSuccess(updatedUserMessage);
       window.setTimeout(onDone, closeAfterMs);
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setFailure(userMessages.updateFailed);
-    } finally {
-      setSaving(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Edit user">
       <SuccessCallout message={success} />
-      <ErrorCallout message={failure} />
+      <ErrorCallout message={serverErrors.message} />
       {editor.isPlatformAdmin ? (
         <>
-          <TextField
-            name="Name"
-            label="Name"
-            value={values.Name}
-            onValueChange={set('Name')}
-            error={errors.Name}
-          />
-          <TextField
-            name="Email"
-            label="Email"
-            type="email"
-            value={values.Email}
-            onValueChange={set('Email')}
-            error={errors.Email}
-          />
-          <SelectField
+          <FormTextField control={form.control} name="Name" label="Name" />
+          <FormTextField control={form.control} name="Email" label="Email" type="email" />
+          <FormSelectField
+            control={form.control}
             name="PrimaryClassification"
             label="Primary classification"
-            value={values.PrimaryClassification}
-            onValueChange={(value) => set('PrimaryClassification')(value as PrimaryClassification)}
             options={[
               { value: 'MEMBER', label: 'Member' },
               { value: 'ADVISOR', label: 'Advisor' },
             ]}
           />
-          <TextField
-            name="ActiveCampaignId"
-            label="ActiveCampaign id"
-            value={values.ActiveCampaignId}
-            onValueChange={set('ActiveCampaignId')}
-            error={errors.ActiveCampaignId}
-          />
+          <FormTextField control={form.control} name="ActiveCampaignId" label="ActiveCampaign id" />
         </>
       ) : (
         <div className="text-sm text-gray-700">
@@ -173,42 +179,32 @@ export const EditUserForm = ({ user, editor, onDone, onCancel }: EditUserFormPro
         </div>
       )}
       {user.Role !== null && (
-        <SelectField
+        <FormSelectField
+          control={form.control}
           name="Role"
           label="Role"
-          value={values.Role}
-          onValueChange={(value) => set('Role')(value as TenantRole)}
           options={[
             { value: 'ADMIN', label: roleLabels.ADMIN },
             { value: 'USER', label: roleLabels.USER },
           ]}
           disabled={!canChangeRole}
-          error={errors.Role}
         />
       )}
-      <SelectField
+      <FormSelectField
+        control={form.control}
         name="JobTitle"
         label="Job function"
-        value={values.JobTitle}
-        onValueChange={set('JobTitle')}
         options={jobOptionsFor(user.JobTitle ?? '')}
         blankLabel=""
-        error={errors.JobTitle}
       />
       {showsAssignToAllClients(user, editor) && (
-        <CheckboxField
-          name="AssignToAllClients"
-          label="Assign to all clients"
-          checked={values.AssignToAllClients}
-          onCheckedChange={set('AssignToAllClients')}
-          error={errors.AssignToAllClients}
-        />
+        <FormCheckboxField control={form.control} name="AssignToAllClients" label="Assign to all clients" />
       )}
       <div className="flex justify-end gap-2">
         <Button type="button" variant="secondary" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" loading={saving} disabled={success !== null}>
+        <Button type="submit" loading={form.formState.isSubmitting} disabled={success !== null}>
           Save
         </Button>
       </div>

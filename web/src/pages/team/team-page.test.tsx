@@ -265,8 +265,12 @@ describe('Team page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Bob Babbage' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit user' });
     await userEvent.clear(within(dialog).getByLabelText('Name'));
+    await userEvent.clear(within(dialog).getByLabelText('Email'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(dialog).getByText('Name is required')).toBeInTheDocument();
+    await within(dialog).findByText('Name is required');
+    expect(fieldErrorOf('Name', dialog)).toBe('Name is required');
+    expect(fieldErrorOf('Email', dialog)).toBe('Email is required');
+    await userEvent.type(within(dialog).getByLabelText('Email'), 'bob@example.com');
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Robert Babbage');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
@@ -280,6 +284,24 @@ describe('Team page', () => {
       }),
     );
     expect(await within(dialog).findByText('Successfully updated the user.')).toBeInTheDocument();
+  });
+
+  it('shows the server refusing an email against the Email field of the edit form', async () => {
+    const fake = apiFor({ role: 'USER', platformAdmin: true }).on('PUT /api/users/4', {
+      status: 422,
+      body: { message: 'Validation failed', code: 'validation', properties: { 'body.Email': 'not_unique' } },
+    });
+    renderApp({ path: '/users', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Bob Babbage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit user' });
+    await userEvent.clear(within(dialog).getByLabelText('Email'));
+    await userEvent.type(within(dialog).getByLabelText('Email'), 'ada@example.com');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await within(dialog).findByText('The email is already in use.');
+    expect(fieldErrorOf('Email', dialog)).toBe('The email is already in use.');
+    expect(within(dialog).getByRole('alert').textContent).toBe('There was an error while updating the user.');
+    expect(within(dialog).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('lets an advisor leave a company once they tick the confirmation, then opens the overview', async () => {
