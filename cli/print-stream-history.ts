@@ -2,6 +2,7 @@ import { streamHistory } from '../commands/stream-history';
 import type { Config } from '../contracts/config';
 import { isAppError } from '../contracts/errors';
 import { openEventSource } from '../commands/open-event-source';
+import { redactHistorySteps } from '../gateway/routes/redact-history-steps';
 
 /** `ledgerwise history <streamId> [--from=N] [--limit=N]`: an operator's replay of one aggregate, as JSON lines. */
 export const printStreamHistory = async (config: Config, args: string[]): Promise<number> => {
@@ -20,7 +21,8 @@ export const printStreamHistory = async (config: Config, args: string[]): Promis
       fromRevision: option('from'),
       maxCount: option('limit'),
     });
-    for (const { event, stateAfter } of page.steps) {
+    // The same redaction as the admin route: an operator's terminal (and its scrollback) is no place for hashes.
+    for (const { event, stateAfter } of redactHistorySteps(page.steps)) {
       process.stdout.write(
         `${JSON.stringify({ revision: event.revision, type: event.type, data: event.data, metadata: event.metadata, stateAfter })}\n`,
       );

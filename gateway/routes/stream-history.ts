@@ -5,8 +5,7 @@ import {
   StreamHistoryQuery,
   StreamHistoryResponse,
 } from '../../contracts/stream-history';
-import { redactUrl } from '../plugins/log-redaction';
-import { redactSecrets } from './redact-secrets';
+import { redactHistorySteps } from './redact-history-steps';
 
 /**
  * Admins replay a tenant's, a seller's or a user's history step by step (issue: audit stream replay).
@@ -32,18 +31,7 @@ export const streamHistoryRoutes: FastifyPluginAsyncZod = (app) => {
         fromRevision: request.query.from,
         maxCount: request.query.limit,
       });
-      // Events recorded before URLs were redacted at the source may still hold a link's token.
-      const steps = redactSecrets(page.steps).map((step) => ({
-        ...step,
-        event: {
-          ...step.event,
-          metadata: {
-            ...step.event.metadata,
-            url: step.event.metadata.url && redactUrl(step.event.metadata.url),
-          },
-        },
-      }));
-      return { ...page, steps };
+      return { ...page, steps: redactHistorySteps(page.steps) };
     },
   );
   return Promise.resolve();

@@ -40,7 +40,8 @@ const syncPage = async (sellerId: number, tenantId: number, rows = true) => {
   await writeOutboxEntries(db, await outboxEntriesOf(sellerId, changed));
   if (!rows) return;
   for (const { entity, docs } of changed)
-    if (docs.length > 0) await db.collection(ledgerCollections[entity]).insertMany(docs.map((d) => d.doc));
+    if (docs.length > 0)
+      await db.collection<{ _id: string }>(ledgerCollections[entity]).insertMany(docs.map((d) => d.doc));
 };
 
 const outboxSellers = async () =>
