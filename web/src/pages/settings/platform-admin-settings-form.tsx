@@ -1,14 +1,13 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import type { Tenant, UpdateTenantRequest } from '../../../../contracts/api/tenants';
-import type { UsageType } from '../../../../contracts/events/tenant';
-import { isValidationError } from '../../api/api-error';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { UpdateTenantRequest, type Tenant } from '../../../../contracts/api/tenants';
 import { useUpdateTenant } from '../../api/queries/tenants';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { SelectField } from '../../forms/select-field';
-import { TextField } from '../../forms/text-field';
+import { FormSelectField, FormTextField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { companyMessages } from './settings-rules';
 
 const usageOptions = [
@@ -18,64 +17,57 @@ const usageOptions = [
   { value: 'DEMO', label: 'Demo' },
 ];
 
-type Values = {
-  UsageType: UsageType;
-  PartnerId: string;
-  Referrer: string;
-  ReferrerIdentifier: string;
-  LandingPage: string;
-  PlanIdentifier: string;
-};
+const tenantFields = UpdateTenantRequest.shape;
+/** A blank text field clears the value. */
+const textOrNull = (text: z.ZodString) => text.transform((value) => value || null);
 
-const orNull = (value: string) => value.trim() || null;
+/** The platform admin's fields in the request's rules; the partner is typed as its number. */
+const PlatformAdminForm = z.object({
+  UsageType: tenantFields.UsageType.unwrap(),
+  PartnerId: z
+    .string()
+    .trim()
+    .regex(/^(0*[1-9]\d*)?$/, 'Enter the partner number.')
+    .transform((partner) => (partner === '' ? null : Number(partner)))
+    .pipe(tenantFields.PartnerId.unwrap()),
+  Referrer: textOrNull(tenantFields.Referrer.unwrap().unwrap()),
+  ReferrerIdentifier: textOrNull(tenantFields.ReferrerIdentifier.unwrap().unwrap()),
+  LandingPage: textOrNull(tenantFields.LandingPage.unwrap().unwrap()),
+  PlanIdentifier: tenantFields.PlanIdentifier.unwrap(),
+});
 
 /** The platform admin's fields of a company (portal.md section 6): tenant type, partner, referral, plan. */
 export const PlatformAdminSettingsForm = ({ tenant }: { tenant: Tenant }) => {
   const updateTenant = useUpdateTenant();
-  const [values, setValues] = useState<Values>({
-    UsageType: tenant.UsageType,
-    PartnerId: tenant.PartnerId?.toString() ?? '',
-    Referrer: tenant.Referrer ?? '',
-    ReferrerIdentifier: tenant.ReferrerIdentifier ?? '',
-    LandingPage: tenant.LandingPage ?? '',
-    PlanIdentifier: '',
+  const form = useForm({
+    resolver: zodResolver(PlatformAdminForm),
+    defaultValues: {
+      UsageType: tenant.UsageType,
+      PartnerId: tenant.PartnerId?.toString() ?? '',
+      Referrer: tenant.Referrer ?? '',
+      ReferrerIdentifier: tenant.ReferrerIdentifier ?? '',
+      LandingPage: tenant.LandingPage ?? '',
+      PlanIdentifier: '',
+    },
   });
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const serverErrors = useServerErrors(form, {
+    failure: companyMessages.updateFailed,
+    alwaysSayFailure: true,
+  });
   const [success, setSuccess] = useTimedMessage();
-  const [saving, setSaving] = useState(false);
-  const set = (field: keyof Values) => (value: string) =>
-    setValues((current) => ({ ...current, [field]: value }));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const partner = values.PartnerId.trim();
-    if (partner !== '' && !/^\d+$/.test(partner)) {
-      setErrors({ PartnerId: 'Enter the partner number.' });
-      return;
-    }
-    setErrors({});
-    const body: UpdateTenantRequest = {
-      UsageType: values.UsageType,
-      PartnerId: partner === '' ? null : Number(partner),
-      Referrer: orNull(values.Referrer),
-      ReferrerIdentifier: orNull(values.ReferrerIdentifier),
-      LandingPage: orNull(values.LandingPage),
-      // Blank keeps the plan as it is.
-      ...(values.PlanIdentifier.trim() ? { PlanIdentifier: values.PlanIdentifier.trim() } : {}),
-    };
-    setSaving(true);
+  const submit = form.handleSubmit(async ({ PlanIdentifier, ...fields }) => {
     try {
-      await updateTenant.mutateAsync({ tenantId: tenant.Id, body });
+      await updateTenant.mutateAsync({
+        tenantId: tenant.Id,
+        // Blank keeps the plan as it is.
+        body: { ...fields, ...(PlanIdentifier ? { PlanIdentifier } : {}) },
+      });
       setSuccess(companyMessages.updated);
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setFailure(companyMessages.updateFailed);
-    } finally {
-      setSaving(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <form
@@ -85,52 +77,19 @@ export const PlatformAdminSettingsForm = ({ tenant }: { tenant: Tenant }) => {
       aria-label="Platform admin settings"
     >
       <SuccessCallout message={success} />
-      <ErrorCallout message={failure} />
-      <SelectField
-        name="UsageType"
-        label="Tenant type"
-        value={values.UsageType}
-        onValueChange={(value) => set('UsageType')(value)}
-        options={usageOptions}
-        error={errors.UsageType}
-      />
-      <TextField
-        name="PartnerId"
-        label="Partner number"
-        value={values.PartnerId}
-        onValueChange={set('PartnerId')}
-        error={errors.PartnerId}
-      />
-      <TextField
-        name="Referrer"
-        label="Referrer"
-        value={values.Referrer}
-        onValueChange={set('Referrer')}
-        error={errors.Referrer}
-      />
-      <TextField
-        name="ReferrerIdentifier"
-        label="Referrer identifier"
-        value={values.ReferrerIdentifier}
-        onValueChange={set('ReferrerIdentifier')}
-        error={errors.ReferrerIdentifier}
-      />
-      <TextField
-        name="LandingPage"
-        label="Landing page"
-        value={values.LandingPage}
-        onValueChange={set('LandingPage')}
-        error={errors.LandingPage}
-      />
-      <TextField
+      <ErrorCallout message={serverErrors.message} />
+      <FormSelectField control={form.control} name="UsageType" label="Tenant type" options={usageOptions} />
+      <FormTextField control={form.control} name="PartnerId" label="Partner number" />
+      <FormTextField control={form.control} name="Referrer" label="Referrer" />
+      <FormTextField control={form.control} name="ReferrerIdentifier" label="Referrer identifier" />
+      <FormTextField control={form.control} name="LandingPage" label="Landing page" />
+      <FormTextField
+        control={form.control}
         name="PlanIdentifier"
         label="Plan identifier"
         hint={`Blank keeps the current plan${tenant.Subscription ? ` (${tenant.Subscription.Plan.identifier})` : ''}.`}
-        value={values.PlanIdentifier}
-        onValueChange={set('PlanIdentifier')}
-        error={errors.PlanIdentifier}
       />
-      <Button type="submit" loading={saving}>
+      <Button type="submit" loading={form.formState.isSubmitting}>
         Save admin settings
       </Button>
     </form>

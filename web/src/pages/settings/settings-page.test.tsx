@@ -216,6 +216,40 @@ describe('Settings page', () => {
     ).toBe(true);
   });
 
+  it('asks a platform admin for the partner as a number', async () => {
+    const fake = apiFor(tenantFixture(), { platformAdmin: true });
+    renderApp({ path: '/settings', fake });
+    const form = await screen.findByRole('form', { name: 'Platform admin settings' });
+    await userEvent.type(within(form).getByLabelText('Partner number'), 'P-1');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save admin settings' }));
+    expect(within(form).getByLabelText('Partner number')).toHaveAccessibleDescription(
+      'Enter the partner number.',
+    );
+    expect(fake.callsTo('PUT /api/tenants/7')).toHaveLength(0);
+  });
+
+  it('shows a server error against the plan identifier', async () => {
+    const fake = apiFor(tenantFixture(), { platformAdmin: true }).on('PUT /api/tenants/7', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'There was an error while updating the company.',
+        properties: { PlanIdentifier: 'Unknown plan identifier' },
+      },
+    });
+    renderApp({ path: '/settings', fake });
+    const form = await screen.findByRole('form', { name: 'Platform admin settings' });
+    await userEvent.type(within(form).getByLabelText('Plan identifier'), 'gold');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save admin settings' }));
+    expect(
+      await within(form).findByText('There was an error while updating the company.'),
+    ).toBeInTheDocument();
+    expect(within(form).getByLabelText('Plan identifier')).toHaveAccessibleDescription(
+      /^Unknown plan identifier/,
+    );
+    expect(fake.callsTo('PUT /api/tenants/7')[0]?.body).toMatchObject({ PlanIdentifier: 'gold' });
+  });
+
   it('gives a platform admin the tenant type, partner, referral and plan fields, and nobody else', async () => {
     const fake = apiFor(tenantFixture(), { platformAdmin: true }).on('PUT /api/tenants/7', {
       body: tenantFixture({ UsageType: 'TEST' }),
