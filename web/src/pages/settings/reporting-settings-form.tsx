@@ -1,11 +1,12 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import type { Tenant } from '../../../../contracts/api/tenants';
-import type { Currency, ReportingSettings, RetentionPeriod } from '../../../../contracts/events/tenant';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { UpdateTenantRequest, type Tenant } from '../../../../contracts/api/tenants';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
-import { CheckboxField } from '../../forms/checkbox-field';
-import { SelectField } from '../../forms/select-field';
+import { FormCheckboxField, FormSelectField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { useUpdateTenant } from '../../api/queries/tenants';
 import {
   companyMessages,
@@ -19,81 +20,104 @@ import {
 /** portal.md section 9: the success text closes after 1.5 s. */
 const successShownMs = 1_500;
 
+const reporting = UpdateTenantRequest.shape.Settings.unwrap().shape.Reporting.unwrap().shape;
+/** A select's value as the request's day number. */
+const selectedDay = (day: z.ZodNumber) => z.string().transform(Number).pipe(day);
+
+/**
+ * The request's Settings.Reporting, every field sent; the form asks whether each email goes out, the
+ * request whether it is disabled.
+ */
+const ReportingForm = z
+  .object({
+    WeeklyDay: selectedDay(reporting.WeeklyDay.unwrap()),
+    MonthlyDay: selectedDay(reporting.MonthlyDay.unwrap()),
+    Currency: reporting.Currency.unwrap(),
+    RetentionPeriod: reporting.RetentionPeriod.unwrap(),
+    WeeklyEmails: z.boolean(),
+    MonthlyEmails: z.boolean(),
+  })
+  .transform(({ WeeklyEmails, MonthlyEmails, ...settings }) => ({
+    ...settings,
+    WeeklyEmailsDisabled: !WeeklyEmails,
+    MonthlyEmailsDisabled: !MonthlyEmails,
+  }));
+
+const valuesOf = (tenant: Tenant): z.input<typeof ReportingForm> => {
+  const settings = reportingWithDefaults(tenant.Settings.Reporting);
+  return {
+    WeeklyDay: String(settings.WeeklyDay),
+    MonthlyDay: String(settings.MonthlyDay),
+    Currency: settings.Currency,
+    RetentionPeriod: settings.RetentionPeriod,
+    WeeklyEmails: !settings.WeeklyEmailsDisabled,
+    MonthlyEmails: !settings.MonthlyEmailsDisabled,
+  };
+};
+
 /** Reporting settings: weekly and monthly days, currency, retention, and whether each email goes out. */
 export const ReportingSettingsForm = ({ tenant, disabled }: { tenant: Tenant; disabled: boolean }) => {
   const updateTenant = useUpdateTenant();
-  const [values, setValues] = useState<ReportingSettings>(() =>
-    reportingWithDefaults(tenant.Settings.Reporting),
-  );
-  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({ resolver: zodResolver(ReportingForm), defaultValues: valuesOf(tenant) });
+  const serverErrors = useServerErrors(form, {
+    failure: companyMessages.reportingFailed,
+    alwaysSayFailure: true,
+    aliases: {
+      'Settings.Reporting.WeeklyDay': 'WeeklyDay',
+      'Settings.Reporting.MonthlyDay': 'MonthlyDay',
+      'Settings.Reporting.Currency': 'Currency',
+      'Settings.Reporting.RetentionPeriod': 'RetentionPeriod',
+      'Settings.Reporting.WeeklyEmailsDisabled': 'WeeklyEmails',
+      'Settings.Reporting.MonthlyEmailsDisabled': 'MonthlyEmails',
+    },
+  });
   const [success, setSuccess] = useTimedMessage(successShownMs);
-  const [saving, setSaving] = useState(false);
 
-  const set =
-    <K extends keyof ReportingSettings>(field: K) =>
-    (value: ReportingSettings[K]) =>
-      setValues((current) => ({ ...current, [field]: value }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    setSaving(true);
+  const submit = form.handleSubmit(async (settings) => {
     try {
-      await updateTenant.mutateAsync({ tenantId: tenant.Id, body: { Settings: { Reporting: values } } });
+      await updateTenant.mutateAsync({ tenantId: tenant.Id, body: { Settings: { Reporting: settings } } });
       setSuccess(companyMessages.reportingUpdated);
-    } catch {
-      setFailure(companyMessages.reportingFailed);
-    } finally {
-      setSaving(false);
+    } catch (error) {
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} aria-label="Reporting settings">
       <fieldset disabled={disabled} className="space-y-4">
         <SuccessCallout message={success} />
-        <ErrorCallout message={failure} />
-        <SelectField
+        <ErrorCallout message={serverErrors.message} />
+        <FormSelectField
+          control={form.control}
           name="WeeklyDay"
           label="Weekly report day"
-          value={String(values.WeeklyDay)}
-          onValueChange={(value) => set('WeeklyDay')(Number(value))}
           options={weekdayOptions}
         />
-        <SelectField
+        <FormSelectField
+          control={form.control}
           name="MonthlyDay"
           label="Monthly report day"
-          value={String(values.MonthlyDay)}
-          onValueChange={(value) => set('MonthlyDay')(Number(value))}
           options={monthDayOptions}
         />
-        <SelectField
+        <FormSelectField
+          control={form.control}
           name="Currency"
           label="Display currency"
-          value={values.Currency}
-          onValueChange={(value) => set('Currency')(value as Currency)}
           options={currencyOptions}
         />
-        <SelectField
+        <FormSelectField
+          control={form.control}
           name="RetentionPeriod"
           label="Retention period"
-          value={values.RetentionPeriod}
-          onValueChange={(value) => set('RetentionPeriod')(value as RetentionPeriod)}
           options={retentionOptions}
         />
-        <CheckboxField
-          name="WeeklyEmails"
-          label="Send the weekly report emails"
-          checked={!values.WeeklyEmailsDisabled}
-          onCheckedChange={(checked) => set('WeeklyEmailsDisabled')(!checked)}
-        />
-        <CheckboxField
+        <FormCheckboxField control={form.control} name="WeeklyEmails" label="Send the weekly report emails" />
+        <FormCheckboxField
+          control={form.control}
           name="MonthlyEmails"
           label="Send the monthly report emails"
-          checked={!values.MonthlyEmailsDisabled}
-          onCheckedChange={(checked) => set('MonthlyEmailsDisabled')(!checked)}
         />
-        <Button type="submit" loading={saving}>
+        <Button type="submit" loading={form.formState.isSubmitting}>
           Save reporting settings
         </Button>
       </fieldset>

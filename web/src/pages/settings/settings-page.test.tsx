@@ -172,6 +172,26 @@ describe('Settings page', () => {
     });
   });
 
+  it('shows a server error against its reporting field, with the catalogue text', async () => {
+    const fake = apiFor(tenantFixture()).on('PUT /api/tenants/7', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'The operation failed. Please validate your selection and try again.',
+        properties: { 'Settings.Reporting.RetentionPeriod': 'invalid' },
+      },
+    });
+    renderApp({ path: '/settings', fake });
+    await screen.findByRole('heading', { name: 'Company settings' });
+    await userEvent.click(within(reporting()).getByRole('button', { name: 'Save reporting settings' }));
+    expect(
+      await within(reporting()).findByText('There was an error while updating the reporting settings.'),
+    ).toBeInTheDocument();
+    expect(within(reporting()).getByLabelText('Retention period')).toHaveAccessibleDescription(
+      'This value is not valid.',
+    );
+  });
+
   it('uploads a logo on submit only, then thanks the user', async () => {
     const fake = apiFor(tenantFixture()).on('POST /api/tenants/7/logo', { body: tenantFixture() });
     renderApp({ path: '/settings', fake });
