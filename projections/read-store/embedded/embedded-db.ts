@@ -1,0 +1,106 @@
+import { mkdirSync, renameSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { EmbeddedCatalog } from './embedded-catalog';
+import { EmbeddedCollection } from './embedded-collection';
+
+export type EmbeddedDbOptions = {
+  path: string;
+  /** How long a writer waits for another process's write lock. */
+  busyTimeoutMs?: number;
+  /** Called when a damaged file was set aside and an empty store started in its place. */
+  onDamaged?: (message: string, setAsidePath: string) => void;
+};
+
+const DAMAGED_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
+
+const open = (path: string, busyTimeoutMs: number): Database.Database => {
+  const sqlite = new Database(path, { timeout: busyTimeoutMs });
+  sqlite.pragma('journal_mode = WAL');
+  // Read models are derived data: a power cut may lose the last commits, never corrupt the file.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('cache_size = -65536');
+  sqlite.prepare('SELECT count(*) FROM sqlite_master').get();
+  return sqlite;
+};
+
+/**
+ * The embedded read store (docs/adr/0027-embedded-read-store.md): one SQLite file in WAL mode shared
+ * by every local process, presenting the part of the MongoDB driver's `Db` the product uses, with real
+ * indexes. A file SQLite reports as damaged is renamed aside and an empty store opened in its place:
+ * projections rebuild from the event store, so a damaged read store never blocks start-up.
+ */
+export class EmbeddedDb {
+  readonly databaseName: string;
+  private readonly sqlite: Database.Database;
+  private readonly catalog: EmbeddedCatalog;
+  private readonly opened = new Map<string, EmbeddedCollection>();
+
+  constructor(options: EmbeddedDbOptions) {
+    mkdirSync(dirname(options.path), { recursive: true });
+    const busy = options.busyTimeoutMs ?? 10_000;
+    let sqlite: Database.Database;
+    try {
+      sqlite = open(options.path, busy);
+    } catch (error) {
+      if (!DAMAGED_CODES.has((error as { code?: string }).code ?? '')) throw error;
+      const aside = `${options.path}.damaged-${Date.now()}`;
+      renameSync(options.path, aside);
+      for (const suffix of ['-wal', '-shm']) {
+        if (existsSync(options.path + suffix)) renameSync(options.path + suffix, aside + suffix);
+      }
+      options.onDamaged?.((error as Error).message, aside);
+      sqlite = open(options.path, busy);
+    }
+    this.sqlite = sqlite;
+    this.catalog = new EmbeddedCatalog(sqlite);
+    this.databaseName = options.path;
+  }
+
+  collection<T = Record<string, unknown>>(name: string): EmbeddedCollection<T> {
+    let collection = this.opened.get(name);
+    if (!collection) {
+      collection = new EmbeddedCollection(this.sqlite, this.catalog, name);
+      this.opened.set(name, collection);
+    }
+    return collection;
+  }
+
+  createCollection(name: string) {
+    this.sqlite.transaction(() => this.catalog.ensureTable(name)).immediate();
+    return Promise.resolve(this.collection(name));
+  }
+
+  listCollections(filter: { name?: string } = {}, _options: { nameOnly?: boolean } = {}) {
+    this.catalog.refresh();
+    const names = this.catalog
+      .collections()
+      .filter((name) => filter.name === undefined || name === filter.name);
+    return { toArray: () => Promise.resolve(names.map((name) => ({ name, type: 'collection' }))) };
+  }
+
+  async dropDatabase(): Promise<boolean> {
+    this.catalog.refresh();
+    for (const name of this.catalog.collections()) await this.collection(name).drop();
+    return true;
+  }
+
+  command(command: Record<string, unknown>) {
+    if ('ping' in command) {
+      this.sqlite.prepare('SELECT 1').get();
+      return Promise.resolve({ ok: 1 });
+    }
+    return Promise.reject(new Error(`The embedded read store has no command ${Object.keys(command)[0]}.`));
+  }
+
+  admin() {
+    return {
+      ping: () => this.command({ ping: 1 }),
+      command: (command: Record<string, unknown>) => this.command(command),
+    };
+  }
+
+  close(): void {
+    if (this.sqlite.open) this.sqlite.close();
+  }
+}

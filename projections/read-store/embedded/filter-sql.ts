@@ -1,0 +1,189 @@
+import { idKey } from './document-codec';
+
+/**
+ * The SQL half of a query on the embedded read store. MongoDB's filter language is evaluated exactly
+ * in JavaScript (mingo) on every row SQLite returns; this module turns the parts of a filter that
+ * SQLite can decide (and serve from an index) into a WHERE clause that selects a superset of the
+ * matching rows. When every part of the filter was translated exactly, `exact` is true and the caller
+ * can push LIMIT, OFFSET and COUNT into SQL as well.
+ *
+ * Exactness needs to know that a path never holds an array (MongoDB's `{tags: "x"}` matches an array
+ * containing "x", which json_extract cannot see). That is known for indexed paths: the store marks an
+ * index multikey as soon as a document puts an array on one of its paths, as MongoDB does, and only
+ * single-key indexed paths are translated exactly. Other top-level paths get a superset test that
+ * also lets array-valued rows through to the exact check.
+ */
+export type SqlFilter = { where: string; params: unknown[]; exact: boolean };
+
+/** The SQL expression of a document path; the same text is used in CREATE INDEX, so SQLite matches them. */
+export const pathExpression = (path: string): string => {
+  if (!/^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/.test(path) || path.includes('..')) {
+    throw new Error(`The embedded read store cannot index or filter on the path "${path}".`);
+  }
+  const segments = path.split('.').map((segment) => `"${segment}"`);
+  return `json_extract(doc, '$.${segments.join('.')}')`;
+};
+
+const typeExpression = (path: string) => pathExpression(path).replace('json_extract', 'json_type');
+
+type Scalar = string | number | boolean;
+const isScalar = (value: unknown): value is Scalar =>
+  typeof value === 'string' ||
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  typeof value === 'boolean';
+
+/** The json_type a scalar of this JavaScript type has when stored. */
+const jsonTypesOf = (value: Scalar): string => {
+  if (typeof value === 'string') return `('text')`;
+  if (typeof value === 'number') return `('integer', 'real')`;
+  return value ? `('true')` : `('false')`;
+};
+const sqlValue = (value: Scalar) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+const RANGE_OPERATORS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+
+export type PathKnowledge = {
+  /** Paths of single-key indexes: never arrays, so equality and ranges on them translate exactly. */
+  singleKeyPaths: ReadonlySet<string>;
+};
+
+type Clause = { sql: string; params: unknown[]; exact: boolean };
+
+const conditionOnPath = (path: string, condition: unknown, knowledge: PathKnowledge): Clause | null => {
+  if (path === '_id') {
+    if (isScalar(condition) && typeof condition !== 'boolean') {
+      return { sql: 'id = ?', params: [idKey(condition)], exact: true };
+    }
+    if (isOperatorObject(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in)) {
+      const values = condition.$in as unknown[];
+      if (values.every((value) => isScalar(value) && typeof value !== 'boolean')) {
+        if (values.length === 0) return { sql: '0', params: [], exact: true };
+        return { sql: `id IN (${values.map(() => '?').join(', ')})`, params: values.map(idKey), exact: true };
+      }
+    }
+    return null;
+  }
+  const singleKey = knowledge.singleKeyPaths.has(path);
+  const topLevel = !path.includes('.');
+  const expression = pathExpression(path);
+  if (isScalar(condition)) {
+    if (singleKey) {
+      return {
+        sql: `${expression} = ? AND ${typeExpression(path)} IN ${jsonTypesOf(condition)}`,
+        params: [sqlValue(condition)],
+        exact: true,
+      };
+    }
+    if (topLevel) {
+      return {
+        sql: `(${expression} = ? OR ${typeExpression(path)} = 'array')`,
+        params: [sqlValue(condition)],
+        exact: false,
+      };
+    }
+    return null;
+  }
+  if (!isOperatorObject(condition)) return null;
+  const parts: Clause[] = [];
+  let exact = true;
+  for (const [operator, operand] of Object.entries(condition)) {
+    if (operator === '$in' && Array.isArray(operand) && operand.length > 0 && operand.every(isScalar)) {
+      const types = new Set(operand.map((value) => jsonTypesOf(value)));
+      const placeholders = operand.map(() => '?').join(', ');
+      if (singleKey && types.size === 1) {
+        parts.push({
+          sql: `${expression} IN (${placeholders}) AND ${typeExpression(path)} IN ${[...types][0]}`,
+          params: operand.map((value) => sqlValue(value)),
+          exact: true,
+        });
+      } else if (topLevel) {
+        parts.push({
+          sql: `(${expression} IN (${placeholders}) OR ${typeExpression(path)} = 'array')`,
+          params: operand.map((value) => sqlValue(value)),
+          exact: false,
+        });
+        exact = false;
+      } else exact = false;
+      continue;
+    }
+    const comparison = RANGE_OPERATORS[operator];
+    if (
+      comparison &&
+      (typeof operand === 'string' || (typeof operand === 'number' && Number.isFinite(operand)))
+    ) {
+      if (singleKey) {
+        parts.push({
+          sql: `${expression} ${comparison} ? AND ${typeExpression(path)} IN ${jsonTypesOf(operand)}`,
+          params: [operand],
+          exact: true,
+        });
+      } else exact = false;
+      continue;
+    }
+    exact = false;
+  }
+  if (parts.length === 0) return null;
+  return {
+    sql: parts.map((part) => part.sql).join(' AND '),
+    params: parts.flatMap((part) => part.params),
+    exact: exact && parts.every((part) => part.exact),
+  };
+};
+
+const isOperatorObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  !(value instanceof Date) &&
+  !(value instanceof RegExp) &&
+  Object.keys(value).length > 0 &&
+  Object.keys(value).every((key) => key.startsWith('$'));
+
+const compileConjunction = (filter: Record<string, unknown>, knowledge: PathKnowledge): Clause => {
+  const parts: Clause[] = [];
+  let exact = true;
+  for (const [key, condition] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(condition)) {
+      for (const branch of condition as Record<string, unknown>[]) {
+        const clause = compileConjunction(branch, knowledge);
+        if (clause.sql !== '1') parts.push(clause);
+        exact &&= clause.exact;
+      }
+      continue;
+    }
+    if (key.startsWith('$')) {
+      exact = false;
+      continue;
+    }
+    const clause = conditionOnPath(key, condition, knowledge);
+    if (clause === null) exact = false;
+    else {
+      parts.push(clause);
+      exact &&= clause.exact;
+    }
+  }
+  if (parts.length === 0) return { sql: '1', params: [], exact };
+  return {
+    sql: parts.map((part) => `(${part.sql})`).join(' AND '),
+    params: parts.flatMap((part) => part.params),
+    exact,
+  };
+};
+
+export const compileFilter = (
+  filter: Record<string, unknown> | undefined,
+  knowledge: PathKnowledge,
+): SqlFilter => {
+  const clause = compileConjunction(filter ?? {}, knowledge);
+  return { where: clause.sql, params: clause.params, exact: clause.exact };
+};
+
+/** ORDER BY for a MongoDB sort; ties keep insertion order, as a collection scan would. */
+export const compileSort = (sort: Record<string, 1 | -1> | undefined): string => {
+  const keys = Object.entries(sort ?? {}).map(([path, direction]) =>
+    path === '$natural'
+      ? `rowid ${direction === -1 ? 'DESC' : 'ASC'}`
+      : `${pathExpression(path)} ${direction === -1 ? 'DESC' : 'ASC'}`,
+  );
+  return [...keys, 'rowid'].join(', ');
+};

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { MongoClient, type Db } from 'mongodb';
+import { EmbeddedDb } from './embedded/embedded-db';
+
+/**
+ * Where read models live (docs/adr/0027-embedded-read-store.md), chosen as the event store is:
+ * MongoDB when MONGO_URL is set (production, and FerretDB in the wire-compatibility tests), otherwise
+ * the embedded SQLite read store under DATA_DIR, which has real indexes on these machines.
+ *
+ * Callers get the driver's `Db` type either way. The embedded store implements the part of that API
+ * the product uses, and the read-store contract suite (test/read-store/) runs the same cases against
+ * both; a method outside that part throws naming itself rather than misbehaving.
+ */
+export type ReadStore = {
+  kind: 'mongodb' | 'embedded';
+  db: Db;
+  /** Fails when the store cannot answer (health checks). */
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export type ReadStoreConfig = {
+  MONGO_URL?: string | undefined;
+  DATA_DIR: string;
+  READ_STORE_PATH?: string | undefined;
+};
+
+/** The embedded store's file: READ_STORE_PATH, or read-models.sqlite under DATA_DIR. */
+export const embeddedReadStorePath = (config: ReadStoreConfig): string =>
+  config.READ_STORE_PATH ?? join(config.DATA_DIR, 'read-models.sqlite');
+
+export const openReadStore = async (
+  config: ReadStoreConfig,
+  options: { onDamaged?: (message: string, setAsidePath: string) => void } = {},
+): Promise<ReadStore> => {
+  if (config.MONGO_URL) {
+    const client = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
+    const db = client.db();
+    return {
+      kind: 'mongodb',
+      db,
+      ping: async () => {
+        await db.admin().ping();
+      },
+      close: () => client.close(),
+    };
+  }
+  const embedded = new EmbeddedDb({ path: embeddedReadStorePath(config), onDamaged: options.onDamaged });
+  return {
+    kind: 'embedded',
+    db: embedded as unknown as Db,
+    ping: async () => {
+      await embedded.command({ ping: 1 });
+    },
+    close: () => {
+      embedded.close();
+      return Promise.resolve();
+    },
+  };
+};
