@@ -1,17 +1,40 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import type { UpdateUserRequest, UserWithTenants } from '../../../../contracts/api/users';
-import { isValidationError } from '../../api/api-error';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { UpdateUserRequest, type UserWithTenants } from '../../../../contracts/api/users';
 import { useUpdateUser } from '../../api/queries/users';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { SelectField } from '../../forms/select-field';
-import { TextField } from '../../forms/text-field';
+import { FormSelectField, FormTextField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { jobFunctions } from '../team/role-options';
 
 export const profileUpdatedMessage = 'Successfully updated your profile.';
 const profileFailedMessage = 'There was an error while updating the user.';
+
+/**
+ * My Profile's rules: a platform admin's Name (the request's rule) and Email (given, then the request's
+ * email rule); the job title only with a membership here. The output is the request to send.
+ */
+export const myProfileForm = (context: { isPlatformAdmin: boolean; hasMembership: boolean }) =>
+  z
+    .object({
+      Name: context.isPlatformAdmin ? UpdateUserRequest.shape.Name.unwrap() : z.string(),
+      Email: context.isPlatformAdmin
+        ? z
+            .string()
+            .trim()
+            .min(1, { error: 'Email is required', abort: true })
+            .pipe(UpdateUserRequest.shape.Email.unwrap())
+        : z.string(),
+      JobTitle: z.string(),
+    })
+    .transform(({ Name, Email, JobTitle }): UpdateUserRequest => ({
+      ...(context.hasMembership ? { JobTitle: JobTitle.trim() || null } : {}),
+      ...(context.isPlatformAdmin ? { Name, Email } : {}),
+    }))
+    .pipe(UpdateUserRequest);
 
 type MyProfileFormProps = {
   user: UserWithTenants;
@@ -26,48 +49,42 @@ type MyProfileFormProps = {
 export const MyProfileForm = ({ user, tenantId, isPlatformAdmin }: MyProfileFormProps) => {
   const updateUser = useUpdateUser();
   const membership = user.Tenants.find((tenant) => tenant.Id === tenantId)?.Membership ?? null;
-  const [values, setValues] = useState({
-    Name: user.Name,
-    Email: user.Email,
-    JobTitle: membership?.JobTitle ?? '',
+  const form = useForm({
+    resolver: zodResolver(myProfileForm({ isPlatformAdmin, hasMembership: membership !== null })),
+    defaultValues: { Name: user.Name, Email: user.Email, JobTitle: membership?.JobTitle ?? '' },
   });
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const serverErrors = useServerErrors(form, {
+    failure: profileFailedMessage,
+    // The update error is said above the form as well, as the user edit form does.
+    alwaysSayFailure: true,
+    shownFields: [
+      ...(isPlatformAdmin ? (['Name', 'Email'] as const) : []),
+      ...(membership ? (['JobTitle'] as const) : []),
+    ],
+  });
   const [success, setSuccess] = useTimedMessage();
-  const [saving, setSaving] = useState(false);
-  const set = (field: keyof typeof values) => (value: string) =>
-    setValues((current) => ({ ...current, [field]: value }));
+  const jobTitle = useWatch({ control: form.control, name: 'JobTitle' });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    setSuccess(null);
-    const found: FormErrors = {};
-    if (isPlatformAdmin && !values.Name.trim()) found.Name = 'Name is required';
-    if (isPlatformAdmin && !values.Email.trim()) found.Email = 'Email is required';
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const body: UpdateUserRequest = {};
-    if (membership) body.JobTitle = values.JobTitle.trim() || null;
-    if (isPlatformAdmin) Object.assign(body, { Name: values.Name, Email: values.Email });
-    setSaving(true);
-    try {
-      await updateUser.mutateAsync({ userId: user.Id, body });
-      setSuccess(profileUpdatedMessage);
-    } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setFailure(profileFailedMessage);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const submit = form.handleSubmit(
+    async (body) => {
+      setSuccess(null);
+      try {
+        await updateUser.mutateAsync({ userId: user.Id, body });
+        setSuccess(profileUpdatedMessage);
+      } catch (error) {
+        serverErrors.show(error);
+      }
+    },
+    // An earlier success no longer describes the form once it shows errors.
+    () => setSuccess(null),
+  );
 
   const jobOptions: { value: string; label: string }[] = jobFunctions.map((job) => ({
     value: job,
     label: job,
   }));
-  if (values.JobTitle && !(jobFunctions as readonly string[]).includes(values.JobTitle))
-    jobOptions.unshift({ value: values.JobTitle, label: values.JobTitle });
+  if (jobTitle && !(jobFunctions as readonly string[]).includes(jobTitle))
+    jobOptions.unshift({ value: jobTitle, label: jobTitle });
 
   return (
     <form
@@ -77,24 +94,11 @@ export const MyProfileForm = ({ user, tenantId, isPlatformAdmin }: MyProfileForm
       aria-label="My Profile"
     >
       <SuccessCallout message={success} />
-      <ErrorCallout message={failure} />
+      <ErrorCallout message={serverErrors.message} />
       {isPlatformAdmin ? (
         <>
-          <TextField
-            name="Name"
-            label="Name"
-            value={values.Name}
-            onValueChange={set('Name')}
-            error={errors.Name}
-          />
-          <TextField
-            name="Email"
-            label="Email"
-            type="email"
-            value={values.Email}
-            onValueChange={set('Email')}
-            error={errors.Email}
-          />
+          <FormTextField control={form.control} name="Name" label="Name" />
+          <FormTextField control={form.control} name="Email" label="Email" type="email" />
         </>
       ) : (
         <dl className="space-y-2 text-sm">
@@ -109,17 +113,15 @@ export const MyProfileForm = ({ user, tenantId, isPlatformAdmin }: MyProfileForm
         </dl>
       )}
       {membership && (
-        <SelectField
+        <FormSelectField
+          control={form.control}
           name="JobTitle"
           label="Job function"
-          value={values.JobTitle}
-          onValueChange={set('JobTitle')}
           options={jobOptions}
           blankLabel=""
-          error={errors.JobTitle}
         />
       )}
-      <Button type="submit" loading={saving}>
+      <Button type="submit" loading={form.formState.isSubmitting}>
         Save profile
       </Button>
     </form>

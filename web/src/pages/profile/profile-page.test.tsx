@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SessionResponse } from '../../../../contracts/auth';
 import { FakeFetch } from '../../test-support/fake-fetch';
+import { fieldErrorOf } from '../../test-support/field-error';
 import { renderApp } from '../../test-support/render-app';
 import { noSellers, sessionFixture } from '../../test-support/session-fixture';
 import { teamMember, userWithTenants } from '../team/team-fixtures';
@@ -28,6 +29,34 @@ describe('Profile', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save profile' }));
     expect(await screen.findByText('Successfully updated your profile.')).toBeInTheDocument();
     expect(fake.callsTo('PUT /api/users/3')[0]?.body).toEqual({ JobTitle: 'Sales' });
+  });
+
+  it("checks a platform admin's name and email, and shows the server's answer against its field", async () => {
+    const fake = apiFor({ isPlatformAdmin: true }).on('PUT /api/users/3', {
+      status: 422,
+      body: { message: 'Validation failed', code: 'validation', properties: { 'body.Email': 'not_unique' } },
+    });
+    renderApp({ path: '/profile', fake });
+    await userEvent.clear(await screen.findByLabelText('Name'));
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save profile' }));
+    await screen.findByText('Name is required');
+    expect(fieldErrorOf('Name')).toBe('Name is required');
+    expect(fieldErrorOf('Email')).toBe('Email is required');
+    expect(fake.callsTo('PUT /api/users/3')).toHaveLength(0);
+
+    await userEvent.type(screen.getByLabelText('Name'), 'Ada King');
+    await userEvent.type(screen.getByLabelText('Email'), 'bob@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Save profile' }));
+    await screen.findByText('The email is already in use.');
+    expect(fieldErrorOf('Email')).toBe('The email is already in use.');
+    expect(fieldErrorOf('Name')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toBe('There was an error while updating the user.');
+    expect(fake.callsTo('PUT /api/users/3')[0]?.body).toEqual({
+      JobTitle: 'Executive',
+      Name: 'Ada King',
+      Email: 'bob@example.com',
+    });
   });
 
   it('moves between the tabs with the arrow keys', async () => {
