@@ -1,11 +1,16 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState } from 'react';
-import type { TeamMember } from '../../../../contracts/api/users';
-import { ApiError } from '../../api/api-error';
+import { useForm } from 'react-hook-form';
+import { UserStatusRequest, userMessages, type TeamMember } from '../../../../contracts/api/users';
 import { useChangeUserStatus } from '../../api/queries/users';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { CheckboxField } from '../../forms/checkbox-field';
+import { FormCheckboxField } from '../../forms/form-fields';
+import { serverTextOr, useServerErrors } from '../../forms/use-server-errors';
+
+/** The one choice the modal asks; the status follows from the member's current one. */
+const AccessForm = UserStatusRequest.pick({ ToggleReports: true });
+const withReports = { ToggleReports: true };
 
 /**
  * Disable or enable a member's access (portal.md section 4, Team member); the change may take their
@@ -13,33 +18,31 @@ import { CheckboxField } from '../../forms/checkbox-field';
  */
 export const AccessModal = ({ member, onClose }: { member: TeamMember | null; onClose: () => void }) => {
   const changeStatus = useChangeUserStatus();
-  const [toggleReports, setToggleReports] = useState(true);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const form = useForm({ resolver: zodResolver(AccessForm), defaultValues: withReports });
+  const serverErrors = useServerErrors(form, {
+    failure: serverTextOr(userMessages.updateFailed),
+    // The modal has always said why the change failed above its choice.
+    alwaysSayFailure: true,
+  });
   const disabling = member?.Membership.Status === 'ACTIVE';
 
   const close = () => {
-    setFailure(null);
-    setToggleReports(true);
+    form.reset(withReports);
     onClose();
   };
 
-  const confirm = async () => {
+  const submit = form.handleSubmit(async ({ ToggleReports }) => {
     if (!member) return;
-    setSaving(true);
-    setFailure(null);
     try {
       await changeStatus.mutateAsync({
         userId: member.Id,
-        body: { Status: disabling ? 'INACTIVE' : 'ACTIVE', ToggleReports: toggleReports },
+        body: { Status: disabling ? 'INACTIVE' : 'ACTIVE', ToggleReports },
       });
       close();
     } catch (error) {
-      setFailure(error instanceof ApiError ? error.message : 'There was an error while updating the user.');
-    } finally {
-      setSaving(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <ModalDialog
@@ -47,31 +50,27 @@ export const AccessModal = ({ member, onClose }: { member: TeamMember | null; on
       title={disabling ? 'Disable access' : 'Enable access'}
       onClose={close}
     >
-      <ErrorCallout message={failure} />
-      <p className="text-sm text-gray-700">
-        {disabling
-          ? `${member?.Name ?? ''} will no longer be able to use this company.`
-          : `${member?.Name ?? ''} will be able to use this company again.`}
-      </p>
-      <CheckboxField
-        name="ToggleReports"
-        label={disabling ? 'Also stop their report emails' : 'Also restore their report emails'}
-        checked={toggleReports}
-        onCheckedChange={setToggleReports}
-      />
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={close}>
-          Cancel
-        </Button>
-        <Button
-          type="button"
-          color={disabling ? 'red' : 'blue'}
-          loading={saving}
-          onClick={() => void confirm()}
-        >
-          {disabling ? 'Disable access' : 'Enable access'}
-        </Button>
-      </div>
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
+        <ErrorCallout message={serverErrors.message} />
+        <p className="text-sm text-gray-700">
+          {disabling
+            ? `${member?.Name ?? ''} will no longer be able to use this company.`
+            : `${member?.Name ?? ''} will be able to use this company again.`}
+        </p>
+        <FormCheckboxField
+          control={form.control}
+          name="ToggleReports"
+          label={disabling ? 'Also stop their report emails' : 'Also restore their report emails'}
+        />
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" color={disabling ? 'red' : 'blue'} loading={form.formState.isSubmitting}>
+            {disabling ? 'Disable access' : 'Enable access'}
+          </Button>
+        </div>
+      </form>
     </ModalDialog>
   );
 };

@@ -122,6 +122,26 @@ describe('Team page', () => {
     );
   });
 
+  it('says why a change of access failed, and a refused choice against its box', async () => {
+    const fake = apiFor({ role: 'ADMIN' }).on('PUT /api/users/4/status', {
+      status: 422,
+      body: {
+        message: 'The reports of this member cannot be changed.',
+        code: 'validation',
+        properties: { 'body.ToggleReports': 'invalid' },
+      },
+    });
+    renderApp({ path: '/users', fake });
+    await userEvent.click(await screen.findByRole('switch', { name: 'Access for Bob Babbage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disable access' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Disable access' }));
+    await within(dialog).findByText('This value is not valid.');
+    expect(fieldErrorOf('Also stop their report emails', dialog)).toBe('This value is not valid.');
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'The reports of this member cannot be changed.',
+    );
+  });
+
   it('invites with the business roles, checking the fields first', async () => {
     const fake = apiFor({ role: 'ADMIN' }).on('POST /api/auth/invite', {
       body: {
