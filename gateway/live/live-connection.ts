@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { WebSocket, RawData } from 'ws';
 import { ClientMessage, liveCloseCodes, type ServerMessage } from '../../contracts/live';
-import { callerFacts } from '../../projections/users/caller-facts';
+import { callerFacts, type CallerFacts } from '../../projections/users/caller-facts';
 import type { Session, SessionStore } from '../auth/session-store';
 import type { LiveClient, LiveHub } from './live-hub';
 
@@ -21,15 +21,21 @@ export type LiveConnectionDeps = {
   now: () => Date;
   /** A socket whose unsent data passes this is closed: a slow reader must not grow the server's memory. */
   maxBufferedBytes: number;
+  /** Platform-admin rights from the user's current facts (gateway/plugins/access.ts isPlatformAdminBy). */
+  isPlatformAdmin: (facts: CallerFacts) => boolean;
 };
 
 /**
  * One authenticated socket: which tenant it watches, what its user may watch, and whether it is
  * alive. The session is checked again at every heartbeat (without counting as activity), so a
- * logout, an idle expiry or a lost membership ends the delivery.
+ * logout, an idle expiry or a lost membership ends the delivery. Platform-admin rights are derived
+ * again at every heartbeat and whenever the user's own facts change, so a demoted admin's socket
+ * stops receiving other tenants' notices at once.
  */
 export class LiveConnection implements LiveClient {
-  readonly isPlatformAdmin: boolean;
+  private platformAdmin: boolean;
+  /** The last user notice acted on: one event's notice reaches every tenant of the user. */
+  private userChangeSeen = -1;
   private tenantId: number | null = null;
   private alive = true;
   private closed = false;
@@ -42,7 +48,7 @@ export class LiveConnection implements LiveClient {
     private readonly session: { token: string; current: Session; isPlatformAdmin: boolean },
     private readonly deps: LiveConnectionDeps,
   ) {
-    this.isPlatformAdmin = session.isPlatformAdmin;
+    this.platformAdmin = session.isPlatformAdmin;
     socket.on('pong', () => {
       this.alive = true;
     });
@@ -69,6 +75,27 @@ export class LiveConnection implements LiveClient {
       return;
     }
     this.socket.send(JSON.stringify(message));
+  }
+
+  get isPlatformAdmin(): boolean {
+    return this.platformAdmin;
+  }
+
+  /**
+   * The user's address, its verification or the account changed: nothing more is delivered until
+   * the rights are derived again, then the socket watches what it may, with a refetch if it missed
+   * a notice meanwhile.
+   */
+  userChanged(userId: number, position: number): void {
+    if (this.closed || userId !== this.session.current.userId || position <= this.userChangeSeen) return;
+    this.userChangeSeen = position;
+    this.deps.hub.unwatch(this, this.tenantId);
+    this.enqueue(async () => {
+      await this.recheck();
+      if (this.closed) return;
+      this.deps.hub.watch(this, this.tenantId);
+      if (this.deps.hub.mayHaveMissed(position, this, this.tenantId)) this.send({ type: 'refetch' });
+    });
   }
 
   /** A removed or disabled member stops receiving the tenant's notices at once, not at the next heartbeat. */
@@ -105,7 +132,18 @@ export class LiveConnection implements LiveClient {
       return;
     }
     this.session.current = current;
-    if (this.tenantId === null || this.isPlatformAdmin) return;
+    const wasPlatformAdmin = this.platformAdmin;
+    const facts = await callerFacts(this.deps.db, { userId: current.userId, tenantId: current.tenantId });
+    this.platformAdmin = this.deps.isPlatformAdmin(facts);
+    if (this.closed) return;
+    if (this.platformAdmin !== wasPlatformAdmin) {
+      // Rights changed: the platform channel and any tenant watched only as an admin are re-decided.
+      this.deps.hub.unwatch(this, this.tenantId);
+      const allowed = await this.allowedTenant(this.tenantId);
+      if (!this.closed) this.watch(allowed);
+      return;
+    }
+    if (this.tenantId === null || this.platformAdmin) return;
     const allowed = await this.allowedTenant(this.tenantId);
     if (allowed === null && !this.closed) this.watch(null);
   }

@@ -45,6 +45,20 @@ describe('LiveHub', () => {
     expect(rechecked).toEqual([5]);
   });
 
+  it('tells every client, whatever it watches, that a user’s own facts changed', () => {
+    const hub = new LiveHub();
+    const told: string[] = [];
+    const watcher = (name: string, isPlatformAdmin: boolean) => ({
+      ...client(isPlatformAdmin),
+      userChanged: (userId: number, position: number) => told.push(`${name}:${userId}@${position}`),
+    });
+    hub.watch(watcher('admin', true), 2);
+    hub.watch(watcher('member', false), 1);
+    hub.publish({ type: 'invalidate', entity: 'user', id: 6, tenantId: 1, position: 4 });
+    hub.publish({ type: 'invalidate', entity: 'tenant', id: 1, tenantId: 1, position: 5 });
+    expect(told.sort()).toEqual(['admin:6@4', 'member:6@4']);
+  });
+
   it('tells whether a reconnecting client may have missed a notice', () => {
     const hub = new LiveHub();
     const member = client();

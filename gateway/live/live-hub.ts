@@ -7,6 +7,11 @@ export type LiveClient = {
   send: (message: ServerMessage) => void;
   /** A membership in the watched tenant changed: the client's own may be gone. */
   membershipChanged?: (userId: number) => void;
+  /**
+   * A user's person-level facts changed (address, verification, deletion), which platform-admin
+   * rights derive from; told to every client, whatever it watches, with the notice's position.
+   */
+  userChanged?: (userId: number, position: number) => void;
 };
 
 type ChannelKey = number | 'platform';
@@ -44,6 +49,12 @@ export class LiveHub implements LiveSink {
     for (const client of channel) client.send(notice);
     if (notice.type === 'invalidate' && notice.entity === 'membership' && typeof notice.id === 'number') {
       for (const client of channel) client.membershipChanged?.(notice.id);
+    }
+    // A person's notice goes to their tenants' channels only; an admin may be watching any other.
+    if (notice.type === 'invalidate' && notice.entity === 'user' && typeof notice.id === 'number') {
+      const userId = notice.id;
+      const everyone = new Set([...this.channels.values()].flatMap((clients) => [...clients]));
+      for (const client of everyone) client.userChanged?.(userId, notice.position);
     }
   }
 

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../contracts/errors';
 import { LiveQuery, liveCloseCodes } from '../../contracts/live';
+import { isPlatformAdminBy } from '../plugins/access';
 import { sessionCookie } from '../plugins/session-auth';
 import { LiveConnection } from './live-connection';
 
@@ -63,7 +64,14 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       const connection = new LiveConnection(
         socket,
         { token, current: session, isPlatformAdmin: request.caller?.isPlatformAdmin ?? false },
-        { hub: live.hub, sessions, db, now, maxBufferedBytes: live.maxBufferedBytes },
+        {
+          hub: live.hub,
+          sessions,
+          db,
+          now,
+          maxBufferedBytes: live.maxBufferedBytes,
+          isPlatformAdmin: (facts) => isPlatformAdminBy(config, facts),
+        },
       );
       connections.add(connection);
       socket.on('close', () => connections.delete(connection));
