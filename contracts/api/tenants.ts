@@ -253,6 +253,12 @@ export const TenantIdParam = z
   })
   .strict();
 
+/**
+ * POST /api/tenants/{id}/logo takes one image of at most 2 MB (the gateway's multipart limit), which the
+ * logo form also checks before sending.
+ */
+export const logoMaxBytes = 2 * 1024 * 1024;
+
 /** GET /api/tenants/{id}/logo: `v` names one upload; without it, the approved logo. */
 export const LogoQuery = z.object({ v: z.uuid().optional() }).strict();
 

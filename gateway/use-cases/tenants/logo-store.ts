@@ -16,7 +16,8 @@ export type LogoDoc = {
   uploadedBy: number;
 };
 
-export const logoMaxBytes = 2 * 1024 * 1024;
+/** The upload limit, in the contract so the logo form checks it too. */
+export { logoMaxBytes } from '../../../contracts/api/tenants';
 
 export const logosCollection = (db: Db) => db.collection<LogoDoc>('tenant_logos');
 

@@ -1,7 +1,7 @@
 /** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
 import { screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Tenant } from '../../../../contracts/api/tenants';
+import { logoMaxBytes, type Tenant } from '../../../../contracts/api/tenants';
 import { FakeFetch } from '../../test-support/fake-fetch';
 import { renderApp } from '../../test-support/render-app';
 import { noSellers, sessionFixture, tenantRow } from '../../test-support/session-fixture';
@@ -74,6 +74,9 @@ describe('settings rules', () => {
       'Upload one file only.',
     );
     expect(logoFileError([])).toBe('Choose a logo file.');
+    expect(
+      logoFileError([new File([new Uint8Array(logoMaxBytes + 1)], 'logo.png', { type: 'image/png' })]),
+    ).toBe('The logo must be at most 2 MB.');
   });
 });
 
@@ -201,6 +204,10 @@ describe('Settings page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Upload logo' }));
     expect(await screen.findByRole('dialog', { name: 'Thank you for your logo' })).toBeInTheDocument();
     expect(fake.callsTo('POST /api/tenants/7/logo')).toHaveLength(1);
+    // The sent file is no longer chosen.
+    expect(screen.getByLabelText<HTMLInputElement>('Logo file (JPEG, PNG, GIF or SVG)').files).toHaveLength(
+      0,
+    );
   });
 
   it('says why a logo upload failed', async () => {
@@ -210,7 +217,9 @@ describe('Settings page', () => {
     });
     renderApp({ path: '/settings', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Upload logo' }));
-    expect(screen.getByText('Choose a logo file.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Logo file (JPEG, PNG, GIF or SVG)')).toHaveAccessibleDescription(
+      'Choose a logo file.',
+    );
     await userEvent.upload(
       screen.getByLabelText('Logo file (JPEG, PNG, GIF or SVG)'),
       new File(['x'], 'logo.png', { type: 'image/png' }),
@@ -219,6 +228,33 @@ describe('Settings page', () => {
     expect(
       await screen.findByText('There was an error while uploading your logo. Please contact support.'),
     ).toBeInTheDocument();
+  });
+
+  it('refuses a logo over 2 MB before sending, and shows the server’s file error against the field', async () => {
+    const fake = apiFor(tenantFixture()).on('POST /api/tenants/7/logo', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'There was an error while uploading your logo. Please contact support.',
+        properties: { file: 'The logo must be a JPEG, PNG, GIF or SVG image.' },
+      },
+    });
+    renderApp({ path: '/settings', fake });
+    const picker = await screen.findByLabelText('Logo file (JPEG, PNG, GIF or SVG)');
+    await userEvent.upload(
+      picker,
+      new File([new Uint8Array(logoMaxBytes + 1)], 'big.png', { type: 'image/png' }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Upload logo' }));
+    expect(picker).toHaveAccessibleDescription('The logo must be at most 2 MB.');
+    expect(fake.callsTo('POST /api/tenants/7/logo')).toHaveLength(0);
+
+    await userEvent.upload(picker, new File(['GIF89a'], 'logo.png', { type: 'image/png' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload logo' }));
+    expect(
+      await screen.findByText('There was an error while uploading your logo. Please contact support.'),
+    ).toBeInTheDocument();
+    expect(picker).toHaveAccessibleDescription('The logo must be a JPEG, PNG, GIF or SVG image.');
   });
 
   it('disables everything in a demo tenant, saying so', async () => {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { UpdateTenantRequest } from '../../../../contracts/api/tenants';
+import { logoMaxBytes, UpdateTenantRequest } from '../../../../contracts/api/tenants';
 import {
   BusinessModel,
   defaultReportingSettings,
+  LogoContentType,
   TenantClassification,
   type Currency,
   type ReportingSettings,
@@ -98,16 +99,29 @@ export const CompanyForm = z
 export type CompanyForm = z.output<typeof CompanyForm>;
 export type CompanyValues = z.input<typeof CompanyForm>;
 
-/** portal.md section 2.3, logo upload: one file, jpeg, png, gif or svg. */
-export const logoTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/svg+xml'] as const;
+/** portal.md section 2.3, logo upload: one file, jpeg, png, gif or svg, at most 2 MB (the server's limit). */
+export const logoTypes = LogoContentType.options;
 export const logoTypeMessage = 'The logo must be a JPEG, PNG, GIF or SVG image.';
+/** The gateway's own words for a file over the limit. */
+export const logoSizeMessage = `The logo must be at most ${logoMaxBytes / 1024 / 1024} MB.`;
 
 export const logoFileError = (files: readonly File[]): string | null => {
   if (files.length === 0) return 'Choose a logo file.';
   if (files.length > 1) return 'Upload one file only.';
   const file = files[0]!;
   const byExtension = /\.(jpe?g|png|gif|svg)$/i.test(file.name);
-  return (logoTypes as readonly string[]).includes(file.type) || (file.type === '' && byExtension)
-    ? null
-    : logoTypeMessage;
+  if (!((logoTypes as readonly string[]).includes(file.type) || (file.type === '' && byExtension)))
+    return logoTypeMessage;
+  return file.size > logoMaxBytes ? logoSizeMessage : null;
 };
+
+/** The logo form: its one field is the chosen files (the server's 422 names it `file` too). */
+export const LogoForm = z.object({
+  file: z
+    .array(z.instanceof(File))
+    .superRefine((files, context) => {
+      const problem = logoFileError(files);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((files) => files[0]!),
+});
