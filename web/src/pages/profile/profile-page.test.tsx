@@ -19,6 +19,9 @@ const apiFor = (user: Partial<SessionResponse['user']> = {}) =>
     .on('GET /api/sellers', { body: noSellers })
     .on('GET /api/users/3', { body: me });
 
+// Whole-app renders with a modal and a form on the way: seconds on a loaded machine, not a timing assertion.
+jest.setTimeout(30_000);
+
 describe('Profile', () => {
   it('saves the job function and says so; name and email are not editable by a member', async () => {
     const fake = apiFor().on('PUT /api/users/3', { body: me });

@@ -42,6 +42,9 @@ const apiFor = (input: { role: 'ADMIN' | 'USER'; firm?: boolean; platformAdmin?:
     );
 };
 
+// Whole-app renders with a modal and a form on the way: seconds on a loaded machine, not a timing assertion.
+jest.setTimeout(30_000);
+
 const rowOf = (name: string) => screen.getByText(name).closest('tr')!;
 
 describe('Team page', () => {
@@ -351,6 +354,40 @@ describe('Team page', () => {
     await userEvent.click(leave);
     await waitFor(() => expect(app.location()).toBe('/overview'));
     expect(fake.callsTo('POST /api/auth/leaveTenant')[0]?.body).toEqual({ tenantId: 7, confirmed: true });
+  });
+
+  it('shows the server refusing the confirmation against its box, and stays on the page', async () => {
+    const advisorAda = teamMember({
+      Id: 3,
+      Name: 'Ada Lovelace',
+      Membership: { Role: 'ADMIN', Classification: 'ADVISOR' },
+    });
+    const owner = teamMember({ Id: 4, Name: 'Bob Babbage', Membership: { Role: 'ADMIN' } });
+    const refused = 'Please confirm that you understand you will lose access.';
+    const fake = apiFor({ role: 'ADMIN' })
+      .on('GET /api/auth/self', {
+        body: sessionFixture({
+          tenants: [tenantRow({ Role: 'ADMIN', MembershipClassification: 'ADVISOR' })],
+        }),
+      })
+      .on('GET /api/users', { body: { members: [advisorAda, owner] } })
+      .on('POST /api/auth/leaveTenant', {
+        status: 422,
+        body: { message: 'Validation failed', code: 'validation', properties: { 'body.confirmed': refused } },
+      });
+    const app = renderApp({ path: '/users', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave company' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave company' });
+    await userEvent.click(
+      within(dialog).getByLabelText('I understand that I will lose access to manage this company.'),
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Leave company' }));
+    await within(dialog).findByText(refused);
+    expect(fieldErrorOf('I understand that I will lose access to manage this company.', dialog)).toBe(
+      refused,
+    );
+    expect(within(dialog).getByRole('alert').textContent).toBe('Validation failed');
+    expect(app.location()).toBe('/users');
   });
 
   it('refuses leaving when no other active advisor or administrator remains', async () => {
