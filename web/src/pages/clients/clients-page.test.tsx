@@ -9,7 +9,7 @@ import { tenantFixture } from '../settings/tenant-fixture';
 import { teamMember } from '../team/team-fixtures';
 import { batchRequestOf, noBulkChange } from './bulk-edit-modal';
 import { canChangePlan } from './client-filters';
-import { newClientErrors } from './new-client-modal';
+import { NewClientForm } from './new-client-modal';
 
 const client = (input: Partial<ClientRow> & { Id: number; Name: string }): ClientRow => ({
   Role: 'Advisor',
@@ -76,11 +76,12 @@ const clientNames = () =>
 
 describe('client rules', () => {
   it('requires a company name, an industry and a business model for a new client', () => {
-    expect(newClientErrors({ Name: ' ', Industry: '', BusinessModel: '' })).toEqual({
-      Name: 'Please enter company name',
-      'Industry.FreeForm': 'Please enter an industry',
-      BusinessModel: 'Please select a classification',
-    });
+    const parsed = NewClientForm.safeParse({ Name: ' ', Industry: '', BusinessModel: '' });
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['Name', 'Please enter company name'],
+      ['Industry', 'Please enter an industry'],
+      ['BusinessModel', 'Please select a classification'],
+    ]);
   });
 
   it('sends a batch only when a setting is chosen', () => {
@@ -187,7 +188,9 @@ describe('Clients page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Add client' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add client' });
     await userEvent.type(within(dialog).getByLabelText('Company name'), '{Enter}');
-    expect(within(dialog).getByText('Please enter company name')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Company name')).toHaveAccessibleDescription(
+      'Please enter company name',
+    );
     await userEvent.type(within(dialog).getByLabelText('Industry'), 'Supermarkets');
     await userEvent.selectOptions(within(dialog).getByLabelText('Business model'), 'B2C');
     await userEvent.type(within(dialog).getByLabelText('Company name'), 'Fresh Grocer{Enter}');
@@ -199,6 +202,31 @@ describe('Clients page', () => {
       Industry: { FreeForm: 'Supermarkets', NAICS2017: '445110', Description: 'Grocery stores' },
     });
     expect(fake.callsTo('POST /api/auth/switchTenant')[0]?.body).toEqual({ tenantId: 30 });
+  });
+
+  it('shows the server’s errors against the new client’s fields, and its message', async () => {
+    const fake = advisorApi().on('POST /api/tenants', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'The operation failed. Please validate your selection and try again.',
+        properties: { Classification: 'required' },
+      },
+    });
+    renderApp({ path: '/clients', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add client' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add client' });
+    await userEvent.type(within(dialog).getByLabelText('Company name'), 'Fresh');
+    await userEvent.type(within(dialog).getByLabelText('Industry'), 'Bakeries');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Business model'), 'B2C');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add client' }));
+    expect(
+      await within(dialog).findByText('The operation failed. Please validate your selection and try again.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Business model')).toHaveAccessibleDescription(
+      'This field is required.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Add client' })).toBeEnabled();
   });
 
   it('says when switching to a client failed', async () => {

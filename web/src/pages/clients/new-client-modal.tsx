@@ -1,19 +1,19 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import { tenantMessages } from '../../../../contracts/api/tenants';
-import type { BusinessModel } from '../../../../contracts/events/tenant';
-import { ApiError, isValidationError } from '../../api/api-error';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { CreateTenantRequest, tenantMessages } from '../../../../contracts/api/tenants';
+import { BusinessModel } from '../../../../contracts/events/tenant';
 import { useIndustries } from '../../api/queries/industries';
 import { useCreateTenant } from '../../api/queries/tenants';
 import { errorCatalogue } from '../../api/error-catalogue';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { formErrorsOf, type FormErrors } from '../../forms/field-errors';
-import { SelectField } from '../../forms/select-field';
-import { TextField } from '../../forms/text-field';
+import { FormSelectField, FormTextField } from '../../forms/form-fields';
+import { serverTextOr, useServerErrors } from '../../forms/use-server-errors';
 import { useAppServices } from '../../session/app-services-context';
 import { switchToTenant } from '../../session/session-actions';
-import { IndustryField } from '../welcome/industry-field';
+import { FormIndustryField } from '../welcome/industry-field';
 
 export const newClientMessages = {
   nameRequired: 'Please enter company name',
@@ -21,18 +21,27 @@ export const newClientMessages = {
   classificationRequired: tenantMessages.classificationRequired,
 } as const;
 
-type Values = { Name: string; Industry: string; BusinessModel: BusinessModel | '' };
+/**
+ * portal.md section 5, new client: the request's rules, company name, industry and business model
+ * required; the industry typed as text, the business model blank until chosen.
+ */
+export const NewClientForm = CreateTenantRequest.pick({ Name: true }).extend({
+  Industry: CreateTenantRequest.shape.Industry.unwrap().shape.FreeForm.min(
+    1,
+    newClientMessages.industryRequired,
+  ),
+  BusinessModel: z
+    .string()
+    .pipe(z.enum(BusinessModel.options, { error: newClientMessages.classificationRequired })),
+});
 
-/** portal.md section 5, new client: company name, industry and business model are required. */
-export const newClientErrors = (values: Values): FormErrors => {
-  const errors: FormErrors = {};
-  if (!values.Name.trim()) errors.Name = newClientMessages.nameRequired;
-  if (!values.Industry.trim()) errors['Industry.FreeForm'] = newClientMessages.industryRequired;
-  if (values.BusinessModel === '') errors.BusinessModel = newClientMessages.classificationRequired;
-  return errors;
-};
+const empty = { Name: '', Industry: '', BusinessModel: '' };
 
-const empty: Values = { Name: '', Industry: '', BusinessModel: '' };
+const businessModelOptions = [
+  { value: 'B2B', label: 'B2B' },
+  { value: 'HYBRID', label: 'Hybrid' },
+  { value: 'B2C', label: 'B2C' },
+];
 
 /**
  * New client: Enter submits (it is a form); once created, the current company becomes the new client
@@ -42,77 +51,53 @@ export const NewClientModal = ({ open, onClose }: { open: boolean; onClose: () =
   const services = useAppServices();
   const createTenant = useCreateTenant();
   const industries = useIndustries('NAICS2017');
-  const [values, setValues] = useState<Values>(empty);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const set = (field: keyof Values) => (value: string) =>
-    setValues((current) => ({ ...current, [field]: value }));
+  const form = useForm({ resolver: zodResolver(NewClientForm), defaultValues: empty });
+  const serverErrors = useServerErrors(form, {
+    failure: serverTextOr(errorCatalogue.default),
+    // The modal says the failure even when the server's errors sit on fields (the generic formatter).
+    alwaysSayFailure: true,
+    aliases: { 'Industry.FreeForm': 'Industry', Classification: 'BusinessModel' },
+  });
+  // Busy until the switch to the new client has taken the user away.
+  const saving = form.formState.isSubmitting || form.formState.isSubmitSuccessful;
 
   const close = () => {
-    setValues(empty);
-    setErrors({});
-    setFailure(null);
+    form.reset(empty);
     onClose();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const found = newClientErrors(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0 || values.BusinessModel === '') return;
-    const freeForm = values.Industry.trim();
-    const chosen = industries.data?.find((industry) => industry.Title === freeForm);
-    setSaving(true);
+  const submit = form.handleSubmit(async (values) => {
+    const chosen = industries.data?.find((industry) => industry.Title === values.Industry);
     try {
       const created = await createTenant.mutateAsync({
-        Name: values.Name.trim(),
+        Name: values.Name,
         Classification: 'BUSINESS',
         BusinessModel: values.BusinessModel,
         Industry: {
-          FreeForm: freeForm,
+          FreeForm: values.Industry,
           NAICS2017: chosen?.Code ?? null,
           Description: chosen?.Description ?? null,
         },
       });
       await switchToTenant(services, { tenantId: created.Id, to: '/overview' });
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      setFailure(error instanceof ApiError ? error.message : errorCatalogue.default);
-      setSaving(false);
+      // The errors it sets also mark the submit as not successful, so Add client is enabled again.
+      serverErrors.show(error);
     }
-  };
+  });
 
   return (
     <ModalDialog open={open} title="Add client" onClose={close}>
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Add client">
-        <ErrorCallout message={failure} />
-        <TextField
-          name="Name"
-          label="Company name"
-          value={values.Name}
-          onValueChange={set('Name')}
-          error={errors.Name}
-        />
-        <IndustryField
-          value={values.Industry}
-          onValueChange={set('Industry')}
-          industries={industries.data ?? []}
-          error={errors['Industry.FreeForm']}
-        />
-        <SelectField
+        <ErrorCallout message={serverErrors.message} />
+        <FormTextField control={form.control} name="Name" label="Company name" />
+        <FormIndustryField control={form.control} name="Industry" industries={industries.data ?? []} />
+        <FormSelectField
+          control={form.control}
           name="BusinessModel"
           label="Business model"
-          value={values.BusinessModel}
-          onValueChange={set('BusinessModel')}
-          options={[
-            { value: 'B2B', label: 'B2B' },
-            { value: 'HYBRID', label: 'Hybrid' },
-            { value: 'B2C', label: 'B2C' },
-          ]}
+          options={businessModelOptions}
           blankLabel=""
-          error={errors.BusinessModel ?? errors.Classification}
         />
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={close}>
