@@ -2,6 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FakeFetch } from '../../test-support/fake-fetch';
+import { fieldErrorOf } from '../../test-support/field-error';
 import { renderApp } from '../../test-support/render-app';
 import { noSellers, sessionFixture } from '../../test-support/session-fixture';
 
@@ -12,6 +13,9 @@ const guestApi = () =>
     .on('GET /api/sellers', { body: noSellers });
 
 const valueOf = (label: string) => screen.getByLabelText<HTMLInputElement>(label).value;
+
+// Whole-app renders: seconds on a loaded machine (the first test timed out at 5 s), not a timing assertion.
+jest.setTimeout(30_000);
 
 describe('Get started (register)', () => {
   it('prefills from the query, ignores the text undefined, and sends the attribution with sign-up', async () => {
@@ -134,7 +138,9 @@ describe('Reset password', () => {
     await userEvent.type(await screen.findByLabelText('New password'), 'Analytical1');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical2');
     await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
-    expect(screen.getByText('The passwords do not match.')).toBeInTheDocument();
+    await screen.findByText('The passwords do not match.');
+    expect(fieldErrorOf('Confirm new password')).toBe('The passwords do not match.');
+    expect(fieldErrorOf('New password')).toBeNull();
     expect(fake.callsTo('POST /api/auth/resetPassword')).toHaveLength(0);
   });
 
@@ -157,7 +163,9 @@ describe('Reset password', () => {
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical1');
     await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
 
-    await userEvent.type(await screen.findByLabelText('Current password'), 'OldSecret1');
+    await screen.findByLabelText('Current password');
+    await waitFor(() => expect(fieldErrorOf('Current password')).toBe('This field is required.'));
+    await userEvent.type(screen.getByLabelText('Current password'), 'OldSecret1');
     await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
     await screen.findByText('Successfully updated your password.');
     expect(fake.callsTo('POST /api/auth/resetPassword')[1]?.body).toEqual({

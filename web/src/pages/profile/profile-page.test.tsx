@@ -97,13 +97,16 @@ describe('Profile', () => {
     await userEvent.type(screen.getByLabelText('New password'), 'Analytical2');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical3');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(screen.getByText('The passwords do not match.')).toBeInTheDocument();
+    await screen.findByText('The passwords do not match.');
+    expect(fieldErrorOf('Confirm new password')).toBe('The passwords do not match.');
     expect(fake.callsTo('POST /api/auth/resetPassword')).toHaveLength(0);
 
     await userEvent.clear(screen.getByLabelText('Confirm new password'));
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'Analytical2');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    await userEvent.type(await screen.findByLabelText('Current password'), 'Analytical1');
+    await screen.findByLabelText('Current password');
+    await waitFor(() => expect(fieldErrorOf('Current password')).toBe('Current password is required'));
+    await userEvent.type(screen.getByLabelText('Current password'), 'Analytical1');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Successfully updated your password.')).toBeInTheDocument();
     await waitFor(() =>
