@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { EntityId } from '../events/values';
 import { JobJson, JobKind } from '../events/job';
 
-const Id = z
-  .int()
-  .positive()
-  .max(2 ** 31);
+const Id = EntityId.max(2 ** 31);
 const QueryId = z.coerce.number().pipe(Id);
 
 /** A pipeline request as the browser follows it (GET /api/jobs, and the answer of every request). */

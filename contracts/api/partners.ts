@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { EntityId } from '../events/values';
 import { Text } from './common';
 
-const Id = z
-  .int()
-  .positive()
-  .max(2 ** 31);
+const Id = EntityId.max(2 ** 31);
 const PlanIdentifier = Text(100);
 const LogoUrl = Text(2000).nullable();
 
