@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { auditHistoryMaxRows } from '../../contracts/api/audit';
 import { currentCollection } from '../framework/read-model-versions';
 import { projectionPositions } from '../framework/read-your-writes';
 import type { AuditAction } from './classify-action';
@@ -9,8 +10,8 @@ import {
   type AuditUserEmail,
 } from './audit-history-projection';
 
-/** admin.md: the audit history shows at most 1000 rows. */
-export const AUDIT_HISTORY_MAX_ROWS = 1000;
+/** admin.md: the audit history shows at most 1000 rows (the API's limit). */
+export const AUDIT_HISTORY_MAX_ROWS = auditHistoryMaxRows;
 
 export type AuditHistoryEntry = {
   id: string;

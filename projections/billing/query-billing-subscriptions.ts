@@ -1,7 +1,12 @@
 import type { Db, Filter } from 'mongodb';
+import type {
+  AdminBillingSubscription,
+  BillingSubscription,
+  SubscriptionProduct,
+} from '../../contracts/api/billing';
 import { AppError } from '../../contracts/errors';
-import type { BillingPlan, PaymentStatus } from '../../contracts/events/billing';
-import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
+import type { PaymentStatus } from '../../contracts/events/billing';
+import type { TenantClassification } from '../../contracts/events/tenant';
 import {
   countingProducts,
   isTrialEndEditable,
@@ -18,48 +23,15 @@ import {
   type ProductDoc,
 } from './billing-projection';
 
-export type SubscriptionProductView = {
-  Identifier: string;
-  Quantity: number;
-  Active: boolean;
-  ExpiresAt: string | null;
-};
+export type SubscriptionProductView = SubscriptionProduct;
 
-/** A billing subscription as the billing page and admin list show it (portal.md and admin.md section 3). */
-export type BillingSubscriptionView = {
-  Id: number;
-  TenantId: number;
-  BillingTenantId: number;
-  /** Paid by the tenant itself (direct), not by an advisory firm for its client (channel). */
-  Direct: boolean;
-  Plan: { Id: number; Name: string; Identifier: string };
-  StartedAt: string;
-  ResumesAt: string | null;
-  InactiveAt: string | null;
-  PaymentStatus: PaymentStatus;
-  PaymentMethod: BillingSubscriptionDoc['paymentMethod'];
-  StripeCustomerId: string | null;
-  /** The products that count at `now`: active and not expired (expiry compared with today at midnight). */
-  SubscriptionProducts: SubscriptionProductView[];
-  /** Every product row, for the admin edit form that marks expiring and removed rows. */
-  AllProducts: SubscriptionProductView[];
-  ScheduledCancellation: {
-    Intent: 'cancel' | 'downgrade';
-    Reason: string;
-    Details: string | null;
-    DowngradeTo: BillingPlan | null;
-    EffectiveAt: string;
-  } | null;
-  /** Computed at query time from `now` with the rules of domain/billing/subscription-rules.ts. */
-  TrialDaysRemaining: number;
-  TrialEndEditable: boolean;
-  createdAt: string;
-};
+/**
+ * A billing subscription as the billing page and admin list show it (portal.md and admin.md section
+ * 3): the API's BillingSubscription, its trial figures computed at query time from `now`.
+ */
+export type BillingSubscriptionView = BillingSubscription;
 
-export type AdminBillingSubscriptionView = BillingSubscriptionView & {
-  Tenant: { Id: number; Name: string | null; Classification: TenantClassification | null };
-  BillingTenant: { Id: number; Name: string | null; UsageType: UsageType | null };
-};
+export type AdminBillingSubscriptionView = AdminBillingSubscription;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 

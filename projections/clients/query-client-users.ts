@@ -1,4 +1,6 @@
 import type { Db } from 'mongodb';
+import type { z } from 'zod';
+import type { ClientUserRow as ClientUserRowSchema } from '../../contracts/api/clients';
 import type { TenantRole } from '../../contracts/events/user';
 import { membershipsCollection } from '../users/membership-counts';
 import { usersCollection } from '../users/user-view';
@@ -7,19 +9,11 @@ import { tenantsCollection } from '../tenants/tenant-view';
 import { TENANTS } from '../tenants/tenants-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 
-/** The Role column of Manage Users Across Your Clients. */
-export type ClientUserRole = 'Advisor' | 'Admin' | 'User';
+/** A row of Manage Users Across Your Clients (portal.md section 2.3): the API's row. */
+export type ClientUserRow = z.infer<typeof ClientUserRowSchema>;
 
-/** A row of Manage Users Across Your Clients (portal.md section 2.3). */
-export type ClientUserRow = {
-  Client: { Id: number; Name: string };
-  User: { Id: number; Name: string };
-  Email: string;
-  JobTitle: string | null;
-  Role: ClientUserRole;
-  TenantRole: TenantRole;
-  Status: 'ACTIVE' | 'INACTIVE';
-};
+/** The Role column of Manage Users Across Your Clients. */
+export type ClientUserRole = ClientUserRow['Role'];
 
 const roleOf = (membership: { Classification: string; Role: TenantRole }): ClientUserRole =>
   membership.Classification === 'ADVISOR' ? 'Advisor' : membership.Role === 'ADMIN' ? 'Admin' : 'User';

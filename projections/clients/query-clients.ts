@@ -1,7 +1,6 @@
 import type { Db } from 'mongodb';
-import type { PaymentStatus } from '../../contracts/events/billing';
+import type { ClientRow } from '../../contracts/api/clients';
 import type { SellerProvider } from '../../contracts/events/seller';
-import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
 import type { MembershipDocument } from '../users/users-projection';
 import { membershipsCollection } from '../users/membership-counts';
 import { USERS } from '../users/users-projection';
@@ -17,36 +16,15 @@ import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 /** portal.md: the demo tenant's client name, always listed last. */
 export const DEMO_CLIENT_NAME = 'Demo Client';
 
-/** The My Role column. */
-export type ClientRole = 'Advisor' | 'Administrator' | 'Standard User';
+// A row of the clients page (portal.md section 3, Client row) is the API's ClientRow. Access: the
+// advisor's membership is active, so the name is a switch link (platform admins always get one);
+// Platforms: the providers of the client's connected sellers; Recipients: the report subscriptions
+// that receive reports (ACTIVE and ADMIN); Subscription.BillingTenantId: Change Plan shows only where
+// it is the advisor's current tenant; HasClientMatch: matched to a customer in the firm's ledger,
+// which the ledger read models will answer (until then no client is matched).
 
-/** A row of the clients page (portal.md section 3, Client row). */
-export type ClientRow = {
-  Id: number;
-  Name: string;
-  Role: ClientRole;
-  /** The advisor's membership is active: the name is a switch link (platform admins always get one). */
-  Access: boolean;
-  /** Providers of the client's connected sellers. */
-  Platforms: SellerProvider[];
-  /** Report subscriptions that receive reports (ACTIVE and ADMIN). */
-  Recipients: number;
-  Subscription: {
-    PlanIdentifier: string | null;
-    PlanName: string | null;
-    /** Change Plan shows only where the billing tenant is the advisor's current tenant. */
-    BillingTenantId: number | null;
-    PaymentStatus: PaymentStatus | null;
-  };
-  /**
-   * Whether the client is matched to a customer in the firm's ledger. The ledger read models come with
-   * a later issue; until then no client is matched.
-   */
-  HasClientMatch: boolean;
-  Classification: TenantClassification;
-  UsageType: UsageType;
-  isDemo: boolean;
-};
+/** The My Role column. */
+export type ClientRole = ClientRow['Role'];
 
 export type ClientListQuery = Consistency & {
   /** The advisor. */

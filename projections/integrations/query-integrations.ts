@@ -1,4 +1,5 @@
 import type { Db, Filter } from 'mongodb';
+import type { IntegrationResponse } from '../../contracts/api/integrations';
 import type {
   CrmSettings,
   IntegrationProduct,
@@ -11,34 +12,24 @@ import { tenantIdsWhere, tenantSummaries } from '../tenant-lookup';
 import { integrationActions, type IntegrationAction } from './integration-actions';
 import { INTEGRATIONS, integrationsProjection, type IntegrationDoc } from './integrations-projection';
 
-/** An integration account as the portal and admin tables show it (admin.md and portal.md section 3). */
-export type IntegrationView = {
-  Id: number;
-  TenantId: number;
-  Provider: IntegrationProvider;
-  ProductIdentifier: IntegrationProduct | null;
+/**
+ * An integration account as the portal and admin tables show it (admin.md and portal.md section 3):
+ * the API's IntegrationResponse, its enums as the read model holds them. URL is ActiveCampaign's
+ * account URL (Credentials.URL), never the API key; Settings are the CRM settings with Locked, or
+ * Locked alone for cloud accounts. Unlink is the read model's own: the API does not answer it yet.
+ */
+export type IntegrationView = Omit<
+  IntegrationResponse,
+  'AuthMethod' | 'CredentialsStatus' | 'Settings' | 'Tenant' | 'Actions'
+> & {
   AuthMethod: IntegrationDoc['authMethod'];
-  Active: boolean;
   CredentialsStatus: IntegrationDoc['credentialsStatus'];
-  CredentialsProblem: string | null;
-  CredentialsOwner: string | null;
-  /** ActiveCampaign's account URL (Credentials.URL); the API key is never shown. */
-  URL: string | null;
-  SyncDate: string | null;
-  /** CRM settings with Locked; cloud accounts have Locked only. */
   Settings: (CrmSettings & { Locked: boolean }) | { Locked: boolean };
-  Sync: {
-    runningJobId: number | null;
-    last: { jobId: number; outcome: 'completed' | 'failed'; failure: string | null } | null;
-  };
-  Purge: { jobId: number; unlink: boolean; requestedAt: string } | null;
   Unlink: { jobId: number; requestedAt: string } | null;
-  createdAt: string;
-  disconnectedAt: string | null;
 };
 
 export type AdminIntegrationView = IntegrationView & {
-  Tenant: { Id: number; Name: string | null };
+  Tenant: NonNullable<IntegrationResponse['Tenant']>;
   Actions: IntegrationAction[];
 };
 

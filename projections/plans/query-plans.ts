@@ -1,23 +1,13 @@
 import type { Db, Filter } from 'mongodb';
-import type { PlanClassification, PlanProduct } from '../../contracts/events/plan';
+import type { Plan } from '../../contracts/api/billing';
+import type { PlanClassification } from '../../contracts/events/plan';
 import { countSubscriptionsByPlan } from '../billing/query-billing-subscriptions';
 import { currentCollection } from '../framework/read-model-versions';
 import { waitUntilRead, type ReadAfter } from '../read-after';
 import { PLANS, plansProjection, type PlanDoc } from './plans-projection';
 
-/** A plan as the admin plans table and plan pickers show it (admin.md section 3). */
-export type PlanView = {
-  Id: number;
-  Identifier: string;
-  Name: string;
-  Classification: PlanClassification;
-  Default: boolean;
-  Active: boolean;
-  TrialPeriod: number;
-  Products: PlanProduct[];
-  /** Present with include=Subscriptions: billing subscriptions on the plan now. */
-  Subscriptions?: number;
-};
+/** A plan as the admin plans table and plan pickers show it (admin.md section 3): the API's Plan. */
+export type PlanView = Plan;
 
 export type PlanInclude = 'Subscriptions';
 

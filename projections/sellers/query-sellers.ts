@@ -1,4 +1,5 @@
 import type { Db, Filter, Sort } from 'mongodb';
+import type { SellerResponse } from '../../contracts/api/sellers';
 import type { SellerFeatureFlagName, SellerProvider } from '../../contracts/events/seller';
 import { defaultSellerFeatureFlags } from '../../domain/seller/seller';
 import { currentCollection } from '../framework/read-model-versions';
@@ -13,8 +14,6 @@ import {
   tenantSellerProgress,
   type Recency,
   type SellerProgress,
-  type SellerStatus,
-  type SellerSyncAction,
 } from './seller-status';
 import {
   SELLERS,
@@ -25,48 +24,22 @@ import {
   type SellerTenantDoc,
 } from './sellers-projection';
 
-/** A seller as the portal and admin tables show it (portal.md and admin.md section 3 names). */
-export type SellerView = {
-  Id: number;
-  TenantId: number;
-  CompanyName: string | null;
-  URL: string | null;
-  Provider: SellerProvider;
-  Active: boolean;
-  AuthMethod: SellerDoc['authMethod'];
-  AuthToken: { Owner: string | null; RefreshedAt: string | null; Status: SellerDoc['authTokenStatus'] };
-  CompanyFilePath: string | null;
-  CollectionDate: string | null;
-  MetricsDate: string | null;
-  FeatureFlags: { Id: string; Flag: SellerFeatureFlagName; Value: unknown }[];
-  /** The forecasting toggle: the forecasts.Receivables.Enabled flag. */
-  Forecasting: boolean;
-  Sync: {
-    running: { syncId: number; mode: string; requestedAt: string; startedAt: string | null } | null;
-    last: {
-      syncId: number;
-      outcome: 'completed' | 'failed';
-      finishedAt: string;
-      failure: string | null;
-    } | null;
-  };
-  createdAt: string;
+/**
+ * A seller as the portal and admin tables show it (portal.md and admin.md section 3 names): the API's
+ * SellerResponse before the gateway adds its progress badge and, when asked, its subscriptions. Its
+ * feature flags are always here, by their typed names, and `deleted` is for the gateway alone. Status,
+ * the recencies, QbdSyncWarning and Deletable (inactive sellers only) are computed at query time;
+ * Forecasting is the forecasts.Receivables.Enabled flag.
+ */
+export type SellerView = Omit<
+  SellerResponse,
+  'FeatureFlags' | 'ProgressBadge' | 'Subscriptions' | 'Tenant'
+> & {
+  FeatureFlags: (NonNullable<SellerResponse['FeatureFlags']>[number] & { Flag: SellerFeatureFlagName })[];
   deleted: boolean;
-  disconnected: boolean;
-  /** Computed at query time from `now`. */
-  Status: SellerStatus;
-  QbdSyncWarning: boolean;
-  Progress: Exclude<SellerProgress, 'pending'>;
-  CollectionRecency: Recency;
-  MetricsRecency: Recency;
-  SyncActions: SellerSyncAction[];
-  /** Delete is offered only on inactive sellers. */
-  Deletable: boolean;
 };
 
-export type AdminSellerView = SellerView & {
-  Tenant: { Id: number; Name: string | null; PartnerId: number | null };
-};
+export type AdminSellerView = SellerView & { Tenant: NonNullable<SellerResponse['Tenant']> };
 
 const iso = (value: Date | null | undefined) => value?.toISOString() ?? null;
 

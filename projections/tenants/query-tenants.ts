@@ -1,4 +1,6 @@
 import type { Db, Filter, Sort } from 'mongodb';
+import type { z } from 'zod';
+import type { TenantListResponse, TenantListRow as TenantListRowSchema } from '../../contracts/api/tenants';
 import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
 import { BILLING_SUBSCRIPTIONS } from '../billing/billing-projection';
 import { userCountsByTenant } from '../users/membership-counts';
@@ -8,7 +10,7 @@ import { containsText, idInSearch } from '../search-pattern';
 import { SELLERS } from '../sellers/sellers-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { activeSellerCountsByTenant, sellerTotals } from './sellers-read-model';
-import { tenantsCollection, toTenantViews, type TenantView } from './tenant-view';
+import { tenantsCollection, toTenantViews } from './tenant-view';
 import { TENANTS, type TenantDocument } from './tenants-projection';
 
 /** admin.md section 9: the admin tenants page shows 20 rows a page. */
@@ -37,14 +39,14 @@ export type TenantListQuery = Consistency & {
   page?: number;
 };
 
-export type TenantListRow = TenantView & { userCount: number; activeSellerCount: number };
+/** A row of the admin tenants list: the API's row. */
+export type TenantListRow = z.infer<typeof TenantListRowSchema>;
 
-export type TenantListPage = {
-  rows: TenantListRow[];
-  /** Every tenant matching the search and filters. */
-  total: number;
-  /** null while searching, filtering or sorting: the spec hides pagination then and shows every match. */
-  pagination: { page: number; pageSize: number; pageCount: number } | null;
+/**
+ * The API's list without its summary: `total` counts every tenant matching the search and filters;
+ * `pagination` is null while searching, filtering or sorting (the spec then shows every match).
+ */
+export type TenantListPage = Pick<z.infer<typeof TenantListResponse>, 'rows' | 'total' | 'pagination'> & {
   stale: boolean;
 };
 
@@ -160,7 +162,7 @@ export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Prom
   return { rows, total, pagination: null, stale };
 };
 
-export type TenantSummary = { businesses: number; firms: number; sellers: number };
+export type TenantSummary = z.infer<typeof TenantListResponse>['summary'];
 
 /** The summary cards above the admin tenants list: tenants not purged, and active sellers. */
 export const queryTenantSummary = async (db: Db): Promise<TenantSummary> => {

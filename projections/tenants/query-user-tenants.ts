@@ -1,22 +1,14 @@
 import type { Db } from 'mongodb';
-import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
-import type { MembershipClassification, TenantRole } from '../../contracts/events/user';
+import type { z } from 'zod';
+import type { MyTenant } from '../../contracts/api/tenants';
 import { membershipsCollection } from '../users/membership-counts';
 import { USERS } from '../users/users-projection';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { tenantsCollection } from './tenant-view';
 import { TENANTS } from './tenants-projection';
 
-/** One entry of the tenant switcher. */
-export type SwitchableTenant = {
-  Id: number;
-  Name: string;
-  FriendlyName: string | null;
-  Classification: TenantClassification;
-  UsageType: UsageType;
-  Role: TenantRole;
-  MembershipClassification: MembershipClassification;
-};
+/** One entry of the tenant switcher: the API's MyTenant. */
+export type SwitchableTenant = z.infer<typeof MyTenant>;
 
 /**
  * The tenants a user can switch to: their active memberships in tenants that are neither disabled nor

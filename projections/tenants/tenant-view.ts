@@ -1,76 +1,18 @@
 import type { Db } from 'mongodb';
-import type { BillingPlan, PaymentMethod, PaymentStatus } from '../../contracts/events/billing';
-import {
-  defaultReportingSettings,
-  type BusinessModel,
-  type DisableReason,
-  type Industry,
-  type LogoContentType,
-  type LogoReviewDecision,
-  type ReportingSettings,
-  type TenantClassification,
-  type UsageType,
-} from '../../contracts/events/tenant';
+import type { Tenant } from '../../contracts/api/tenants';
+import { defaultReportingSettings, type ReportingSettings } from '../../contracts/events/tenant';
 import type { BillingSubscriptionDoc } from '../billing/billing-projection';
 import { latestSubscriptionsByTenant } from '../billing/query-billing-subscriptions';
 import { currentCollection } from '../framework/read-model-versions';
 import { partnersProjection, type PartnerDoc } from '../partners/partners-projection';
-import { tenantsProjection, type TenantDocument, type TenantLifecycle } from './tenants-projection';
+import { tenantsProjection, type TenantDocument } from './tenants-projection';
 
-/** The Tenant entity as the admin and portal screens read it (admin.md and portal.md, section 3). */
-export type TenantView = {
-  Id: number;
-  Name: string;
-  FriendlyName: string | null;
-  Classification: TenantClassification;
-  UsageType: UsageType;
-  BusinessModel: BusinessModel | null;
-  Industry: Industry | null;
-  PartnerId: number | null;
-  Referrer: string | null;
-  ReferrerIdentifier: string | null;
-  LandingPage: string | null;
-  PlanIdentifier: string | null;
-  /** The partner this tenant belongs to (PartnerId joined with the partner streams). */
-  AdvisoryPartner: { Id: number; Name: string } | null;
-  /** The partner this tenant owns, when it is an advisory firm with clients. */
-  ClientsPartner: {
-    Id: number;
-    Name: string;
-    LogoURL: string | null;
-    WeeklyDay: number | null;
-    MonthlyDay: number | null;
-    ClientPlanIdentifier: string;
-  } | null;
-  Settings: {
-    Reporting: ReportingSettings;
-    Partner: { Logo: string | null };
-    PlanIdentifier: string | null;
-  };
-  Logo: {
-    URL: string | null;
-    PendingURL: string | null;
-    PendingContentType: LogoContentType | null;
-    SubmittedAt: string | null;
-    LastDecision: LogoReviewDecision | null;
-    ReviewedAt: string | null;
-  };
-  Subscription: {
-    Id: number;
-    BillingTenantId: number;
-    Plan: BillingPlan;
-    StartedAt: string;
-    PaymentStatus: PaymentStatus;
-    PaymentMethod: PaymentMethod | null;
-  } | null;
-  CreatedBy: number | null;
-  createdAt: string;
-  status: TenantLifecycle;
-  deletedAt: string | null;
-  DisableReason: DisableReason | null;
-  purged: boolean;
-  purgedAt: string | null;
-};
+/**
+ * The Tenant entity as the admin and portal screens read it (admin.md and portal.md, section 3): the
+ * API's Tenant. AdvisoryPartner is the partner this tenant belongs to (PartnerId joined with the
+ * partner streams); ClientsPartner the partner it owns, when it is an advisory firm with clients.
+ */
+export type TenantView = Tenant;
 
 type Collections = keyof typeof tenantsProjection.collections;
 

@@ -1,24 +1,13 @@
 import type { Db } from 'mongodb';
+import type { Membership, TeamMember } from '../../contracts/api/users';
 import type { MembershipClassification, MembershipStatus, TenantRole } from '../../contracts/events/user';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { membershipsCollection } from './membership-counts';
-import { toUserView, usersCollection, type UserView } from './user-view';
+import { toUserView, usersCollection } from './user-view';
 import { USERS } from './users-projection';
 
-/** The link of a user to one tenant (UserTenants). */
-export type MembershipView = {
-  TenantId: number;
-  Status: MembershipStatus;
-  Role: TenantRole;
-  Classification: MembershipClassification;
-  JobTitle: string | null;
-  SendWeekly: boolean;
-  SendMonthly: boolean;
-  joinedAt: string;
-};
-
-/** A row of the team page: the user, with their membership in this tenant. */
-export type TeamMember = UserView & { Membership: MembershipView };
+/** The link of a user to one tenant (UserTenants), as the API's Membership. */
+export type MembershipView = Membership;
 
 export const toMembershipView = (membership: {
   tenantId: number;

@@ -1,12 +1,17 @@
 import type { Db, Filter } from 'mongodb';
-import type { TenantClassification, UsageType } from '../../contracts/events/tenant';
+import type { z } from 'zod';
+import type {
+  UserListRow as UserListRowSchema,
+  UserTenant as UserTenantSchema,
+  UserWithTenants,
+} from '../../contracts/api/users';
 import { tenantsCollection } from '../tenants/tenant-view';
 import { TENANTS } from '../tenants/tenants-projection';
 import { containsText, idInSearch } from '../search-pattern';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { membershipsCollection } from './membership-counts';
-import { toMembershipView, type MembershipView } from './query-team';
-import { toUserView, usersCollection, type UserView } from './user-view';
+import { toMembershipView } from './query-team';
+import { toUserView, usersCollection } from './user-view';
 import { USERS, type UserDocument } from './users-projection';
 
 export const USERS_DEFAULT_PAGE_SIZE = 100;
@@ -23,7 +28,8 @@ export type UserListQuery = Consistency & {
   pageSize?: number;
 };
 
-export type UserListRow = UserView & { TenantCount: number };
+/** A row of the admin users table: the API's row. */
+export type UserListRow = z.infer<typeof UserListRowSchema>;
 
 /** An empty `rows` is the table's "No Users Found". */
 export type UserListPage = {
@@ -95,18 +101,11 @@ const tenantCounts = async (db: Db, userIds: readonly number[]): Promise<Map<num
   return new Map(rows.map((row) => [row._id, row.count]));
 };
 
-/** One of a user's tenants, as the admin users table's expandable row lists it. */
-export type UserTenant = {
-  Id: number;
-  Name: string;
-  Classification: TenantClassification;
-  UsageType: UsageType;
-  /** Disabled tenants are listed too, so an admin sees every link. */
-  disabled: boolean;
-  Membership: MembershipView;
-};
-
-export type UserWithTenants = UserView & { Tenants: UserTenant[] };
+/**
+ * One of a user's tenants, as the admin users table's expandable row lists it (the API's UserTenant).
+ * Disabled tenants are listed too, so an admin sees every link.
+ */
+export type UserTenant = z.infer<typeof UserTenantSchema>;
 
 /** A user with all their tenants, by tenant name; null when there is no such user. */
 export const queryUserWithTenants = async (

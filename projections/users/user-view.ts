@@ -1,35 +1,19 @@
 import type { Db } from 'mongodb';
-import type { LoginMethod, PrimaryClassification } from '../../contracts/events/user';
+import type { User } from '../../contracts/api/users';
+import type { LoginMethod } from '../../contracts/events/user';
 import { currentCollection } from '../framework/read-model-versions';
 import { usersProjection, type UserDocument } from './users-projection';
 
-/** The User entity as the admin and portal screens read it (no credentials). */
-export type UserView = {
-  Id: number;
-  Email: string;
-  GivenName: string;
-  FamilyName: string;
-  Name: string;
-  JobTitle: string | null;
-  PrimaryClassification: PrimaryClassification;
-  /** google or microsoft when the account signs in through them, password when it has one, else null. */
-  AuthProvider: LoginMethod | null;
-  Logins: number;
-  LastLogin: string | null;
-  LastLoginMethod: LoginMethod | null;
-  createdAt: string;
-  DefaultPartnerTenantId: number | null;
-  ActiveCampaignId: string | null;
-  AssignToAllClients: boolean;
-  EmailVerified: boolean;
-  PasswordResetRequired: boolean;
-  deleted: boolean;
-};
+/** The User entity as the admin and portal screens read it (no credentials): the API's User. */
+export type UserView = User;
 
 export const usersCollection = (db: Db) =>
   currentCollection<keyof typeof usersProjection.collections, UserDocument>(db, usersProjection, 'users');
 
-/** As the user decider derives it: the sign-up provider stays; a password alone means 'password'. */
+/**
+ * google or microsoft when the account signs in through them, password when it has one, else null: as
+ * the user decider derives it, the sign-up provider stays and a password alone means 'password'.
+ */
 const authProviderOf = (user: UserDocument): LoginMethod | null =>
   user.signupProvider ?? (user.hasPassword ? 'password' : null);
 
