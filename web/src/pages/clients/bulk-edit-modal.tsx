@@ -1,23 +1,54 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useState, type FormEvent } from 'react';
-import type { BatchUpdateTenantsRequest } from '../../../../contracts/api/tenants';
-import { tenantMessages } from '../../../../contracts/api/tenants';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { BatchUpdateTenantsRequest, tenantMessages } from '../../../../contracts/api/tenants';
 import { useBatchUpdateClients } from '../../api/queries/clients';
 import { useTeam } from '../../api/queries/users';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { SelectField } from '../../forms/select-field';
+import { FormSelectField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 import { monthDayOptions, weekdayOptions } from '../settings/settings-rules';
 import { clientPlanOptions } from './client-filters';
 
-export type BulkEditValues = {
-  WeeklyDay: string;
-  MonthlyDay: string;
-  WeeklyEmails: '' | 'on' | 'off';
-  MonthlyEmails: '' | 'on' | 'off';
-  PlanIdentifier: string;
-  TeamMemberId: string;
-};
+const batch = BatchUpdateTenantsRequest.shape;
+
+/** A select's number; blank (no change) becomes absent. */
+const numberOrNoChange = (schema: typeof batch.WeeklyDay) =>
+  z
+    .string()
+    .transform((value) => (value === '' ? undefined : Number(value)))
+    .pipe(schema);
+/** Send or Do not send as the request's Disabled flag; blank (no change) becomes absent. */
+const emailsOrNoChange = z
+  .enum(['', 'on', 'off'])
+  .transform((value) => (value === '' ? undefined : value === 'off'))
+  .pipe(batch.WeeklyEmailsDisabled);
+
+export const chooseSettingMessage = 'Choose at least one setting to change.';
+
+type BatchSettings = Omit<BatchUpdateTenantsRequest, 'Id'>;
+
+/**
+ * portal.md section 5, batch client update: the request's settings, blank meaning no change; sent only
+ * if a setting is chosen (a form-level error otherwise, under `root`).
+ */
+export const BulkEditForm = z
+  .object({
+    WeeklyDay: numberOrNoChange(batch.WeeklyDay),
+    MonthlyDay: numberOrNoChange(batch.MonthlyDay),
+    WeeklyEmails: emailsOrNoChange,
+    MonthlyEmails: emailsOrNoChange,
+    PlanIdentifier: batch.PlanIdentifier.unwrap().transform((plan) => plan || undefined),
+    TeamMemberId: numberOrNoChange(batch.TeamMemberId),
+  })
+  .transform(({ WeeklyEmails, MonthlyEmails, ...settings }): BatchSettings => {
+    const chosen = { ...settings, WeeklyEmailsDisabled: WeeklyEmails, MonthlyEmailsDisabled: MonthlyEmails };
+    return Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
+  })
+  .refine((settings) => Object.keys(settings).length > 0, { path: ['root'], message: chooseSettingMessage });
+export type BulkEditValues = z.input<typeof BulkEditForm>;
 
 export const noBulkChange: BulkEditValues = {
   WeeklyDay: '',
@@ -26,20 +57,6 @@ export const noBulkChange: BulkEditValues = {
   MonthlyEmails: '',
   PlanIdentifier: '',
   TeamMemberId: '',
-};
-
-export const chooseSettingMessage = 'Choose at least one setting to change.';
-
-/** portal.md section 5, batch client update: blank is no change; sent only if a setting is chosen. */
-export const batchRequestOf = (ids: number[], values: BulkEditValues): BatchUpdateTenantsRequest | null => {
-  const body: BatchUpdateTenantsRequest = { Id: ids };
-  if (values.WeeklyDay !== '') body.WeeklyDay = Number(values.WeeklyDay);
-  if (values.MonthlyDay !== '') body.MonthlyDay = Number(values.MonthlyDay);
-  if (values.WeeklyEmails !== '') body.WeeklyEmailsDisabled = values.WeeklyEmails === 'off';
-  if (values.MonthlyEmails !== '') body.MonthlyEmailsDisabled = values.MonthlyEmails === 'off';
-  if (values.PlanIdentifier !== '') body.PlanIdentifier = values.PlanIdentifier;
-  if (values.TeamMemberId !== '') body.TeamMemberId = Number(values.TeamMemberId);
-  return Object.keys(body).length > 1 ? body : null;
 };
 
 const emailOptions = [
@@ -67,38 +84,35 @@ export const BulkEditModal = ({
 }: BulkEditModalProps) => {
   const batchUpdate = useBatchUpdateClients();
   const team = useTeam();
-  const [values, setValues] = useState<BulkEditValues>(noBulkChange);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const set = (field: keyof BulkEditValues) => (value: string) =>
-    setValues((current) => ({ ...current, [field]: value }));
+  const form = useForm({ resolver: zodResolver(BulkEditForm), defaultValues: noBulkChange });
+  const showsPlan = planOnly || canChangePlan;
+  const serverErrors = useServerErrors(form, {
+    failure: tenantMessages.clientsUpdateFailed,
+    alwaysSayFailure: true,
+    shownFields: [
+      ...(planOnly
+        ? []
+        : (['WeeklyDay', 'MonthlyDay', 'WeeklyEmails', 'MonthlyEmails', 'TeamMemberId'] as const)),
+      ...(showsPlan ? (['PlanIdentifier'] as const) : []),
+    ],
+    aliases: { WeeklyEmailsDisabled: 'WeeklyEmails', MonthlyEmailsDisabled: 'MonthlyEmails' },
+  });
   const count = clientIds?.length ?? 0;
 
   const close = () => {
-    setValues(noBulkChange);
-    setFailure(null);
+    form.reset(noBulkChange);
     onClose();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const body = batchRequestOf(clientIds ?? [], values);
-    if (!body) {
-      setFailure(chooseSettingMessage);
-      return;
-    }
-    setFailure(null);
-    setSaving(true);
+  const submit = form.handleSubmit(async (settings) => {
     try {
-      await batchUpdate.mutateAsync(body);
+      await batchUpdate.mutateAsync({ Id: clientIds ?? [], ...settings });
       close();
       onSaved(count);
-    } catch {
-      setFailure(tenantMessages.clientsUpdateFailed);
-    } finally {
-      setSaving(false);
+    } catch (error) {
+      serverErrors.show(error);
     }
-  };
+  });
 
   const members = (team.data?.members ?? [])
     .filter((member) => member.Membership.Status === 'ACTIVE')
@@ -111,57 +125,52 @@ export const BulkEditModal = ({
       onClose={close}
     >
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Bulk edit">
-        <ErrorCallout message={failure} />
+        {/* Choose at least one setting (the form's own check), else the server's failure. */}
+        <ErrorCallout message={form.formState.errors.root?.message ?? serverErrors.message} />
         {!planOnly && (
           <>
-            <SelectField
+            <FormSelectField
+              control={form.control}
               name="WeeklyDay"
               label="Weekly report day"
-              value={values.WeeklyDay}
-              onValueChange={set('WeeklyDay')}
               options={weekdayOptions}
               blankLabel="No change"
             />
-            <SelectField
+            <FormSelectField
+              control={form.control}
               name="MonthlyDay"
               label="Monthly report day"
-              value={values.MonthlyDay}
-              onValueChange={set('MonthlyDay')}
               options={monthDayOptions}
               blankLabel="No change"
             />
-            <SelectField
+            <FormSelectField
+              control={form.control}
               name="WeeklyEmails"
               label="Weekly report emails"
-              value={values.WeeklyEmails}
-              onValueChange={set('WeeklyEmails')}
               options={emailOptions}
               blankLabel="No change"
             />
-            <SelectField
+            <FormSelectField
+              control={form.control}
               name="MonthlyEmails"
               label="Monthly report emails"
-              value={values.MonthlyEmails}
-              onValueChange={set('MonthlyEmails')}
               options={emailOptions}
               blankLabel="No change"
             />
-            <SelectField
+            <FormSelectField
+              control={form.control}
               name="TeamMemberId"
               label="Add an advisor from your team"
-              value={values.TeamMemberId}
-              onValueChange={set('TeamMemberId')}
               options={members}
               blankLabel="No change"
             />
           </>
         )}
-        {(planOnly || canChangePlan) && (
-          <SelectField
+        {showsPlan && (
+          <FormSelectField
+            control={form.control}
             name="PlanIdentifier"
             label="Plan"
-            value={values.PlanIdentifier}
-            onValueChange={set('PlanIdentifier')}
             options={clientPlanOptions}
             blankLabel="No change"
           />
@@ -170,7 +179,7 @@ export const BulkEditModal = ({
           <Button type="button" variant="secondary" onClick={close}>
             Cancel
           </Button>
-          <Button type="submit" loading={saving}>
+          <Button type="submit" loading={form.formState.isSubmitting}>
             Save changes
           </Button>
         </div>

@@ -7,7 +7,7 @@ import { renderApp } from '../../test-support/render-app';
 import { noSellers, sessionFixture, tenantRow } from '../../test-support/session-fixture';
 import { tenantFixture } from '../settings/tenant-fixture';
 import { teamMember } from '../team/team-fixtures';
-import { batchRequestOf, noBulkChange } from './bulk-edit-modal';
+import { BulkEditForm, noBulkChange } from './bulk-edit-modal';
 import { canChangePlan } from './client-filters';
 import { NewClientForm } from './new-client-modal';
 
@@ -85,9 +85,10 @@ describe('client rules', () => {
   });
 
   it('sends a batch only when a setting is chosen', () => {
-    expect(batchRequestOf([1, 2], noBulkChange)).toBeNull();
-    expect(batchRequestOf([1, 2], { ...noBulkChange, MonthlyEmails: 'off', WeeklyDay: '0' })).toEqual({
-      Id: [1, 2],
+    expect(BulkEditForm.safeParse(noBulkChange).error?.issues).toEqual([
+      expect.objectContaining({ path: ['root'], message: 'Choose at least one setting to change.' }),
+    ]);
+    expect(BulkEditForm.parse({ ...noBulkChange, MonthlyEmails: 'off', WeeklyDay: '0' })).toStrictEqual({
       WeeklyDay: 0,
       MonthlyEmailsDisabled: true,
     });
@@ -169,6 +170,32 @@ describe('Clients page', () => {
       Id: [21],
       PlanIdentifier: 'expansion_client',
     });
+  });
+
+  it('shows a server error against the bulk edit field it names, with the catalogue text', async () => {
+    const fake = advisorApi().on('PUT /api/tenants/batch', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'The operation failed. Please validate your selection and try again.',
+        properties: { TeamMemberId: 'is not an active member of this firm' },
+      },
+    });
+    renderApp({ path: '/clients', fake });
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select zeta Foods' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Bulk edit (1)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 1 selected client' });
+    await userEvent.selectOptions(
+      within(dialog).getByLabelText('Add an advisor from your team'),
+      'Ada Lovelace',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(
+      await within(dialog).findByText('There was an error while updating the selected clients.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Add an advisor from your team')).toHaveAccessibleDescription(
+      'is not an active member of this firm',
+    );
   });
 
   it('adds a client with Enter, switches to it and opens the overview', async () => {
