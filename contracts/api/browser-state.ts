@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonValue } from '../json-value';
 
 /** A UI preference's name, such as dashboard-progress. */
 export const BrowserStateParams = z
@@ -14,9 +15,9 @@ export type BrowserStateParams = z.infer<typeof BrowserStateParams>;
 export const browserStateMaxBytes = 16 * 1024;
 
 /** PUT /api/browser/{key}: any JSON value (portal.md section 4: setup progress, per user and tenant). */
-export const BrowserStateRequest = z.object({ value: z.json() }).strict();
+export const BrowserStateRequest = z.object({ value: JsonValue }).strict();
 export type BrowserStateRequest = z.infer<typeof BrowserStateRequest>;
 
 /** The value saved for the caller in their current tenant; null when nothing was saved. */
-export const BrowserStateResponse = z.object({ key: z.string(), value: z.json().nullable() });
+export const BrowserStateResponse = z.object({ key: z.string(), value: JsonValue.nullable() });
 export type BrowserStateResponse = z.infer<typeof BrowserStateResponse>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonValue } from '../json-value';
 import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
 /** The long-running pipelines (architecture.md, workflows); `task` runs an admin task (admin.md, Tasks). */
@@ -6,7 +7,7 @@ export const JobKind = z.enum(['sync', 'metrics', 'forecast', 'report', 'dataset
 export type JobKind = z.infer<typeof JobKind>;
 
 /** Job parameters and results are plain JSON, so that any pipeline can describe its own. */
-export const JobJson = z.record(z.string(), z.json());
+export const JobJson = z.record(z.string(), JsonValue);
 export type JobJson = z.infer<typeof JobJson>;
 
 export const JobCreated = z.object({

@@ -2,8 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { Job } from '../../../contracts/api/jobs';
 import type { JobJson, JobKind } from '../../../contracts/events/job';
 import { jobDecider } from '../../../domain/job/job-decider';
-import { jobTypeOf } from '../../../projections/jobs/jobs-projection';
 import { allocateIdFor, executeCommand } from '../../execute-command';
+import { createdJob } from './job-view';
 import { jobStream } from '../../../contracts/stream-ids';
 
 export type JobRequest = {
@@ -45,20 +45,5 @@ export const recordJob = async (reply: FastifyReply, request: JobRequest): Promi
     command: { type: 'CreateJob', data, now: now() },
   });
   const event = created.events.find((e) => e.type === 'JobCreated');
-  return {
-    Id: jobId,
-    Kind: data.kind,
-    Type: jobTypeOf(data.kind, parameters),
-    Status: 'created',
-    TenantId: data.tenantId,
-    SellerId: data.sellerId,
-    Parameters: parameters,
-    WorkflowId: data.workflowId,
-    Progress: null,
-    Result: null,
-    Failure: null,
-    createdAt: event?.type === 'JobCreated' ? event.data.createdAt : now().toISOString(),
-    startedAt: null,
-    finishedAt: null,
-  };
+  return createdJob(event?.type === 'JobCreated' ? event.data : { ...data, createdAt: now().toISOString() });
 };

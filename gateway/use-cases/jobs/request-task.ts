@@ -4,8 +4,6 @@ import { AppError } from '../../../contracts/errors';
 import { listAdminSellers } from '../../../projections/sellers/query-sellers';
 import { tenantSummaries } from '../../../projections/tenant-lookup';
 import { requireCaller } from '../../plugins/access';
-import { getJob } from '../../../projections/jobs/query-jobs';
-import { toJob } from './job-view';
 import { recordJob } from './record-job';
 import { requestSellerSync } from '../sellers/request-seller-sync';
 
@@ -36,8 +34,7 @@ const updateDemoSeller = async (reply: FastifyReply, task: UpdateDemoSeller): Pr
       onlyFetch: task.onlyFetch,
       type: task.name,
     });
-    const { job } = await getJob(db, { jobId: sync.jobId, readAfter: { afterPosition: sync.position } });
-    if (job) jobs.push(toJob(job));
+    jobs.push(sync.job);
   }
   return jobs;
 };

@@ -1,9 +1,11 @@
 import type { FastifyReply } from 'fastify';
+import type { Job } from '../../../contracts/api/jobs';
 import type { SellerSyncMode } from '../../../contracts/events/seller';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
 import { syncJobWorkflowId } from '../../../workflows/sync/client';
 import { allocateIdFor, executeCommand } from '../../execute-command';
+import { createdJob } from '../jobs/job-view';
 import { jobStream, sellerStream } from '../../../contracts/stream-ids';
 
 export type SellerSyncRequest = {
@@ -15,7 +17,13 @@ export type SellerSyncRequest = {
   /** Shown in the jobs table (default: the mode). */
   type?: string;
 };
-export type RecordedSellerSync = SellerSyncRequest & { jobId: number; workflowId: string; position: number };
+export type RecordedSellerSync = SellerSyncRequest & {
+  jobId: number;
+  workflowId: string;
+  position: number;
+  /** The job as the jobs table will show it. */
+  job: Job;
+};
 
 /**
  * Records a sync request: the seller's stream takes the sync (refusing a second one while one runs,
@@ -60,5 +68,7 @@ export const requestSellerSync = async (
       now: now(),
     },
   });
-  return { ...request, jobId, workflowId, position: created.position };
+  const recorded = created.events.find((event) => event.type === 'JobCreated');
+  if (recorded?.type !== 'JobCreated') throw new Error(`job ${jobId}: CreateJob recorded no JobCreated`);
+  return { ...request, jobId, workflowId, position: created.position, job: createdJob(recorded.data) };
 };
