@@ -116,9 +116,12 @@ describe('the QuickBooks Desktop flow', () => {
     renderApp({ path: '/platforms', fake });
     await userEvent.click(await screen.findByRole('button', { name: 'Connect QuickBooks Desktop' }));
     const form = await screen.findByRole('dialog', { name: 'QuickBooks Desktop Web Connector' });
-    await userEvent.type(within(form).getByLabelText('Company file path'), 'C:\\Books\\acme.qbb');
+    await userEvent.type(within(form).getByLabelText('Company file path'), 'a.qbb');
     await userEvent.click(within(form).getByRole('button', { name: 'Download Web Connector file' }));
-    expect(within(form).getByText('The company file path must end in .qbw.')).toBeInTheDocument();
+    expect(within(form).getByLabelText('Company file path')).toHaveAccessibleDescription(
+      /^The company file path must end in \.qbw\./,
+    );
+    expect(fake.callsTo('POST /api/qbd/config')).toHaveLength(0);
 
     await userEvent.clear(within(form).getByLabelText('Company file path'));
     jest.useFakeTimers({ advanceTimers: true });
@@ -130,6 +133,32 @@ describe('the QuickBooks Desktop flow', () => {
     expect(copy.disabled).toBe(true);
     act(() => jest.advanceTimersByTime(3000));
     expect(copy.disabled).toBe(false);
+  });
+});
+
+describe('the QuickBooks Desktop form', () => {
+  it('shows a server error against the company file path', async () => {
+    const fake = platformsApi().on('POST /api/qbd/config', {
+      status: 422,
+      body: {
+        code: 'validation',
+        message: 'The operation failed. Please validate your selection and try again.',
+        properties: { companyFilename: 'invalid' },
+      },
+    });
+    renderApp({ path: '/platforms', fake });
+    await userEvent.click(await screen.findByRole('button', { name: 'Connect QuickBooks Desktop' }));
+    const form = await screen.findByRole('dialog', { name: 'QuickBooks Desktop Web Connector' });
+    await userEvent.type(within(form).getByLabelText('Company file path'), 'C:\\acme.QBW');
+    await userEvent.click(within(form).getByRole('button', { name: 'Download Web Connector file' }));
+    await waitFor(() =>
+      expect(within(form).getByLabelText('Company file path')).toHaveAccessibleDescription(
+        /^This value is not valid\./,
+      ),
+    );
+    expect(fake.callsTo('POST /api/qbd/config')[0]?.body).toEqual({ companyFilename: 'C:\\acme.QBW' });
+    // Every server error sits on the field, so no form-level message repeats it.
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
   });
 });
 

@@ -1,16 +1,28 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { QbdConfigRequest, type QbdConfigResponse } from '../../../../contracts/api/qbd';
-import { isValidationError } from '../../api/api-error';
 import { useQbdConfig } from '../../api/queries/platforms';
 import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
-import { formErrorsOf, validate, type FormErrors } from '../../forms/field-errors';
-import { TextField } from '../../forms/text-field';
+import { FormTextField } from '../../forms/form-fields';
+import { useServerErrors } from '../../forms/use-server-errors';
 
 /** portal.md section 9: the copy button waits 3 seconds, so the password is read before it is copied. */
 export const copyDelayMs = 3000;
 export const qbdGuideUrl = 'https://help.ledgerwise.example/quickbooks-desktop-web-connector';
+
+/** The request's path rule (blank, or ending in .qbw); reinstalling the connector needs the path. */
+const companyFilename = QbdConfigRequest.shape.companyFilename.unwrap();
+const QbdForm = z.object({ companyFilename });
+const QbdReinstallForm = z.object({
+  companyFilename: companyFilename.min(1, 'The company file path is required to reinstall.'),
+});
+
+/** A failure no field shows: the API's text, else a generic one. */
+const qbdFailureText = (error: unknown) => (error instanceof Error ? error.message : 'The operation failed.');
 
 /** Saves the Web Connector file with the .qwc extension the Web Connector opens. */
 const download = (config: QbdConfigResponse) => {
@@ -37,36 +49,27 @@ type Props = {
 /** The QuickBooks Desktop Web Connector file: an optional company file path, then the one-time password. */
 export const QbdConnectModal = ({ open, reinstall, onClose, save = download }: Props) => {
   const qbdConfig = useQbdConfig();
-  const [path, setPath] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  // The page mounts the modal afresh each time it opens, so `reinstall` is fixed for this form.
+  const form = useForm({
+    resolver: zodResolver(reinstall ? QbdReinstallForm : QbdForm),
+    defaultValues: { companyFilename: '' },
+  });
+  const serverErrors = useServerErrors(form, { failure: qbdFailureText });
   const [password, setPassword] = useState<string | null>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    if (reinstall && path.trim() === '')
-      return setErrors({ companyFilename: 'The company file path is required to reinstall.' });
-    const checked = validate(QbdConfigRequest, { companyFilename: path });
-    if ('errors' in checked) return setErrors(checked.errors);
-    setErrors({});
-    setLoading(true);
+  const submit = form.handleSubmit(async ({ companyFilename: path }) => {
     try {
-      const config = await qbdConfig.mutateAsync(path.trim() === '' ? {} : { companyFilename: path.trim() });
+      const config = await qbdConfig.mutateAsync(path === '' ? {} : { companyFilename: path });
       save(config);
       setPassword(config.password);
     } catch (error) {
-      if (isValidationError(error)) setErrors(formErrorsOf(error.properties));
-      else setFailure(error instanceof Error ? error.message : 'The operation failed.');
-    } finally {
-      setLoading(false);
+      serverErrors.show(error);
     }
-  };
+  });
 
   const close = () => {
     setPassword(null);
-    setPath('');
+    form.reset();
     onClose();
   };
 
@@ -74,13 +77,11 @@ export const QbdConnectModal = ({ open, reinstall, onClose, save = download }: P
   return (
     <ModalDialog open={open} title="QuickBooks Desktop Web Connector" onClose={close}>
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-        <ErrorCallout message={failure} />
-        <TextField
+        <ErrorCallout message={serverErrors.message} />
+        <FormTextField
+          control={form.control}
           name="companyFilename"
           label="Company file path"
-          value={path}
-          onValueChange={setPath}
-          error={errors.companyFilename}
           hint={
             reinstall
               ? 'The full path of the company file, ending in .qbw.'
@@ -91,7 +92,7 @@ export const QbdConnectModal = ({ open, reinstall, onClose, save = download }: P
           <Button type="button" variant="secondary" onClick={close}>
             Cancel
           </Button>
-          <Button type="submit" loading={loading}>
+          <Button type="submit" loading={form.formState.isSubmitting}>
             Download Web Connector file
           </Button>
         </div>
