@@ -1,20 +1,20 @@
 import type { SessionResponse } from '../../contracts/auth';
 import type { SellerProvider } from '../../contracts/events/seller';
 import { systemActor } from '../../domain/actor';
+import { integrationDecider } from '../../domain/integration/integration-decider';
 import { recipientDecider } from '../../domain/recipient/recipient-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { userDecider } from '../../domain/user/user-decider';
 import { signUp } from './fixtures';
 import type { Browser, World } from './gateway-world';
-import { recipientStream, sellerStream, userStream } from '../../contracts/stream-ids';
+import { integrationStream, recipientStream, sellerStream, userStream } from '../../contracts/stream-ids';
 
-/** A new user added to `tenantId` as a plain USER by the system, signed in and switched into it. */
-export const plainUserOf = async (
+/** Adds a signed-in user to `tenantId` as a plain USER (by the system, no reports) and switches them into it. */
+export const joinAsPlainUser = async (
   world: World,
+  user: { browser: Browser; session: SessionResponse },
   tenantId: number,
-  name: string,
-): Promise<{ browser: Browser; session: SessionResponse }> => {
-  const user = await signUp(world, { name });
+): Promise<void> => {
   await world.run(userDecider, userStream(user.session.user.Id), {
     type: 'JoinTenant',
     data: {
@@ -32,6 +32,16 @@ export const plainUserOf = async (
   await world.settle();
   const switched = await user.browser.post('/api/auth/switchTenant', { tenantId });
   if (switched.statusCode !== 200) throw new Error(`switchTenant: ${switched.statusCode} ${switched.body}`);
+};
+
+/** A new user added to `tenantId` as a plain USER by the system, signed in and switched into it. */
+export const plainUserOf = async (
+  world: World,
+  tenantId: number,
+  name: string,
+): Promise<{ browser: Browser; session: SessionResponse }> => {
+  const user = await signUp(world, { name });
+  await joinAsPlainUser(world, user, tenantId);
   return user;
 };
 
@@ -89,4 +99,30 @@ export const recipientOf = async (
   });
   await world.settle();
   return recipientId;
+};
+
+let nextIntegrationId = 970_000;
+
+/** A Google (cloud) integration account of `tenantId`, as its OAuth flow would connect it, made with the command directly. */
+export const googleAccountOf = async (world: World, tenantId: number): Promise<number> => {
+  const integrationId = (nextIntegrationId += 1);
+  await world.run(integrationDecider, integrationStream(integrationId), {
+    type: 'ConnectIntegration',
+    data: {
+      integrationId,
+      tenantId,
+      provider: 'GOOGLE',
+      productIdentifier: null,
+      authMethod: 'oauth2',
+      credentialsRef: `secrets/integration-${integrationId}`,
+      credentialsOwner: 'owner@example.test',
+      url: null,
+      actor: systemActor,
+      tenantIsDemo: false,
+      planAllowsProvider: true,
+    },
+    now: world.clock.now(),
+  });
+  await world.settle();
+  return integrationId;
 };

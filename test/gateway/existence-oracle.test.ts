@@ -1,12 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { JobsResponse } from '../../contracts/api/jobs';
-import { integrationDecider } from '../../domain/integration/integration-decider';
-import { systemActor } from '../../domain/actor';
-import { recipientOf, sellerOf } from './admin-fixtures';
+import { googleAccountOf, recipientOf, sellerOf } from './admin-fixtures';
 import { companyFor, signUp } from './fixtures';
 import type { Browser } from './gateway-world';
 import { useGatewayWorld } from './gateway-world';
-import { integrationStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
@@ -37,25 +34,7 @@ describe('another tenant’s ids answer exactly like ids that do not exist', () 
     const tenantId = await companyFor(world, owner, { name: 'Oracle Owner Co' });
     const sellerId = await sellerOf(world, tenantId, { companyName: 'Oracle Books' });
     const recipientId = await recipientOf(world, { tenantId, sellerId, userId: owner.session.user.Id });
-    const integrationId = 880_001;
-    await world.run(integrationDecider, integrationStream(integrationId), {
-      type: 'ConnectIntegration',
-      data: {
-        integrationId,
-        tenantId,
-        provider: 'GOOGLE',
-        productIdentifier: null,
-        authMethod: 'oauth2',
-        credentialsRef: 'cred-oracle',
-        credentialsOwner: null,
-        url: null,
-        actor: systemActor,
-        tenantIsDemo: false,
-        planAllowsProvider: true,
-      },
-      now: world.clock.now(),
-    });
-    await world.settle();
+    const integrationId = await googleAccountOf(world, tenantId);
     const asked = await owner.browser.post(`/api/sellers/${sellerId}/reports/weekly`, {
       recipientIds: [recipientId],
     });

@@ -1,9 +1,10 @@
 import { IntegrationResponse, IntegrationsResponse } from '../../contracts/api/integrations';
 import { CREDENTIAL_VAULT_COLLECTION } from '../../commands/credential-vault';
 import { ErrorResponse } from '../../contracts/errors';
-import { integrationDecider } from '../../domain/integration/integration-decider';
 import { credentialVaultOf } from '../../gateway/use-cases/platforms/credential-vault-of';
+import { googleAccountOf } from './admin-fixtures';
 import type { Browser } from './gateway-world';
+import { fakeDns } from './fake-dns';
 import { useGatewayWorld } from './gateway-world';
 import { companyFor, platformAdmin, signUp } from './fixtures';
 import { grantProducts, makeDemo } from './platform-fixtures';
@@ -13,15 +14,13 @@ import { integrationStream, jobStream } from '../../contracts/stream-ids';
 
 const world = useGatewayWorld(__filename);
 
-/** The sandbox has no DNS: the connector URL check asks this instead (acme.api-us1.com is public). */
-const fakeDns: Record<string, string[]> = {
-  'acme.api-us1.com': ['104.18.32.7'],
-  'intranet.acme.test': ['10.20.30.40'],
-  'rebind.acme.test': ['104.18.32.8', '127.0.0.1'],
-};
+// The connector URL check resolves through a fake DNS: acme.api-us1.com is public, the others are not.
 beforeAll(() => {
-  world.services.resolveHost = (host) =>
-    fakeDns[host] ? Promise.resolve(fakeDns[host]) : Promise.reject(new Error(`ENOTFOUND ${host}`));
+  world.services.resolveHost = fakeDns({
+    'acme.api-us1.com': ['104.18.32.7'],
+    'intranet.acme.test': ['10.20.30.40'],
+    'rebind.acme.test': ['104.18.32.8', '127.0.0.1'],
+  });
 });
 
 const account = (response: { json: () => unknown }) => IntegrationResponse.parse(response.json());
@@ -51,31 +50,6 @@ const connectAc = (browser: Browser, apiKey = 'ac-key-1') =>
     Provider: 'ACTIVE_CAMPAIGN',
     Credentials: { URL: 'https://acme.api-us1.com', ApiKey: apiKey },
   });
-
-let nextIntegrationId = 770_000;
-/** A Google (cloud) account connected through its OAuth flow, as a system fixture. */
-const googleAccount = async (tenantId: number) => {
-  const integrationId = (nextIntegrationId += 1);
-  await world.run(integrationDecider, integrationStream(integrationId), {
-    type: 'ConnectIntegration',
-    data: {
-      integrationId,
-      tenantId,
-      provider: 'GOOGLE',
-      productIdentifier: null,
-      authMethod: 'oauth2',
-      credentialsRef: 'cred-google-fixture',
-      credentialsOwner: 'owner@example.test',
-      url: null,
-      actor: { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false },
-      tenantIsDemo: false,
-      planAllowsProvider: true,
-    },
-    now: world.clock.now(),
-  });
-  await world.settle();
-  return integrationId;
-};
 
 describe('connecting ActiveCampaign', () => {
   it('connects with the URL and API key, keeping the key only sealed in the vault', async () => {
@@ -246,7 +220,7 @@ describe('sync, purge, disconnect and delete', () => {
     expect(again.statusCode).toBe(409);
     expect(error(again).message).toBe('A sync is already running for this account. Wait for it to finish.');
 
-    const google = await googleAccount(tenantId);
+    const google = await googleAccountOf(world, tenantId);
     expect((await browser.post(`/api/integrations/${google}/sync`)).statusCode).toBe(200);
     expect((await browser.post('/api/integrations/x/sync')).statusCode).toBe(422);
   });

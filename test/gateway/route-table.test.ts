@@ -1,14 +1,8 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ErrorResponse } from '../../contracts/errors';
-import { userDecider } from '../../domain/user/user-decider';
-import { systemActor } from '../../domain/actor';
 import type { Access } from '../../gateway/plugins/access';
-import { companyFor, platformAdmin } from './fixtures';
-import { person as signedIn } from './team-fixtures';
 import { useGatewayWorld, type Browser } from './gateway-world';
+import { buildCast, rightfulFor, routeExamples } from './route-cast';
 import type { Cast, ExampleRequest, Person, RouteExample } from './route-examples/types';
-import { userStream } from '../../contracts/stream-ids';
 
 /**
  * Tests generated from the route table (issue 4, "Done means"): for every API route, a happy path,
@@ -17,20 +11,7 @@ import { userStream } from '../../contracts/stream-ids';
  * valid request (test/gateway/route-examples/<group>.ts); the checks are the same for all.
  */
 const world = useGatewayWorld(__filename);
-// The sandbox has no DNS: the connector URL check (SSRF) resolves the examples' public host here.
-beforeAll(() => {
-  world.services.resolveHost = (host) =>
-    host === 'ex.api-us1.com'
-      ? Promise.resolve(['104.18.32.7'])
-      : Promise.reject(new Error(`ENOTFOUND ${host}`));
-});
-
-const examplesDir = join(__dirname, 'route-examples');
-const examples: RouteExample[] = readdirSync(examplesDir)
-  .filter((file) => file.endsWith('.ts') && file !== 'types.ts')
-  // Every group's file is picked up without a central list that each new group would have to edit.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  .flatMap((file) => (require(join(examplesDir, file)) as { examples: RouteExample[] }).examples);
+const examples: RouteExample[] = routeExamples();
 
 /** Routes checked elsewhere, each with the reason. */
 const coveredElsewhere: Record<string, string> = {
@@ -45,71 +26,10 @@ const key = (e: { method: string; route: string }) => `${e.method} ${e.route}`;
 let cast: Cast;
 let loner: Person;
 
-const person = async (name: string, setup?: (p: Person) => Promise<void>): Promise<Person> => {
-  const signed = await signedIn(world, { name });
-  const p = {
-    browser: signed.browser,
-    session: signed.session,
-    userId: signed.session.user.Id,
-    email: signed.email,
-  };
-  await setup?.(p);
-  return p;
-};
-
 beforeAll(async () => {
-  const aAdmin = await person('a-admin');
-  const aTenant = await companyFor(world, aAdmin, { name: 'Tenant A' });
-  const aUser = await person('a-user', async (p) => {
-    await world.run(userDecider, userStream(p.userId), {
-      type: 'JoinTenant',
-      data: {
-        tenantId: aTenant,
-        role: 'USER',
-        classification: 'MEMBER',
-        jobTitle: null,
-        sendWeekly: false,
-        sendMonthly: false,
-        inviteId: null,
-      },
-      now: world.clock.now(),
-      actor: systemActor,
-    });
-    await world.settle();
-    await p.browser.post('/api/auth/switchTenant', { tenantId: aTenant });
-  });
-  const bAdmin = await person('b-admin');
-  const bTenant = await companyFor(world, bAdmin, { name: 'Tenant B' });
-  const advisor = await person('f-advisor');
-  const firm = await companyFor(world, advisor, { name: 'Firm F', classification: 'FIRM' });
-  const admin = await platformAdmin(world);
-  const adminPerson = {
-    browser: admin.browser,
-    session: admin.session,
-    userId: admin.session.user.Id,
-    email: admin.email,
-  };
-  await admin.browser.post('/api/auth/switchTenant', { tenantId: aTenant });
-  loner = await person('loner');
-  cast = {
-    world,
-    a: { tenantId: aTenant, admin: aAdmin, user: aUser },
-    b: { tenantId: bTenant, admin: bAdmin },
-    firm: { tenantId: firm, advisor },
-    platformAdmin: adminPerson,
-  };
+  // buildCast also points the connector URL check at the fake DNS of the examples' public host.
+  ({ loner, ...cast } = await buildCast(world, { a: 'Tenant A', b: 'Tenant B', f: 'Firm F' }));
 }, 120_000);
-
-/** The least privileged person the access level admits. */
-const rightful = (access: Access, c: Cast): Person | null =>
-  ({
-    public: c.a.user,
-    session: c.a.user,
-    member: c.a.user,
-    tenantAdmin: c.a.admin,
-    advisor: c.firm.advisor,
-    platformAdmin: c.platformAdmin,
-  })[access];
 
 /** Someone one step short of the level, and the status they get (public routes have no lesser role). */
 const lesserRoles: Record<Access, { who: (c: Cast) => Person | 'guest'; status: number } | null> = {
@@ -154,9 +74,8 @@ describe.each(examples.map((example) => [key(example), example] as const))('%s',
   const write = example.method !== 'GET';
 
   it('answers the happy path', async () => {
-    const who = rightful(example.access, cast);
     const request = await example.happy(cast);
-    const response = await send(request.as ?? (who ?? cast.a.user).browser, example, request);
+    const response = await send(request.as ?? rightfulFor(example.access, cast).browser, example, request);
     expect([response.statusCode, response.statusCode >= 400 ? response.body : '']).toEqual([
       example.status ?? 200,
       '',
@@ -166,7 +85,7 @@ describe.each(examples.map((example) => [key(example), example] as const))('%s',
   if (!('none' in example.badInput)) {
     const badInput = example.badInput;
     it('answers bad input with 422 and field properties', async () => {
-      const who = rightful(example.access, cast) ?? cast.a.user;
+      const who = rightfulFor(example.access, cast);
       const response = await send(who.browser, example, await badInput(cast));
       expect(response.statusCode).toBe(422);
       const body = ErrorResponse.parse(response.json());
@@ -202,7 +121,7 @@ describe.each(examples.map((example) => [key(example), example] as const))('%s',
 
   if (write) {
     it('refuses a write without the CSRF token', async () => {
-      const who = rightful(example.access, cast) ?? cast.a.user;
+      const who = rightfulFor(example.access, cast);
       const response = await send(who.browser, example, await example.happy(cast), true);
       expect(response.statusCode).toBe(403);
     });

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Connection, WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
 import { cacheRoot } from '../../deploy/local/paths';
 import { requireTool, runStep, withLock } from '../../deploy/local/shell';
 
@@ -188,3 +190,51 @@ export const activitiesCalling = <N extends string>(mocks: () => Record<N, jest.
       },
     ]),
   );
+
+/** A worker of a time-skipping test file: its queue, its workflow code and its (mocked) activities. */
+export type TestWorker = { taskQueue: string; workflowsPath: string; activities: object };
+
+/**
+ * For one test file: a time-skipping environment with these workers running on it, created in
+ * beforeAll (bundling the workflow code takes seconds, so once per file; the activities call the
+ * current test's mocks) and stopped in afterAll. Returns the environment, set once beforeAll has run.
+ */
+export const useTimeSkippingWorkers = (workers: readonly TestWorker[]): (() => TestWorkflowEnvironment) => {
+  let env: TestWorkflowEnvironment | undefined;
+  const started: Worker[] = [];
+  let running: Promise<void[]> | undefined;
+  beforeAll(async () => {
+    env = await timeSkippingEnvironment();
+    // One after the other: each bundles its workflow code, which is heavy on a 2-core machine.
+    for (const worker of workers)
+      started.push(await Worker.create({ connection: env.nativeConnection, ...worker }));
+    running = Promise.all(started.map((worker) => worker.run()));
+  }, 180_000);
+  afterAll(async () => {
+    for (const worker of started) worker.shutdown();
+    await running;
+    await env?.teardown();
+  });
+  return () => {
+    if (!env) throw new Error('The time-skipping environment starts in beforeAll.');
+    return env;
+  };
+};
+
+/** The error a workflow failed with, as the client sees it. */
+export const failureOf = async (result: Promise<unknown>): Promise<Error | undefined> => {
+  const error = await result.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof WorkflowFailedError))
+    throw new Error(`expected the workflow to fail, got ${String(error)}`);
+  return error.cause;
+};
+
+/**
+ * A refusal as the command layer throws it (system-commands.ts), but left retryable: only the
+ * workflow's own list of refusals may stop its retries.
+ */
+export const refusal = (code: string, message: string): ApplicationFailure =>
+  ApplicationFailure.retryable(message, `AppError:${code}`);

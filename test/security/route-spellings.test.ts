@@ -2,7 +2,8 @@ import type { Access } from '../../gateway/plugins/access';
 import type { Browser } from '../gateway/gateway-world';
 import { useGatewayWorld } from '../gateway/gateway-world';
 import type { ExampleRequest, Person, RouteExample } from '../gateway/route-examples/types';
-import { buildAttackCast, cookieHeaderOf, csrfTokenOf, routeExamples, type AttackCast } from './attack-cast';
+import { rightfulFor, routeExamples } from '../gateway/route-cast';
+import { buildAttackCast, cookieHeaderOf, csrfTokenOf, type AttackCast } from './attack-cast';
 import { inPool, listen, type RawClient, type RawResponse } from './raw-http';
 import { spellingsOf } from './spellings';
 
@@ -75,17 +76,6 @@ const as = async (who: string, browser: Browser, withCsrf: boolean): Promise<Att
   const csrf: Record<string, string> = withCsrf ? { 'x-csrf-token': await tokenFor(browser) } : {};
   return { who, headers: { cookie: cookieHeaderOf(browser), ...csrf } };
 };
-
-/** The least privileged person the level admits (whom the write without CSRF is tried as). */
-const rightfulFor = (access: Access, c: AttackCast): Person =>
-  ({
-    public: c.a.user,
-    session: c.a.user,
-    member: c.a.user,
-    tenantAdmin: c.a.admin,
-    advisor: c.firm.advisor,
-    platformAdmin: c.platformAdmin,
-  })[access];
 
 /** Someone one step short of the declared level (guests stand short of `session`). */
 const lesserFor = (access: Access, c: AttackCast): { label: string; person: Person } | null =>

@@ -1,7 +1,4 @@
-import { WorkflowFailedError } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import { ActivityFailure } from '@temporalio/common';
 import type { MetricsActivities } from '../../workflows/metrics/activities';
 import type { CustomerMetricsActivities } from '../../workflows/metrics/customer-metrics-activities';
 import type {
@@ -10,7 +7,7 @@ import type {
 } from '../../workflows/metrics/customer-metrics-input';
 import type { GenerateMetricsInput, GenerateMetricsResult } from '../../workflows/metrics/metrics-input';
 import type { customerMetricsWorkflow, generateMetricsWorkflow } from '../../workflows/metrics/workflows';
-import { activitiesCalling, timeSkippingEnvironment } from '../harness/time-skipping';
+import { activitiesCalling, failureOf, refusal, useTimeSkippingWorkers } from '../harness/time-skipping';
 import { keepHistory } from '../harness/workflow-histories';
 
 /**
@@ -48,44 +45,22 @@ const newMocks = () => {
 };
 newMocks();
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let runs = 0;
-
-beforeAll(async () => {
-  env = await timeSkippingEnvironment();
-  // Created once per file (bundling takes seconds); the activities call the current test's mocks.
-  worker = await Worker.create({
-    connection: env.nativeConnection,
+const environment = useTimeSkippingWorkers([
+  {
     taskQueue: queue,
     workflowsPath: require.resolve('../../workflows/metrics/workflows'),
-    activities: activitiesCalling(() => mocks, Object.keys(mocks) as (keyof Mocks)[]),
-  });
-  running = worker.run();
-}, 180_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+    activities: activitiesCalling(() => mocks, [
+      'generateSellerMetrics',
+      'finishMetricsJob',
+      'beginCustomerMetrics',
+      'generateCustomerMetrics',
+      'finishCustomerMetrics',
+    ] satisfies (keyof Mocks)[]),
+  },
+]);
+let runs = 0;
 
 beforeEach(newMocks);
-
-/** The error the workflow failed with, as the client sees it. */
-const failureOf = async (result: Promise<unknown>) => {
-  const error = await result.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof WorkflowFailedError))
-    throw new Error(`expected the workflow to fail, got ${String(error)}`);
-  return error.cause;
-};
-
-/** A refusal as the command layer throws it, but left retryable: only the workflow's list may stop retries. */
-const refusal = (code: string, message: string) => ApplicationFailure.retryable(message, `AppError:${code}`);
 
 describe('generateMetricsWorkflow', () => {
   const input = (overrides: Partial<GenerateMetricsInput> = {}): GenerateMetricsInput => ({
@@ -97,7 +72,7 @@ describe('generateMetricsWorkflow', () => {
   });
   /** Starts a run; one whose history is recorded takes the history's name as its id. */
   const start = (args: GenerateMetricsInput, workflowId = `generate-metrics-${++runs}`) =>
-    env.client.workflow.start<typeof generateMetricsWorkflow>('generateMetricsWorkflow', {
+    environment().client.workflow.start<typeof generateMetricsWorkflow>('generateMetricsWorkflow', {
       taskQueue: queue,
       workflowId,
       args: [args],
@@ -162,7 +137,7 @@ describe('generateMetricsWorkflow', () => {
 describe('customerMetricsWorkflow', () => {
   const input: CustomerMetricsInput = { sellerId: 7, tenantId: 3, jobId: 53 };
   const start = (workflowId = `customer-metrics-${++runs}`) =>
-    env.client.workflow.start<typeof customerMetricsWorkflow>('customerMetricsWorkflow', {
+    environment().client.workflow.start<typeof customerMetricsWorkflow>('customerMetricsWorkflow', {
       taskQueue: queue,
       workflowId,
       args: [input],

@@ -1,42 +1,27 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure } from '@temporalio/common';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { pingWorkflow } from '../../workflows/system/workflows';
-import { activitiesCalling, timeSkippingEnvironment } from '../harness/time-skipping';
+import { activitiesCalling, useTimeSkippingWorkers } from '../harness/time-skipping';
 import { keepHistory } from '../harness/workflow-histories';
 
 /** The operators' ping with its activity mocked, on Temporal's time-skipping test server. */
 
 const queue = 'test-system';
 const describeWorker = jest.fn<Promise<string>, []>();
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let runs = 0;
-
-beforeAll(async () => {
-  env = await timeSkippingEnvironment();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
+const environment = useTimeSkippingWorkers([
+  {
     taskQueue: queue,
     workflowsPath: require.resolve('../../workflows/system/workflows'),
     activities: activitiesCalling(() => ({ describeWorker }), ['describeWorker']),
-  });
-  running = worker.run();
-}, 180_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+  },
+]);
+let runs = 0;
 
 beforeEach(() => describeWorker.mockReset());
 
 /** Starts a run; one whose history is recorded takes the history's name as its id. */
 const ping = (message: string, workflowId = `ping-${++runs}`) =>
-  env.client.workflow.start<typeof pingWorkflow>('pingWorkflow', {
+  environment().client.workflow.start<typeof pingWorkflow>('pingWorkflow', {
     taskQueue: queue,
     workflowId,
     args: [message],

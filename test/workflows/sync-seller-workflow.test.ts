@@ -1,14 +1,11 @@
 import { activityInfo, heartbeat } from '@temporalio/activity';
-import { WorkflowFailedError } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import { ActivityFailure, ChildWorkflowFailure } from '@temporalio/common';
 import type { MetricsActivities } from '../../workflows/metrics/activities';
 import type { GenerateMetricsResult } from '../../workflows/metrics/metrics-input';
 import type { SyncActivities } from '../../workflows/sync/activities';
 import type { SyncPlan, SyncSellerInput } from '../../workflows/sync/sync-input';
 import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
-import { activitiesCalling, timeSkippingEnvironment } from '../harness/time-skipping';
+import { activitiesCalling, failureOf, refusal, useTimeSkippingWorkers } from '../harness/time-skipping';
 import { keepHistory } from '../harness/workflow-histories';
 
 /**
@@ -65,60 +62,34 @@ const newMocks = () => {
 };
 newMocks();
 
-let env: TestWorkflowEnvironment;
-let workers: Worker[];
-let running: Promise<void[]>;
+const environment = useTimeSkippingWorkers([
+  {
+    taskQueue: syncQueue,
+    workflowsPath: require.resolve('../../workflows/sync/workflows'),
+    activities: activitiesCalling(() => sync, [
+      'beginSellerSync',
+      'syncLedgerPages',
+      'finishSellerSync',
+      'failSellerSync',
+    ] satisfies (keyof SyncMocks)[]),
+  },
+  {
+    taskQueue: metricsQueue,
+    workflowsPath: require.resolve('../../workflows/metrics/workflows'),
+    activities: activitiesCalling(() => metrics, ['generateSellerMetrics', 'finishMetricsJob']),
+  },
+]);
 let runs = 0;
-
-beforeAll(async () => {
-  env = await timeSkippingEnvironment();
-  workers = [
-    await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: syncQueue,
-      workflowsPath: require.resolve('../../workflows/sync/workflows'),
-      activities: activitiesCalling(() => sync, Object.keys(sync) as (keyof SyncMocks)[]),
-    }),
-    await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue: metricsQueue,
-      workflowsPath: require.resolve('../../workflows/metrics/workflows'),
-      activities: activitiesCalling(() => metrics, ['generateSellerMetrics', 'finishMetricsJob']),
-    }),
-  ];
-  running = Promise.all(workers.map((worker) => worker.run()));
-}, 180_000);
-
-afterAll(async () => {
-  for (const worker of workers ?? []) worker.shutdown();
-  await running;
-  await env?.teardown();
-});
 
 beforeEach(newMocks);
 
 /** Starts a run; one whose history is recorded takes the history's name as its id. */
 const start = (args: SyncSellerInput, workflowId = `sync-seller-${++runs}`) =>
-  env.client.workflow.start<typeof syncSellerWorkflow>('syncSellerWorkflow', {
+  environment().client.workflow.start<typeof syncSellerWorkflow>('syncSellerWorkflow', {
     taskQueue: syncQueue,
     workflowId,
     args: [args],
   });
-
-/** The error the workflow failed with, as the client sees it. */
-const failureOf = async (result: Promise<unknown>) => {
-  const error = await result.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof WorkflowFailedError))
-    throw new Error(`expected the workflow to fail, got ${String(error)}`);
-  return error.cause;
-};
-
-/** A refusal as the command layer throws it (system-commands.ts), but left retryable: only the
- * workflow's list of refusals may stop its retries. */
-const refusal = (code: string, message: string) => ApplicationFailure.retryable(message, `AppError:${code}`);
 
 describe('syncSellerWorkflow', () => {
   it('begins, pages, finishes with the window end as CollectionDate, then generates metrics as a child', async () => {
@@ -146,7 +117,7 @@ describe('syncSellerWorkflow', () => {
     expect(metrics.finishMetricsJob).toHaveBeenCalledWith(
       expect.objectContaining({ jobId: 41, failure: null, result: metricsResult }),
     );
-    const child = await env.client.workflow.getHandle(`${handle.workflowId}-metrics`).describe();
+    const child = await environment().client.workflow.getHandle(`${handle.workflowId}-metrics`).describe();
     expect(child.taskQueue).toBe(metricsQueue);
     expect(child.status.name).toBe('COMPLETED');
     await keepHistory(handle);
@@ -166,9 +137,9 @@ describe('syncSellerWorkflow', () => {
     });
     expect(sync.finishSellerSync).toHaveBeenCalledWith(expect.objectContaining({ completeJob: true }));
     expect(metrics.generateSellerMetrics).not.toHaveBeenCalled();
-    await expect(env.client.workflow.getHandle(`${handle.workflowId}-metrics`).describe()).rejects.toThrow(
-      /not found/i,
-    );
+    await expect(
+      environment().client.workflow.getHandle(`${handle.workflowId}-metrics`).describe(),
+    ).rejects.toThrow(/not found/i);
     await keepHistory(handle);
   });
 
