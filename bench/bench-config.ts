@@ -10,12 +10,14 @@ import { loadConfig, type Config } from '../contracts/config';
 export const benchConfig = (suite: string): Config => {
   const run = Date.now().toString(36);
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
-  const mongoUrl = new URL(base.MONGO_URL);
-  mongoUrl.pathname = `/lwbench_${suite}_${run}`;
+  // The read store the product would use here: MongoDB when MONGO_URL is set (its own database),
+  // otherwise the embedded store in the run's data folder.
+  const mongoUrl = base.MONGO_URL ? new URL(base.MONGO_URL) : undefined;
+  if (mongoUrl) mongoUrl.pathname = `/lwbench_${suite}_${run}`;
   return {
     ...base,
     DATA_DIR: mkdtempSync(join(tmpdir(), `ledgerwise-bench-${suite}-`)),
-    MONGO_URL: mongoUrl.toString(),
+    MONGO_URL: mongoUrl?.toString(),
     TEMPORAL_TASK_QUEUE_PREFIX: `lwbench-${suite}-${run}`,
     KAFKA_TOPIC_PREFIX: `lwbench.${suite}.${run}`,
   };

@@ -3,7 +3,8 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('runs locally with no variables set, pointing at the local servers', () => {
     const config = loadConfig({});
-    expect(config.MONGO_URL).toBe('mongodb://127.0.0.1:27017/ledgerwise');
+    // No MongoDB and no EventStoreDB: both stores are the embedded ones under DATA_DIR.
+    expect(config.MONGO_URL).toBeUndefined();
     expect(config.KAFKA_BROKERS).toEqual(['127.0.0.1:9092']);
     expect(config.TEMPORAL_ADDRESS).toBe('127.0.0.1:7233');
     expect(config.EVENTSTORE_URL).toBeUndefined();

@@ -65,7 +65,13 @@ export const ConfigEnv = z
 
     /** When set, events go to EventStoreDB; otherwise to the embedded SQLite store under DATA_DIR. */
     EVENTSTORE_URL: url(['esdb', 'esdb+discover']).optional(),
-    MONGO_URL: url(['mongodb', 'mongodb+srv']).default('mongodb://127.0.0.1:27017/ledgerwise'),
+    /**
+     * When set, read models go to MongoDB; otherwise to the embedded SQLite read store at
+     * READ_STORE_PATH (default `<DATA_DIR>/read-models.sqlite`), which has real indexes on machines
+     * without a MongoDB server (docs/adr/0028-embedded-read-store.md).
+     */
+    MONGO_URL: url(['mongodb', 'mongodb+srv']).optional(),
+    READ_STORE_PATH: z.string().min(1).optional(),
     KAFKA_BROKERS: z
       .string()
       .default('127.0.0.1:9092')

@@ -1,10 +1,10 @@
-import { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { projectionStatus } from './framework/projection-status';
 import { rebuildProjection } from './framework/rebuild-projection';
 import { openEventSource } from '../commands/open-event-source';
 import { projectionNamed, projections } from './registry';
+import { openReadStore } from './read-store/open-read-store';
 
 const usage = `Usage: ledgerwise projections <command>
 
@@ -22,18 +22,18 @@ const formatStatus = async (config: Config, context: Awaited<ReturnType<typeof c
 };
 
 const connect = async (config: Config) => {
-  const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
+  const readStore = await openReadStore(config);
   const source = await openEventSource(config).catch(async (error: unknown) => {
-    await mongo.close();
+    await readStore.close();
     throw error;
   });
   return {
-    db: mongo.db(),
+    db: readStore.db,
     store: source.store,
     decode: source.decode,
     close: async () => {
       await source.close();
-      await mongo.close();
+      await readStore.close();
     },
   };
 };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { check, healthReport, type HealthCheck, type RunningProcess } from '../contracts/health';
@@ -9,17 +8,24 @@ import { mongoLease } from './framework/mongo-lease';
 import { ProjectionProcessor } from './framework/projection-processor';
 import { openEventSource } from '../commands/open-event-source';
 import { projections } from './registry';
+import { openReadStore } from './read-store/open-read-store';
 
 /** The projector process: one processor per read model, each from its own checkpoint. */
 export const startProjectorRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
-  const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
+  const readStore = await openReadStore(config, {
+    onDamaged: (message, aside) =>
+      logger.warn(
+        { message, aside },
+        'the read store was damaged; set aside, read models rebuild from the event store',
+      ),
+  });
   const source = await openEventSource(config).catch(async (error: unknown) => {
-    await mongo.close();
+    await readStore.close();
     throw error;
   });
   const { store, decode } = source;
-  const db = mongo.db();
-  logger.debug({ database: db.databaseName }, 'connected to the read-model database');
+  const { db } = readStore;
+  logger.debug({ database: db.databaseName, kind: readStore.kind }, 'opened the read store');
   // Several projector processes may run (docs/DEPLOY.md): each projection is processed by the one
   // holding its lease, the others stand by to take over.
   const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -65,15 +71,12 @@ export const startProjectorRole = async (config: Config, logger: Logger): Promis
   return {
     name: 'projector',
     health: async () =>
-      healthReport('projector', [
-        await check('mongo', () => db.admin().ping()),
-        ...(await processorChecks()),
-      ]),
+      healthReport('projector', [await check('read store', readStore.ping), ...(await processorChecks())]),
     stop: async () => {
       // Processors first: each finishes its batch and saves its checkpoint before the connections go.
       await Promise.all(leased.map((projection) => projection.stop()));
       await source.close();
-      await mongo.close();
+      await readStore.close();
     },
   };
 };

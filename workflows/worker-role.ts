@@ -1,7 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../contracts/config';
 import { check, healthReport, type RunningProcess } from '../contracts/health';
@@ -15,6 +14,7 @@ import { connectorsFor } from './sync/connectors';
 import { startSyncRequestReactor } from './sync/sync-request-reactor';
 import { createSyncWorker } from './sync/worker';
 import { taskQueues } from './task-queues';
+import { openReadStore } from '../projections/read-store/open-read-store';
 
 let runtimeInstalled = false;
 /** The SDK's runtime is process-wide and may be installed once, before the first connection. */
@@ -33,8 +33,8 @@ const installTemporalRuntime = (config: Config) => {
 export const startWorkerRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
   installTemporalRuntime(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const mongo = await new MongoClient(config.MONGO_URL).connect();
-  const db = mongo.db();
+  const readStore = await openReadStore(config);
+  const { db } = readStore;
   const events = await openEventSource(config);
   const now = () => new Date();
   const kafka = new Kafka({
@@ -97,7 +97,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     health: async () =>
       healthReport('worker', [
         // Each dependency by name, so a failing health check says which one is down.
-        await check('mongo', () => db.admin().ping()),
+        await check('read store', readStore.ping),
         await check('temporal', () => clientConnection.healthService.check({})),
         await check('temporal workers', () => {
           const stopped = workers.find((w) => w.getState() !== 'RUNNING');
@@ -114,7 +114,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       await connection.close();
       await clientConnection.close();
       await events.close();
-      await mongo.close();
+      await readStore.close();
     },
   };
 };

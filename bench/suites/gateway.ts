@@ -2,7 +2,6 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { MongoClient } from 'mongodb';
 import pino from 'pino';
 import { decodeEvents } from '../../commands/event-codec';
 import { eventRegistry } from '../../commands/event-registry';
@@ -21,6 +20,7 @@ import { createMailer } from '../../workflows/email/smtp-mailer';
 import { benchConfig } from '../bench-config';
 import type { BenchSuite, Figure } from '../harness';
 import { userStream } from '../../contracts/stream-ids';
+import { openReadStore } from '../../projections/read-store/open-read-store';
 
 /**
  * The gateway under autocannon with a signed-in session (issue 4): a read endpoint (the team list,
@@ -57,8 +57,8 @@ const startGateway = async () => {
   // The per-address rate limit would answer most of the load with 429: the bench measures the work behind it.
   const config = { ...benchConfig('gateway'), PLATFORM_ADMIN_EMAILS: [], RATE_LIMIT_PER_MINUTE: 100_000_000 };
   const dir = config.DATA_DIR;
-  const mongo = await MongoClient.connect(config.MONGO_URL);
-  const db = mongo.db();
+  const readStore = await openReadStore(config);
+  const { db } = readStore;
   const store = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
   const writeSide = {
     store,
@@ -96,7 +96,7 @@ const startGateway = async () => {
       mailer.close();
       await store.close();
       await db.dropDatabase();
-      await mongo.close();
+      await readStore.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

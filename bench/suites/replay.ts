@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { loadConfig } from '../../contracts/config';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import { eventRegistry } from '../../commands/event-registry';
@@ -25,6 +25,7 @@ import { ensureIndexes, physicalNames } from '../../projections/framework/read-m
 import { auditWorkload } from '../../test/projections/audit-workload';
 import { collectionChecksum } from '../../test/projections/read-model-checksum';
 import type { BenchSuite } from '../harness';
+import { openReadStore } from '../../projections/read-store/open-read-store';
 
 const READ_CHUNK = 2000;
 
@@ -96,8 +97,8 @@ export const suite: BenchSuite = {
     const config = loadConfig(process.env);
     const dir = mkdtempSync(join(tmpdir(), 'ledgerwise-bench-replay-'));
     const store = new SqliteEventStore({ path: join(dir, 'events.sqlite'), synchronous: 'normal' });
-    const client = await new MongoClient(config.MONGO_URL).connect();
-    const db = client.db(`lwbench_replay_${Date.now().toString(36)}`);
+    const readStore = await openReadStore(config);
+    const { db } = readStore;
     try {
       log(`appending ${events} events${encrypted ? ' (personal data encrypted)' : ''}`);
       const keys = await fillStore(store, { events, encrypted });
@@ -143,7 +144,7 @@ export const suite: BenchSuite = {
       ];
     } finally {
       await db.dropDatabase();
-      await client.close();
+      await readStore.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -28,9 +28,11 @@ export const suite: BenchSuite = {
     const database = `lwbench_smoke_${Date.now().toString(36)}`;
     const count = params.documents ?? 2000;
 
-    const client = await new MongoClient(config.MONGO_URL).connect();
+    // mongoose speaks only the wire protocol: this suite always runs on the Mongo-wire server.
+    const wireUrl = config.MONGO_URL ?? 'mongodb://127.0.0.1:27017/ledgerwise';
+    const client = await new MongoClient(wireUrl).connect();
     const raw = client.db(database).collection('raw_rows');
-    const connection = await mongoose.createConnection(config.MONGO_URL, { dbName: database }).asPromise();
+    const connection = await mongoose.createConnection(wireUrl, { dbName: database }).asPromise();
     const Row = connection.model('Row', new Schema({ n: Number, name: String }), 'mongoose_rows');
     // Warm both paths (connections, JIT, the server's files) so neither pays start-up costs in the figures.
     const warmUp = Math.min(200, count);

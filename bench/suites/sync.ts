@@ -9,7 +9,6 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient } from 'mongodb';
 import { openEventSource } from '../../commands/open-event-source';
 import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
 import { ledgerCollections, ledgerEntities } from '../../workflows/ledger/ledger-collections';
@@ -23,6 +22,7 @@ import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
 import { benchConfig } from '../bench-config';
 import type { BenchSuite } from '../harness';
 import { benchProfile, benchUntil, connectBenchSeller, measurePeakRss } from '../sync-bench-seller';
+import { openReadStore } from '../../projections/read-store/open-read-store';
 
 export const suite: BenchSuite = {
   name: 'sync',
@@ -35,8 +35,8 @@ export const suite: BenchSuite = {
     const dataDir = config.DATA_DIR;
     const run = config.TEMPORAL_TASK_QUEUE_PREFIX;
     Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-    const mongo = await new MongoClient(config.MONGO_URL).connect();
-    const db = mongo.db();
+    const readStore = await openReadStore(config);
+    const { db } = readStore;
     const events = await openEventSource(config);
     const nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
     const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -155,7 +155,7 @@ export const suite: BenchSuite = {
       await nativeConnection.close();
       await events.close();
       await db.dropDatabase();
-      await mongo.close();
+      await readStore.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   },

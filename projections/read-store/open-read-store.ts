@@ -3,7 +3,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { EmbeddedDb } from './embedded/embedded-db';
 
 /**
- * Where read models live (docs/adr/0027-embedded-read-store.md), chosen as the event store is:
+ * Where read models live (docs/adr/0028-embedded-read-store.md), chosen as the event store is:
  * MongoDB when MONGO_URL is set (production, and FerretDB in the wire-compatibility tests), otherwise
  * the embedded SQLite read store under DATA_DIR, which has real indexes on these machines.
  *

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { MongoClient } from 'mongodb';
 import pino from 'pino';
 import { handleCommand, type CommandResult } from '../../commands/command-handler';
 import { decodeEvents } from '../../commands/event-codec';
@@ -21,6 +20,7 @@ import { projectionPositions } from '../../projections/framework/read-your-write
 import { projections } from '../../projections/registry';
 import { createMailer } from '../../workflows/email/smtp-mailer';
 import { isolatedNames, testConfig } from '../harness/isolation';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 
 /**
  * The whole gateway on the real local servers, for one test file: the SQLite event store on a
@@ -102,7 +102,7 @@ export const useGatewayWorld = (
     },
   };
   const world = { config, runId: names.runId, clock } as World;
-  let mongo: MongoClient | undefined;
+  let readStore: ReadStore | undefined;
   let store: SqliteEventStore | undefined;
   let processors: ProjectionProcessor[] = [];
   let mailer: ReturnType<typeof createMailer> | undefined;
@@ -111,8 +111,8 @@ export const useGatewayWorld = (
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledgerwise-gateway-'));
-    mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
-    const db = mongo.db();
+    readStore = await openReadStore(config);
+    const { db } = readStore;
     store = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
     const keys = new InMemoryPersonalDataKeyStore();
     const writeSide = {
@@ -160,8 +160,8 @@ export const useGatewayWorld = (
     await Promise.all(processors.map((processor) => processor.stop()));
     mailer?.close();
     await store?.close();
-    await mongo?.db().dropDatabase();
-    await mongo?.close();
+    await readStore?.db.dropDatabase();
+    await readStore?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,15 +1,19 @@
-import { MongoClient } from 'mongodb';
 import { createSessionStore, idleMinutes } from '../../gateway/auth/session-store';
 import { isolatedNames, testConfig } from '../harness/isolation';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 
 const config = testConfig(isolatedNames(__filename));
-const client = new MongoClient(config.MONGO_URL);
+let readStore: ReadStore;
+beforeAll(async () => {
+  readStore = await openReadStore(config);
+});
+const client = { db: () => readStore.db };
 const at = (minute: number) => new Date(Date.UTC(2025, 5, 1, 9, 0) + minute * 60_000);
 const owner = { userId: 7, tenantId: 3, resetPasswordRequired: false };
 
 afterAll(async () => {
   await client.db().dropDatabase();
-  await client.close();
+  await readStore.close();
 });
 
 describe('sessions', () => {

@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { infraUp } from '../../deploy/local/infra-cli';
 import { servers } from '../../deploy/local/servers';
 import { dockerAnswers, startContainers, variableOf } from './server-sources';
+import { testReadStore } from './isolation';
 
 /**
  * Jest global setup of the integration project: makes sure every real server is reachable before any
@@ -22,5 +26,7 @@ export default async function globalSetup(): Promise<void> {
     }
   }
   process.env.LEDGERWISE_TEST_SERVERS = sources.join(',');
-  process.stdout.write(`\nIntegration servers: ${sources.join(', ')}\n`);
+  // The embedded read stores of this run's test files, removed by the global teardown.
+  process.env.LEDGERWISE_TEST_SCRATCH = mkdtempSync(join(tmpdir(), 'ledgerwise-tests-'));
+  process.stdout.write(`\nIntegration servers: ${sources.join(', ')}; read store: ${testReadStore()}\n`);
 }

@@ -85,7 +85,7 @@ export const startCluster = async (testFile: string, roles: string[]): Promise<L
   const processes: RoleProcess[] = [];
   const stop = async () => {
     await Promise.all(processes.map((p) => p.kill()));
-    await dropScratch(config.MONGO_URL, dataDir);
+    await dropScratch(config, dataDir);
   };
   try {
     for (const role of roles) processes.push(await startRole(role, env));

@@ -55,25 +55,35 @@ export const stopChild = async (child: ChildProcess): Promise<void> => {
   }
 };
 
-/** The environment of the product's processes in a test run: its own database, data folder and prefixes. */
-export const productEnv = (config: Config, dataDir: string): NodeJS.ProcessEnv => ({
-  ...process.env,
-  NODE_ENV: 'development',
-  LOG_LEVEL: 'warn',
-  DATA_DIR: dataDir,
-  MONGO_URL: config.MONGO_URL,
-  TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
-  KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
-});
+/**
+ * The environment of the product's processes in a test run: its own read store, data folder and
+ * prefixes. On the embedded read store the processes share `<dataDir>/read-models.sqlite`.
+ */
+export const productEnv = (config: Config, dataDir: string): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
+  };
+  delete env.READ_STORE_PATH;
+  if (config.MONGO_URL) env.MONGO_URL = config.MONGO_URL;
+  else delete env.MONGO_URL;
+  return env;
+};
 
 /**
- * Drops a run's database and data folder: only once its processes have gone, since a drop under open
- * connections once crashed FerretDB.
+ * Drops a run's read store and data folder: only once its processes have gone, since a drop under
+ * open connections once crashed FerretDB.
  */
-export const dropScratch = async (mongoUrl: string, dataDir: string): Promise<void> => {
-  const client = await MongoClient.connect(mongoUrl);
-  await client.db().dropDatabase();
-  await client.close();
+export const dropScratch = async (config: Config, dataDir: string): Promise<void> => {
+  if (config.MONGO_URL) {
+    const client = await MongoClient.connect(config.MONGO_URL);
+    await client.db().dropDatabase();
+    await client.close();
+  }
   rmSync(dataDir, { recursive: true, force: true });
 };
 
@@ -103,7 +113,7 @@ export const startLedgerwise = async (testFile: string): Promise<LedgerwiseProce
 
   const stop = async () => {
     await stopChild(child);
-    await dropScratch(config.MONGO_URL, dataDir);
+    await dropScratch(config, dataDir);
   };
 
   for (let i = 0; i < 240 && !output.includes('Ledgerwise is running'); i += 1) {

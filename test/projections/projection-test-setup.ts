@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { eventRegistry } from '../../commands/event-registry';
 import type { EventStore } from '../../commands/event-store/event-store';
 import { SqliteEventStore } from '../../commands/event-store/sqlite-event-store';
 import { InMemoryPersonalDataKeyStore } from '../../commands/personal-data-key-store';
 import { createEventDecoder } from '../../projections/event-decoder';
 import { isolatedNames, testConfig } from '../harness/isolation';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 
 /**
  * Per test file: its own Mongo database (through the harness), SQLite event stores on temporary
@@ -20,21 +21,21 @@ export const useProjectionTestSetup = (testFile: string) => {
     keys: new InMemoryPersonalDataKeyStore(),
     decode: undefined as unknown as ReturnType<typeof createEventDecoder>,
   };
-  let client: MongoClient | undefined;
+  let readStore: ReadStore | undefined;
   let dir = '';
   let count = 0;
   const opened: EventStore[] = [];
 
   beforeAll(async () => {
-    client = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
-    context.db = client.db();
+    readStore = await openReadStore(config);
+    context.db = readStore.db;
     context.decode = createEventDecoder({ keys: context.keys, registry: eventRegistry });
     dir = mkdtempSync(join(tmpdir(), 'ledgerwise-projections-'));
   });
   afterAll(async () => {
     await Promise.all(opened.map((store) => store.close()));
     await context.db.dropDatabase();
-    await client?.close();
+    await readStore?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { eventRegistry } from '../../commands/event-registry';
 import { openSqliteEventStore } from '../../commands/event-store/sqlite-event-store';
 import { openSqlitePersonalDataKeyStore } from '../../commands/sqlite-personal-data-key-store';
@@ -10,6 +10,7 @@ import { auditHistoryProjection } from '../../projections/audit-history/audit-hi
 import { createEventDecoder } from '../../projections/event-decoder';
 import { rebuildProjection } from '../../projections/framework/rebuild-projection';
 import { currentVersion, loadCheckpoint } from '../../projections/framework/read-model-versions';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 import { isolatedNames, testConfig } from '../harness/isolation';
 import { appendWorkload } from './audit-workload';
 import { versionChecksums } from './read-model-checksum';
@@ -18,13 +19,20 @@ const config = testConfig(isolatedNames(__filename));
 const dir = mkdtempSync(join(tmpdir(), 'ledgerwise-projector-kill-'));
 const storePath = join(dir, 'events.sqlite');
 const keysPath = join(dir, 'personal-data-keys.sqlite');
-let client: MongoClient;
+let readStore: ReadStore;
 let db: Db;
 
 const startProjector = (): ChildProcess =>
   spawn(
     process.execPath,
-    ['-r', 'tsx/cjs', join(__dirname, 'audit-projector-process.ts'), storePath, keysPath, config.MONGO_URL],
+    [
+      '-r',
+      'tsx/cjs',
+      join(__dirname, 'audit-projector-process.ts'),
+      storePath,
+      keysPath,
+      JSON.stringify(config),
+    ],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
@@ -43,12 +51,12 @@ const checkpointWhen = async (condition: (checkpoint: number) => boolean): Promi
 };
 
 beforeAll(async () => {
-  client = await MongoClient.connect(config.MONGO_URL);
-  db = client.db();
+  readStore = await openReadStore(config);
+  db = readStore.db;
 });
 afterAll(async () => {
   await db.dropDatabase();
-  await client.close();
+  await readStore.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,4 +1,4 @@
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import type { Db } from 'mongodb';
 import { auditHistoryProjection } from '../../projections/audit-history/audit-history-projection';
 import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { PROJECTION_CHECKPOINTS, checkpointId } from '../../projections/framework/read-model-versions';
@@ -6,20 +6,34 @@ import { projectionPositions } from '../../projections/framework/read-your-write
 import { appendWorkload } from './audit-workload';
 import { useProjectionTestSetup } from './projection-test-setup';
 
-const { config, context, openStore } = useProjectionTestSetup(__filename);
+const { context, openStore } = useProjectionTestSetup(__filename);
 
-/** A second connection to the file's database that counts the checkpoint reads made through it. */
-let watched: MongoClient;
+/**
+ * The file's read store seen through a counter of checkpoint reads (find and findOne on the
+ * checkpoints collection), whichever store the suite runs on.
+ */
 let checkpointReads = 0;
-const countCheckpointReads = (event: CommandStartedEvent) => {
-  if (event.commandName === 'find' && event.command.find === PROJECTION_CHECKPOINTS) checkpointReads += 1;
-};
-
-beforeAll(async () => {
-  watched = await MongoClient.connect(config.MONGO_URL, { monitorCommands: true });
-  watched.on('commandStarted', countCheckpointReads);
-});
-afterAll(() => watched.close());
+const watchedDb = (): Db =>
+  new Proxy(context.db, {
+    get(target, property, receiver) {
+      if (property !== 'collection') return Reflect.get(target, property, receiver) as unknown;
+      return (name: string) => {
+        const collection = target.collection(name);
+        if (name !== PROJECTION_CHECKPOINTS) return collection;
+        return new Proxy(collection, {
+          get(inner, method, innerReceiver) {
+            const value = Reflect.get(inner, method, innerReceiver) as unknown;
+            if ((method !== 'find' && method !== 'findOne') || typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              checkpointReads += 1;
+              return (value as (...a: unknown[]) => unknown).apply(inner, args);
+            };
+          },
+        });
+      };
+    },
+  });
+const watched = { db: watchedDb };
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,24 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Binary, MongoBulkWriteError, MongoServerError, ObjectId, type Db, type Document } from 'mongodb';
-import { loadConfig } from '../../contracts/config';
 import { containsText } from '../../projections/search-pattern';
 import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
-import { isolatedNames, withDatabase } from '../harness/isolation';
+import { isolatedNames, wireMongoUrl } from '../harness/isolation';
 
 /**
- * The read-store contract (docs/adr/0027-embedded-read-store.md): the same cases against MongoDB's
+ * The read-store contract (docs/adr/0028-embedded-read-store.md): the same cases against MongoDB's
  * wire protocol (FerretDB here, MongoDB in production) and against the embedded SQLite store, so the
  * product's queries mean the same on both. Each case is something a read model or query relies on.
  */
-const mongoUrl = () => {
-  const base = process.env.MONGO_URL ?? loadConfig({ ...process.env, NODE_ENV: 'test' }).MONGO_URL;
-  return withDatabase(base ?? 'mongodb://127.0.0.1:27017/x', isolatedNames(__filename).mongoDatabase);
-};
-
 const stores: [string, () => Promise<ReadStore>][] = [
   ['embedded', () => openReadStore({ DATA_DIR: mkdtempSync(join(tmpdir(), 'lw-readstore-')) })],
-  ['mongodb wire (FerretDB)', () => openReadStore({ DATA_DIR: '.data', MONGO_URL: mongoUrl() })],
+  [
+    'mongodb wire (FerretDB)',
+    () =>
+      openReadStore({ DATA_DIR: '.data', MONGO_URL: wireMongoUrl(isolatedNames(__filename).mongoDatabase) }),
+  ],
 ];
 
 describe.each(stores)('read store contract: %s', (_name, open) => {
@@ -167,6 +165,11 @@ describe.each(stores)('read store contract: %s', (_name, open) => {
         .project({ tags: 0, seen: 0, role: 0 })
         .toArray();
       expect(without).toEqual([{ _id: 2, name: 'Bob', age: 25, tenantId: 10 }]);
+    });
+
+    it('lists distinct values, array members one by one', async () => {
+      expect((await c.distinct('tenantId', { age: { $gte: 25 } })).sort()).toEqual([10, 20, 30]);
+      expect((await c.distinct('tags')).sort()).toEqual(['admin', 'user', 'x']);
     });
 
     it('groups and counts with aggregate', async () => {

@@ -1,7 +1,8 @@
 import mongoose, { Schema } from 'mongoose';
-import { isolatedNames, testConfig } from '../harness/isolation';
+import { isolatedNames, wireMongoUrl } from '../harness/isolation';
 
-const config = testConfig(isolatedNames(__filename));
+// mongoose speaks only the wire protocol: this test always runs on the Mongo-wire server.
+const mongoUrl = wireMongoUrl(isolatedNames(__filename).mongoDatabase);
 
 type Tenant = { tenantId: number; name: string };
 const TenantSchema = new Schema<Tenant>({ tenantId: { type: Number, required: true }, name: String });
@@ -11,7 +12,7 @@ describe('mongoose on the Mongo-wire server', () => {
   let connection: mongoose.Connection;
 
   beforeAll(async () => {
-    connection = await mongoose.createConnection(config.MONGO_URL).asPromise();
+    connection = await mongoose.createConnection(mongoUrl).asPromise();
   });
   afterAll(async () => {
     await connection.dropDatabase();

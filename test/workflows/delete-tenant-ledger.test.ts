@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { fetchDemoPage } from '../../workflows/demo/demo-connector';
 import { ledgerCollections, ledgerEntities } from '../../workflows/ledger/ledger-collections';
 import { deleteTenantLedger } from '../../workflows/ledger/delete-tenant-ledger';
@@ -10,19 +10,20 @@ import {
 } from '../../workflows/ledger/ledger-outbox';
 import { serializedDocsOf } from '../../workflows/ledger/write-ledger-page';
 import { isolatedNames, testConfig } from '../harness/isolation';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 
 const config = testConfig(isolatedNames(__filename));
-let mongo: MongoClient;
+let readStore: ReadStore;
 let db: Db;
 
 beforeAll(async () => {
-  mongo = await new MongoClient(config.MONGO_URL).connect();
-  db = mongo.db();
+  readStore = await openReadStore(config);
+  db = readStore.db;
 });
 
 afterAll(async () => {
   await db.dropDatabase();
-  await mongo.close();
+  await readStore.close();
 });
 
 const now = new Date('2024-07-01T08:30:00.000Z');

@@ -7,7 +7,8 @@
  */
 import { NativeConnection } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
+import { openReadStore } from '../../projections/read-store/open-read-store';
 import { loadConfig } from '../../contracts/config';
 import { openEventSource } from '../../commands/open-event-source';
 import { LEDGER_OUTBOX } from '../../workflows/ledger/ledger-outbox';
@@ -44,8 +45,8 @@ const stallingSecondDelete = (db: Db): Db => {
 
 const main = async () => {
   const config = loadConfig(process.env);
-  const mongo = await new MongoClient(config.MONGO_URL).connect();
-  const db = mongo.db();
+  const readStore = await openReadStore(config);
+  const { db } = readStore;
   const role = process.argv[2];
   if (role === 'publisher' || role === 'publisher-stalling') {
     const kafka = new Kafka({

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { Config } from '../../contracts/config';
 import { emptyLedgerPage, type LedgerEntity, type LedgerPage } from '../../contracts/ledger';
 import { handleCommand } from '../../commands/command-handler';
@@ -19,8 +19,9 @@ import { createMetricsWorker } from '../../workflows/metrics/worker';
 import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sender';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
-import { isolatedNames, testConfig, type IsolatedNames } from '../harness/isolation';
+import { isolatedNames, testConfig, withReadStoreEnv, type IsolatedNames } from '../harness/isolation';
 import { sellerStream } from '../../contracts/stream-ids';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 
 /**
  * One test file's pipeline world on the real local servers: its own Mongo database, event store file,
@@ -49,7 +50,7 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
   const names = isolatedNames(testFile);
   const dataDir = mkdtempSync(join(tmpdir(), 'lw-ledger-test-'));
   const config = testConfig(names, { DATA_DIR: dataDir });
-  let mongo: MongoClient | undefined;
+  let readStore: ReadStore | undefined;
   let db: Db | undefined;
   let events: EventSource | undefined;
   let nativeConnection: NativeConnection | undefined;
@@ -67,8 +68,8 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
   };
 
   beforeAll(async () => {
-    mongo = await new MongoClient(config.MONGO_URL).connect();
-    db = mongo.db();
+    readStore = await openReadStore(config);
+    db = readStore.db;
     events = await openEventSource(config);
     nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
     connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -81,7 +82,7 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
     await nativeConnection?.close();
     await events?.close();
     await db?.dropDatabase();
-    await mongo?.close();
+    await readStore?.close();
   });
 
   const newWorkers = async (): Promise<Worker[]> => {
@@ -120,8 +121,7 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
       // node with tsx as a loader (not the tsx wrapper), so a SIGKILL stops the process doing the work.
       spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'ledger-child-process.ts'), role], {
         env: {
-          ...process.env,
-          MONGO_URL: config.MONGO_URL,
+          ...withReadStoreEnv(process.env, config),
           DATA_DIR: dataDir,
           TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
           KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,

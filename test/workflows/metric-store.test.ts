@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { fetchDemoPage } from '../../workflows/demo/demo-connector';
 import { createMetricsAccumulator, type ComputedMetrics } from '../../workflows/metrics/compute-metrics';
 import {
@@ -9,19 +9,20 @@ import {
   storeMetrics,
 } from '../../workflows/metrics/metric-store';
 import { isolatedNames, testConfig } from '../harness/isolation';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 
 const config = testConfig(isolatedNames(__filename));
-let mongo: MongoClient;
+let readStore: ReadStore;
 let db: Db;
 
 beforeAll(async () => {
-  mongo = await new MongoClient(config.MONGO_URL).connect();
-  db = mongo.db();
+  readStore = await openReadStore(config);
+  db = readStore.db;
 });
 
 afterAll(async () => {
   await db.dropDatabase();
-  await mongo.close();
+  await readStore.close();
 });
 
 const sellerId = 41;

@@ -1,20 +1,21 @@
-import { MongoClient, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { leaseMs, withSellerMetricsLease } from '../../workflows/metrics/seller-metrics-lease';
 import { isolatedNames, testConfig } from '../harness/isolation';
+import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 
 /** The per-seller metrics lease on the real FerretDB: one holder at a time, never stuck on a dead one. */
 const config = testConfig(isolatedNames(__filename));
-let mongo: MongoClient;
+let readStore: ReadStore;
 let db: Db;
 
 beforeAll(async () => {
-  mongo = await new MongoClient(config.MONGO_URL).connect();
-  db = mongo.db();
+  readStore = await openReadStore(config);
+  db = readStore.db;
 });
 
 afterAll(async () => {
   await db?.dropDatabase();
-  await mongo?.close();
+  await readStore?.close();
 });
 
 const clock = { at: Date.parse('2024-06-30T12:00:00.000Z') };

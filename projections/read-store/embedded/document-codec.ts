@@ -9,13 +9,28 @@ import { Binary, ObjectId } from 'mongodb';
  * date between 2001 and 2286 (13 digits); the contract suite checks sorting by date.
  */
 type Tag = 'date' | 'binary' | 'oid';
+
+export const isDate = (value: unknown): value is Date =>
+  Object.prototype.toString.call(value) === '[object Date]';
+
+/** A deep copy that keeps dates, ObjectIds and binary values as they are (updates work on the copy). */
+export const cloneDocument = <T>(value: T): T => {
+  if (value === null || typeof value !== 'object') return value;
+  if (isDate(value)) return new Date(value.getTime()) as T;
+  if (value instanceof ObjectId || value instanceof Binary || ArrayBuffer.isView(value)) return value;
+  if (Array.isArray(value)) return value.map(cloneDocument) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = cloneDocument(item);
+  return out as T;
+};
 type TaggedPath = [path: (string | number)[], tag: Tag];
 
 export type EncodedDocument = { json: string; tags: string | null };
 
 const encodeValue = (value: unknown, path: (string | number)[], tags: TaggedPath[]): unknown => {
   if (value === null || typeof value !== 'object') return value === undefined ? null : value;
-  if (value instanceof Date) {
+  // Realm-safe checks: a Date made by structuredClone or in a jest sandbox is no `instanceof Date` here.
+  if (isDate(value)) {
     tags.push([[...path], 'date']);
     return { $date: value.getTime() };
   }
@@ -23,9 +38,9 @@ const encodeValue = (value: unknown, path: (string | number)[], tags: TaggedPath
     tags.push([[...path], 'oid']);
     return { $oid: value.toHexString() };
   }
-  if (value instanceof Binary || value instanceof Uint8Array) {
+  if (value instanceof Binary || ArrayBuffer.isView(value)) {
     tags.push([[...path], 'binary']);
-    const bytes = value instanceof Binary ? value.buffer : value;
+    const bytes = value instanceof Binary ? value.buffer : (value as Uint8Array);
     return { $binary: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
   }
   if (Array.isArray(value)) return value.map((item, index) => encodeValue(item, [...path, index], tags));
@@ -70,7 +85,7 @@ export const decodeDocument = <T = Record<string, unknown>>(json: string, tags: 
 /** The primary-key text of an `_id`: its JSON, so 1 and "1" stay different ids as in MongoDB. */
 export const idKey = (id: unknown): string => {
   if (id instanceof ObjectId) return JSON.stringify({ $oid: id.toHexString() });
-  if (id instanceof Date) return JSON.stringify({ $date: id.getTime() });
+  if (isDate(id)) return JSON.stringify({ $date: id.getTime() });
   if (id !== null && typeof id === 'object') return encodeDocument({ id }).json;
   return JSON.stringify(id);
 };

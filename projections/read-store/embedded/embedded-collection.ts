@@ -3,7 +3,7 @@ import { Aggregator, Query, update as applyModifier } from 'mingo';
 import { MongoBulkWriteError, MongoServerError, ObjectId } from 'mongodb';
 import { defaultIndexName, hasArrayOnPath, tableName, type EmbeddedCatalog } from './embedded-catalog';
 import { EmbeddedCursor, type FindSpec } from './embedded-cursor';
-import { decodeDocument, encodeDocument, idKey } from './document-codec';
+import { cloneDocument, decodeDocument, encodeDocument, idKey, isDate } from './document-codec';
 import { compileFilter, compileSort } from './filter-sql';
 import { applyProjection } from './projection';
 
@@ -37,7 +37,7 @@ const equalityFields = (filter: Filter, into: Doc = {}): Doc => {
     const isOperator =
       value !== null &&
       typeof value === 'object' &&
-      !(value instanceof Date) &&
+      !isDate(value) &&
       !(value instanceof ObjectId) &&
       Object.keys(value).some((k) => k.startsWith('$'));
     if (isOperator) {
@@ -165,6 +165,24 @@ export class EmbeddedCollection<TSchema = Doc> {
     return Promise.resolve(count);
   }
 
+  /** The distinct values of a path among matching documents; array values count element by element. */
+  distinct(path: string, filter: Filter = {}): Promise<unknown[]> {
+    const seen = new Map<string, unknown>();
+    const note = (value: unknown) => {
+      if (value === undefined) return;
+      if (Array.isArray(value)) value.forEach(note);
+      else seen.set(idKey(value), value);
+    };
+    for (const row of this.rows({ filter })) {
+      let value: unknown = row.doc;
+      for (const segment of path.split('.')) {
+        value = value !== null && typeof value === 'object' ? (value as Doc)[segment] : undefined;
+      }
+      note(value);
+    }
+    return Promise.resolve([...seen.values()]);
+  }
+
   estimatedDocumentCount(): Promise<number> {
     return this.countDocuments({});
   }
@@ -236,7 +254,7 @@ export class EmbeddedCollection<TSchema = Doc> {
     if (Array.isArray(update))
       throw new Error('Update pipelines are not supported by the embedded read store.');
     const { $setOnInsert, ...modifier } = update as Record<string, Record<string, unknown> | undefined>;
-    const next = structuredClone(doc);
+    const next = cloneDocument(doc);
     const operators =
       inserting && $setOnInsert ? { ...modifier, $set: { ...modifier.$set, ...$setOnInsert } } : modifier;
     for (const operator of Object.keys(operators)) {
@@ -532,14 +550,12 @@ export class EmbeddedCollection<TSchema = Doc> {
     this.catalog.refresh();
     const indexes = [
       { v: 2, key: { _id: 1 }, name: '_id_' },
-      ...this.catalog
-        .indexesOf(this.collectionName)
-        .map((index) => ({
-          v: 2,
-          key: index.key,
-          name: index.name,
-          ...(index.unique ? { unique: true } : {}),
-        })),
+      ...this.catalog.indexesOf(this.collectionName).map((index) => ({
+        v: 2,
+        key: index.key,
+        name: index.name,
+        ...(index.unique ? { unique: true } : {}),
+      })),
     ];
     return { toArray: () => Promise.resolve(this.catalog.exists(this.collectionName) ? indexes : []) };
   }

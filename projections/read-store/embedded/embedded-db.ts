@@ -25,7 +25,7 @@ const open = (path: string, busyTimeoutMs: number): Database.Database => {
 };
 
 /**
- * The embedded read store (docs/adr/0027-embedded-read-store.md): one SQLite file in WAL mode shared
+ * The embedded read store (docs/adr/0028-embedded-read-store.md): one SQLite file in WAL mode shared
  * by every local process, presenting the part of the MongoDB driver's `Db` the product uses, with real
  * indexes. A file SQLite reports as damaged is renamed aside and an empty store opened in its place:
  * projections rebuild from the event store, so a damaged read store never blocks start-up.

@@ -1,4 +1,4 @@
-import { idKey } from './document-codec';
+import { idKey, isDate } from './document-codec';
 
 /**
  * The SQL half of a query on the embedded read store. MongoDB's filter language is evaluated exactly
@@ -134,7 +134,7 @@ const isOperatorObject = (value: unknown): value is Record<string, unknown> =>
   value !== null &&
   typeof value === 'object' &&
   !Array.isArray(value) &&
-  !(value instanceof Date) &&
+  !isDate(value) &&
   !(value instanceof RegExp) &&
   Object.keys(value).length > 0 &&
   Object.keys(value).every((key) => key.startsWith('$'));

@@ -1,3 +1,5 @@
+import { cloneDocument } from './document-codec';
+
 /**
  * MongoDB projections as the product writes them: inclusion (`{ a: 1, 'b.c': 1 }`, `_id` kept unless
  * `_id: 0`) or exclusion (`{ a: 0 }`), on plain and dotted paths.
@@ -38,7 +40,7 @@ export const applyProjection = (doc: Doc, projection: Record<string, unknown>): 
   const entries = Object.entries(projection);
   const inclusive = entries.some(([path, value]) => path !== '_id' && isTruthy(value));
   if (!inclusive) {
-    const out = structuredClone(doc);
+    const out = cloneDocument(doc);
     for (const [path, value] of entries) if (!isTruthy(value)) deletePath(out, path.split('.'));
     return out;
   }
