@@ -91,7 +91,7 @@ export class LiveConnection implements LiveClient {
     this.userChangeSeen = position;
     this.deps.hub.unwatch(this, this.tenantId);
     this.enqueue(async () => {
-      await this.recheck();
+      await this.recheck(true);
       if (this.closed) return;
       this.deps.hub.watch(this, this.tenantId);
       if (this.deps.hub.mayHaveMissed(position, this, this.tenantId)) this.send({ type: 'refetch' });
@@ -125,7 +125,7 @@ export class LiveConnection implements LiveClient {
     this.queue = this.queue.then(task).catch(() => this.end(internalErrorCode, 'internal error'));
   }
 
-  private async recheck(): Promise<void> {
+  private async recheck(rederiveRights = false): Promise<void> {
     const current = await this.deps.sessions.peek(this.session.token, this.deps.now());
     if (!current) {
       this.end(liveCloseCodes.sessionEnded, 'session ended');
@@ -133,8 +133,12 @@ export class LiveConnection implements LiveClient {
     }
     this.session.current = current;
     const wasPlatformAdmin = this.platformAdmin;
-    const facts = await callerFacts(this.deps.db, { userId: current.userId, tenantId: current.tenantId });
-    this.platformAdmin = this.deps.isPlatformAdmin(facts);
+    // At a heartbeat only an admin's rights are read again (losing them is what must not wait); a
+    // user notice re-derives anyone's, a promotion included.
+    if (rederiveRights || wasPlatformAdmin) {
+      const facts = await callerFacts(this.deps.db, { userId: current.userId, tenantId: current.tenantId });
+      this.platformAdmin = this.deps.isPlatformAdmin(facts);
+    }
     if (this.closed) return;
     if (this.platformAdmin !== wasPlatformAdmin) {
       // Rights changed: the platform channel and any tenant watched only as an admin are re-decided.
