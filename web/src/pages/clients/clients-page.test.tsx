@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ClientRow } from '../../../../contracts/api/clients';
 import { FakeFetch } from '../../test-support/fake-fetch';
+import { fieldErrorOf } from '../../test-support/field-error';
 import { renderApp } from '../../test-support/render-app';
 import { noSellers, sessionFixture, tenantRow } from '../../test-support/session-fixture';
 import { tenantFixture } from '../settings/tenant-fixture';
@@ -193,7 +194,7 @@ describe('Clients page', () => {
     expect(
       await within(dialog).findByText('There was an error while updating the selected clients.'),
     ).toBeInTheDocument();
-    expect(within(dialog).getByLabelText('Add an advisor from your team')).toHaveAccessibleDescription(
+    expect(fieldErrorOf('Add an advisor from your team', dialog)).toBe(
       'is not an active member of this firm',
     );
   });
@@ -215,9 +216,7 @@ describe('Clients page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Add client' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add client' });
     await userEvent.type(within(dialog).getByLabelText('Company name'), '{Enter}');
-    expect(within(dialog).getByLabelText('Company name')).toHaveAccessibleDescription(
-      'Please enter company name',
-    );
+    expect(fieldErrorOf('Company name', dialog)).toBe('Please enter company name');
     await userEvent.type(within(dialog).getByLabelText('Industry'), 'Supermarkets');
     await userEvent.selectOptions(within(dialog).getByLabelText('Business model'), 'B2C');
     await userEvent.type(within(dialog).getByLabelText('Company name'), 'Fresh Grocer{Enter}');
@@ -250,9 +249,7 @@ describe('Clients page', () => {
     expect(
       await within(dialog).findByText('The operation failed. Please validate your selection and try again.'),
     ).toBeInTheDocument();
-    expect(within(dialog).getByLabelText('Business model')).toHaveAccessibleDescription(
-      'This field is required.',
-    );
+    expect(fieldErrorOf('Business model', dialog)).toBe('This field is required.');
     expect(within(dialog).getByRole('button', { name: 'Add client' })).toBeEnabled();
   });
 
