@@ -66,6 +66,8 @@ module.exports = {
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       testEnvironment: 'jsdom',
       setupFilesAfterEnv: ['<rootDir>/web/src/test-support/jest-dom-setup.ts'],
+      // Whole-app renders share two cores with the integration servers; 5 s ran out for right tests.
+      testTimeout: 30_000,
     },
     {
       ...common,
