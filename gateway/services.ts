@@ -6,6 +6,7 @@ import type { ResolveHost } from '../workflows/connectors/connector-url';
 import type { Mailer } from '../workflows/email/smtp-mailer';
 import { createSessionStore, type SessionStore } from './auth/session-store';
 import { createLoginThrottle, type LoginThrottle } from './auth/login-throttle';
+import { createCallerFactsCache, type CachedCallerFacts } from './auth/caller-facts-cache';
 import type { LiveService } from './live/live-service';
 
 /**
@@ -20,6 +21,8 @@ export type GatewayServices = {
   /** Events as readers see them (stream history for admins). */
   decode: (events: readonly RecordedEvent[]) => Promise<RecordedEvent[]>;
   sessions: SessionStore;
+  /** The caller's facts for the access hook, cached in process (ADR 29). */
+  callerFacts: CachedCallerFacts;
   loginThrottle: LoginThrottle;
   mailer: Mailer;
   /** The clock; tests move it to expire links and sessions. */
@@ -42,13 +45,18 @@ export const createGatewayServices = async (deps: {
   db: Db;
   source: { writeSide: CommandHandlerDeps; decode: GatewayServices['decode'] };
   mailer: Mailer;
-}): Promise<GatewayServices> => ({
-  config: deps.config,
-  db: deps.db,
-  writeSide: deps.source.writeSide,
-  decode: deps.source.decode,
-  sessions: await createSessionStore(deps.db),
-  loginThrottle: await createLoginThrottle(deps.db),
-  mailer: deps.mailer,
-  now: () => new Date(),
-});
+}): Promise<GatewayServices> => {
+  const services: GatewayServices = {
+    config: deps.config,
+    db: deps.db,
+    writeSide: deps.source.writeSide,
+    decode: deps.source.decode,
+    sessions: await createSessionStore(deps.db),
+    // Reads the clock through the services, so a test that moves `now` moves the cache's TTL too.
+    callerFacts: createCallerFactsCache(deps.db, () => services.now()),
+    loginThrottle: await createLoginThrottle(deps.db),
+    mailer: deps.mailer,
+    now: () => new Date(),
+  };
+  return services;
+};

@@ -55,10 +55,27 @@ export type SessionStore = {
   revokeAllOf: (userId: number, options?: { except?: string }) => Promise<number>;
 };
 
+/** However quiet the store, a cached session is read again after this long (a safety net only). */
+export const sessionCacheTtlMs = 10_000;
+/** Sessions kept in process at most; the oldest go first beyond it. */
+const maxCachedSessions = 10_000;
+
+/**
+ * One small document per user whose `epoch` moves whenever one of their sessions is ended or changed
+ * (ADR 29). Every process reads it, by key, before it trusts a session it cached: so a logout or a
+ * revocation through any gateway process is refused by every other one on its very next request.
+ */
+export const SESSION_EPOCHS = 'session_epochs';
+type SessionEpochDoc = { _id: number; epoch: number };
+
+type CachedSession = { doc: SessionDoc; epoch: number; cachedAt: number };
+
 export const createSessionStore = async (db: Db): Promise<SessionStore> => {
   const sessions: Collection<SessionDoc> = db.collection('sessions');
+  const epochs: Collection<SessionEpochDoc> = db.collection(SESSION_EPOCHS);
   await sessions.createIndex({ userId: 1 });
   await sessions.createIndex({ idleExpiresAt: 1 });
+  const cache = new Map<string, CachedSession>();
 
   const idleDeadline = (now: Date) => new Date(now.getTime() + idleMinutes * 60_000);
   // Sessions stored before platform-admin rights left the session may still carry the old flag.
@@ -68,6 +85,40 @@ export const createSessionStore = async (db: Db): Promise<SessionStore> => {
     isPlatformAdmin: _frozen,
     ...session
   }: SessionDoc & { isPlatformAdmin?: boolean }): Session => session;
+
+  const epochOf = async (userId: number) => (await epochs.findOne({ _id: userId }))?.epoch ?? 0;
+  /** Called after the store changed: other processes drop what they cached of this user's sessions. */
+  const bumpEpoch = async (userId: number) => {
+    for (const [hash, entry] of cache) if (entry.doc.userId === userId) cache.delete(hash);
+    await epochs.updateOne({ _id: userId }, { $inc: { epoch: 1 } }, { upsert: true });
+  };
+  const remember = (doc: SessionDoc, epoch: number, now: Date) => {
+    cache.delete(doc._id);
+    cache.set(doc._id, { doc, epoch, cachedAt: now.getTime() });
+    if (cache.size > maxCachedSessions) cache.delete(cache.keys().next().value as string);
+  };
+  const isLive = (doc: SessionDoc, now: Date) => doc.idleExpiresAt > now && doc.absoluteExpiresAt > now;
+
+  /**
+   * The session document of a token: from the cache while its user's epoch has not moved, it is young
+   * and still live by its cached deadlines; from the store otherwise (another process may have moved
+   * the idle deadline). The epoch is read before the document, so a document read after it is never
+   * older than the epoch it is cached under.
+   */
+  const load = async (hash: string, now: Date): Promise<SessionDoc | null> => {
+    const cached = cache.get(hash);
+    if (cached && now.getTime() - cached.cachedAt < sessionCacheTtlMs && isLive(cached.doc, now)) {
+      if ((await epochOf(cached.doc.userId)) === cached.epoch) return cached.doc;
+    }
+    cache.delete(hash);
+    const doc = await sessions.findOne({ _id: hash });
+    if (!doc) return null;
+    // An epoch read after the document could be newer than it: read it first, then the document again.
+    const epoch = await epochOf(doc.userId);
+    const fresh = await sessions.findOne({ _id: hash });
+    if (fresh) remember(fresh, epoch, now);
+    return fresh;
+  };
 
   return {
     create: async (fields, now) => {
@@ -84,36 +135,49 @@ export const createSessionStore = async (db: Db): Promise<SessionStore> => {
       return { token, session: strip(doc) };
     },
     resume: async (token, now) => {
-      const doc = await sessions.findOne({ _id: hashOf(token) });
+      const doc = await load(hashOf(token), now);
       if (!doc) return null;
-      if (doc.idleExpiresAt <= now || doc.absoluteExpiresAt <= now) {
+      if (!isLive(doc, now)) {
         await sessions.deleteOne({ _id: doc._id });
+        await bumpEpoch(doc.userId);
         return null;
       }
       if (now.getTime() - doc.lastTouchedAt.getTime() >= touchEveryMs) {
-        doc.idleExpiresAt = idleDeadline(now);
-        doc.lastTouchedAt = now;
+        // Cached documents are shared by concurrent requests: replace, never mutate.
+        const touched = { ...doc, idleExpiresAt: idleDeadline(now), lastTouchedAt: now };
         await sessions.updateOne(
           { _id: doc._id },
-          { $set: { idleExpiresAt: doc.idleExpiresAt, lastTouchedAt: now } },
+          { $set: { idleExpiresAt: touched.idleExpiresAt, lastTouchedAt: now } },
         );
+        const cached = cache.get(doc._id);
+        if (cached) cache.set(doc._id, { ...cached, doc: touched });
+        return strip(touched);
       }
       return strip(doc);
     },
     peek: async (token, now) => {
-      const doc = await sessions.findOne({ _id: hashOf(token) });
-      if (!doc || doc.idleExpiresAt <= now || doc.absoluteExpiresAt <= now) return null;
+      const doc = await load(hashOf(token), now);
+      if (!doc || !isLive(doc, now)) return null;
       return strip(doc);
     },
     update: async (token, changes) => {
-      await sessions.updateOne({ _id: hashOf(token) }, { $set: changes });
+      const hash = hashOf(token);
+      const doc = await sessions.findOne({ _id: hash }, { projection: { userId: 1 } });
+      await sessions.updateOne({ _id: hash }, { $set: changes });
+      cache.delete(hash);
+      if (doc) await bumpEpoch(doc.userId);
     },
     revoke: async (token) => {
-      await sessions.deleteOne({ _id: hashOf(token) });
+      const hash = hashOf(token);
+      const doc = await sessions.findOne({ _id: hash }, { projection: { userId: 1 } });
+      await sessions.deleteOne({ _id: hash });
+      cache.delete(hash);
+      if (doc) await bumpEpoch(doc.userId);
     },
     revokeAllOf: async (userId, options) => {
       const filter = options?.except ? { userId, _id: { $ne: hashOf(options.except) } } : { userId };
       const result = await sessions.deleteMany(filter);
+      await bumpEpoch(userId);
       return result.deletedCount;
     },
   };

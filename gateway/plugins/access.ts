@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../contracts/config';
 import { AppError } from '../../contracts/errors';
 import type { Actor } from '../../domain/actor';
-import { callerFacts, type CallerFacts } from '../../projections/users/caller-facts';
+import type { CallerFacts } from '../../projections/users/caller-facts';
 import type { Session } from '../auth/session-store';
 
 /**
@@ -94,7 +94,7 @@ const check = (access: Access, caller: Caller): void => {
 export const callerIn = async (request: FastifyRequest, tenantId: number): Promise<Caller> => {
   const caller = requireCaller(request);
   if (caller.tenantId === tenantId) return caller;
-  const facts = await callerFacts(request.server.services.db, {
+  const facts = await request.server.services.callerFacts({
     userId: caller.userId,
     tenantId,
     ...request.readAfter,
@@ -157,7 +157,7 @@ export const registerAccess = (app: FastifyInstance): void => {
       if (access === 'public') return;
       throw new AppError('unauthorized', 'Access Denied', { message: 'no live session' });
     }
-    const facts = await callerFacts(app.services.db, {
+    const facts = await app.services.callerFacts({
       userId: session.userId,
       tenantId: session.tenantId,
       ...request.readAfter,

@@ -1,0 +1,36 @@
+import type { Db } from 'mongodb';
+import { callerFacts, type CallerFacts } from '../../projections/users/caller-facts';
+import { callerFactsMarker } from '../../projections/users/caller-facts-marker';
+import type { Consistency } from '../../projections/wait-for-read-models';
+
+/** However quiet the read models, a cached answer is read again after this long (a safety net only). */
+export const callerFactsTtlMs = 10_000;
+/** Callers kept at most; the oldest go first beyond it. */
+const maxEntries = 10_000;
+
+export type CallerFactsQuery = Consistency & { userId: number; tenantId: number | null };
+export type CachedCallerFacts = (query: CallerFactsQuery) => Promise<CallerFacts>;
+
+/**
+ * callerFacts for the access hook of every request, cached in process (ADR 29): an answer is reused
+ * while the checkpoints of the users and tenants read models have not moved and it is younger than the
+ * safety TTL. One small query for the marker replaces the three lookups of callerFacts. A request that
+ * waits for its own write (read-your-writes) always reads the read models.
+ */
+export const createCallerFactsCache = (db: Db, clock: () => Date): CachedCallerFacts => {
+  const entries = new Map<string, { facts: CallerFacts; marker: string; cachedAt: number }>();
+  return async (query) => {
+    if (query.afterPosition !== undefined) return callerFacts(db, query);
+    const key = `${query.userId}:${query.tenantId ?? '-'}`;
+    const now = clock().getTime();
+    // The marker is read before the facts: facts read after it can only be newer than it says.
+    const marker = await callerFactsMarker(db);
+    const cached = entries.get(key);
+    if (cached && cached.marker === marker && now - cached.cachedAt < callerFactsTtlMs) return cached.facts;
+    const facts = await callerFacts(db, query);
+    entries.delete(key);
+    entries.set(key, { facts, marker, cachedAt: now });
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+    return facts;
+  };
+};
