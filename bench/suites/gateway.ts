@@ -21,6 +21,15 @@ import { benchConfig } from '../bench-config';
 import type { BenchSuite, Figure } from '../harness';
 import { userStream } from '../../contracts/stream-ids';
 import { openReadStore } from '../../projections/read-store/open-read-store';
+import { startLive } from '../../gateway/live/live-service';
+import { currentCollection } from '../../projections/framework/read-model-versions';
+import { tenantsProjection, type TenantDocument } from '../../projections/tenants/tenants-projection';
+import {
+  usersProjection,
+  type MembershipDocument,
+  type UserDocument,
+} from '../../projections/users/users-projection';
+import type { Db } from 'mongodb';
 
 /**
  * The gateway under autocannon with a signed-in session (issue 4): a read endpoint (the team list,
@@ -52,8 +61,11 @@ const startHelloWorld = async () => {
   return { url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
 };
 
-/** The whole gateway with its projectors in this process, on a throw-away database and event store. */
-const startGateway = async () => {
+/**
+ * The whole gateway with its projectors in this process, on a throw-away database and event store;
+ * with `live`, also the live notifier and /api/live (the live suite).
+ */
+export const startGateway = async (options: { live?: boolean } = {}) => {
   // The per-address rate limit would answer most of the load with 429: the bench measures the work behind it.
   const config = { ...benchConfig('gateway'), PLATFORM_ADMIN_EMAILS: [], RATE_LIMIT_PER_MINUTE: 100_000_000 };
   const dir = config.DATA_DIR;
@@ -77,6 +89,8 @@ const startGateway = async () => {
   for (const processor of processors) processor.start();
   const mailer = createMailer(config);
   const services = await createGatewayServices({ config, db, source: { writeSide, decode }, mailer });
+  const live = options.live ? await startLive({ store, db, logger }) : undefined;
+  if (live) services.live = live.service;
   const app = await buildApp({
     config,
     logger,
@@ -89,9 +103,15 @@ const startGateway = async () => {
   if (!address || typeof address === 'string') throw new Error('no port');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    config,
+    db,
+    services,
     writeSide,
+    processors,
     close: async () => {
       await app.close();
+      await live?.stop();
       await Promise.all(processors.map((processor) => processor.stop()));
       mailer.close();
       await store.close();
@@ -171,6 +191,116 @@ const signIn = async (gateway: Awaited<ReturnType<typeof startGateway>>) => {
   return { userId: user.Id, headers: headers() };
 };
 
+const SEED_BATCH = 5000;
+/** Seeded ids start far above the ones registration and the bench's own tenant take. */
+const SEED_FIRST_ID = 1_000_000;
+
+/**
+ * Writes `tenants` tenants and `users` users (each a member of one tenant, round robin) straight into
+ * the read models in batches through the read store, as the projectors would have left them: the
+ * event store stays empty, so the figures measure reads and commands over large read models only.
+ */
+const seedReadModels = async (
+  db: Db,
+  counts: { tenants: number; users: number },
+  log: (m: string) => void,
+) => {
+  const tenants = await currentCollection<'tenants', TenantDocument>(db, tenantsProjection, 'tenants');
+  const users = await currentCollection<'users' | 'memberships', UserDocument>(db, usersProjection, 'users');
+  const memberships = await currentCollection<'users' | 'memberships', MembershipDocument>(
+    db,
+    usersProjection,
+    'memberships',
+  );
+  const createdAt = new Date(Date.UTC(2025, 0, 1));
+  const tenantDoc = (id: number): TenantDocument => ({
+    _id: id,
+    position: 0,
+    Name: `Seeded Co ${id}`,
+    sortName: `seeded co ${id}`,
+    FriendlyName: null,
+    Classification: 'BUSINESS',
+    UsageType: 'NORMAL',
+    BusinessModel: null,
+    Industry: null,
+    PartnerId: null,
+    Referrer: null,
+    ReferrerIdentifier: null,
+    LandingPage: null,
+    PlanIdentifier: null,
+    // Queries fill missing reporting fields with the spec's defaults.
+    Reporting: {} as TenantDocument['Reporting'],
+    LogoURL: null,
+    PendingLogoURL: null,
+    PendingLogoContentType: null,
+    LogoSubmittedAt: null,
+    LastLogoDecision: null,
+    LogoReviewedAt: null,
+    CreatedBy: null,
+    createdAt,
+    status: 'active',
+    deletedAt: null,
+    disableReason: null,
+    purged: false,
+    purgedAt: null,
+  });
+  const userDoc = (id: number): UserDocument => ({
+    _id: id,
+    position: 0,
+    Email: `seeded-${id}@example.test`,
+    GivenName: 'Seeded',
+    FamilyName: `User ${id}`,
+    Name: `Seeded User ${id}`,
+    sortName: `seeded user ${id}`,
+    JobTitle: null,
+    PrimaryClassification: 'MEMBER',
+    signupProvider: null,
+    hasPassword: true,
+    Logins: 0,
+    LastLogin: null,
+    LastLoginMethod: null,
+    createdAt,
+    DefaultPartnerTenantId: null,
+    EmailVerified: true,
+    PasswordResetRequired: false,
+    deleted: false,
+    deletedAt: null,
+  });
+  const membershipDoc = (userId: number, tenantId: number): MembershipDocument => ({
+    _id: `${userId}:${tenantId}`,
+    position: 0,
+    userId,
+    tenantId,
+    Status: 'ACTIVE',
+    Role: 'USER',
+    Classification: 'MEMBER',
+    JobTitle: null,
+    SendWeekly: false,
+    SendMonthly: false,
+    InviteId: null,
+    joinedAt: createdAt,
+    userDeleted: false,
+  });
+  const started = Date.now();
+  const inBatches = async (count: number, write: (from: number, size: number) => Promise<unknown>) => {
+    for (let from = 0; from < count; from += SEED_BATCH)
+      await write(from, Math.min(SEED_BATCH, count - from));
+  };
+  await inBatches(counts.tenants, (from, size) =>
+    tenants.insertMany(Array.from({ length: size }, (_, i) => tenantDoc(SEED_FIRST_ID + from + i))),
+  );
+  await inBatches(counts.users, async (from, size) => {
+    const ids = Array.from({ length: size }, (_, i) => SEED_FIRST_ID + from + i);
+    await users.insertMany(ids.map(userDoc));
+    await memberships.insertMany(
+      ids.map((id, i) => membershipDoc(id, SEED_FIRST_ID + ((from + i) % Math.max(1, counts.tenants)))),
+    );
+  });
+  log(
+    `seeded ${counts.tenants} tenants, ${counts.users} users in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+};
+
 const figure = (name: string, measured: Load, baseline: Load): Figure[] => [
   {
     name: `${name} throughput`,
@@ -195,29 +325,101 @@ const figure = (name: string, measured: Load, baseline: Load): Figure[] => [
   },
 ];
 
+type Measured = { read: Load; write: Load };
+
+/** GET /api/users and PUT /api/users/:id under autocannon on one gateway, after a warm-up. */
+const measureGateway = async (
+  gateway: Awaited<ReturnType<typeof startGateway>>,
+  options: { duration: number; connections: number; log: (m: string) => void },
+): Promise<Measured> => {
+  const { duration, connections, log } = options;
+  const session = await signIn(gateway);
+  const common = { connections, duration, headers: session.headers };
+  await load({ ...common, url: `${gateway.url}/api/users`, duration: 2 });
+  log('GET /api/users');
+  const read = await load({ ...common, url: `${gateway.url}/api/users` });
+  log('PUT /api/users/:id (a job title edit: one event appended per request)');
+  let n = 0;
+  const write = await load({
+    ...common,
+    url: `${gateway.url}/api/users/${session.userId}`,
+    method: 'PUT',
+    requests: [
+      {
+        method: 'PUT',
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ JobTitle: `Title ${(n += 1)}` }),
+        }),
+      },
+    ],
+  });
+  for (const [name, result] of [
+    ['read', read],
+    ['command', write],
+  ] as const) {
+    if (result.errors > 0) log(`${name}: ${result.errors} requests failed or were not 2xx`);
+  }
+  return { read, write };
+};
+
+/** The figures at scale, each against the same figure on an empty store (issue 13: at least 0.8x). */
+const scaleFigures = (label: string, empty: Measured, full: Measured): Figure[] => {
+  const target = { kind: 'ratio', op: '>=', value: 0.8, source: 'issue 13' } as const;
+  const lowerTarget = {
+    kind: 'ratio',
+    op: '<=',
+    value: 1.25,
+    source: 'issue 13 (0.8x, inverted for latency)',
+  } as const;
+  return [
+    ['GET /api/users', empty.read, full.read],
+    ['PUT /api/users/:id', empty.write, full.write],
+  ].flatMap(([name, before, after]) => {
+    const [route, a, b] = [name as string, before as Load, after as Load];
+    return [
+      {
+        name: `${route} throughput, ${label}`,
+        unit: 'req/s',
+        value: b.requestsPerSecond,
+        baseline: { name: 'empty store', value: a.requestsPerSecond },
+        higherIsBetter: true,
+        target,
+      },
+      {
+        name: `${route} p99, ${label}`,
+        unit: 'ms',
+        value: b.p99,
+        baseline: { name: 'empty store p99', value: a.p99 },
+        higherIsBetter: false,
+        target: lowerTarget,
+      },
+    ];
+  });
+};
+
 export const suite: BenchSuite = {
   name: 'gateway',
   description:
-    'autocannon on GET /api/users and PUT /api/users/:id with a signed-in session, beside a bare Fastify hello-world',
-  params: { seconds: 10, connections: 10 },
+    'autocannon on GET /api/users and PUT /api/users/:id with a signed-in session, beside a bare Fastify hello-world; with --tenants/--users, again over read models holding that many, beside the empty store',
+  params: { seconds: 10, connections: 10, tenants: 0, users: 0 },
   run: async (params, { log }) => {
     const duration = params.seconds ?? 10;
     const connections = params.connections ?? 10;
+    const tenants = params.tenants ?? 0;
+    const users = params.users ?? 0;
     const hello = await startHelloWorld();
     const gateway = await startGateway();
+    let empty: Measured;
+    let helloGet: Load;
+    let helloPut: Load;
     try {
-      const session = await signIn(gateway);
-      const common = { connections, duration, headers: session.headers };
-      // Warm both servers (JIT, connection pools) before measuring.
+      // Warm the hello-world server (JIT) before measuring.
       await load({ url: hello.url, connections, duration: 2 });
-      await load({ ...common, url: `${gateway.url}/api/users`, duration: 2 });
-
       log(`hello-world GET, ${duration}s x ${connections} connections`);
-      const helloGet = await load({ url: hello.url, connections, duration });
-      log('GET /api/users');
-      const read = await load({ ...common, url: `${gateway.url}/api/users` });
+      helloGet = await load({ url: hello.url, connections, duration });
       log('hello-world PUT');
-      const helloPut = await load({
+      helloPut = await load({
         url: hello.url,
         method: 'PUT',
         connections,
@@ -225,32 +427,29 @@ export const suite: BenchSuite = {
         body: '{}',
         headers: { 'content-type': 'application/json' },
       });
-      log('PUT /api/users/:id (a job title edit: one event appended per request)');
-      let n = 0;
-      const write = await load({
-        ...common,
-        url: `${gateway.url}/api/users/${session.userId}`,
-        method: 'PUT',
-        requests: [
-          {
-            method: 'PUT',
-            setupRequest: (request) => ({
-              ...request,
-              body: JSON.stringify({ JobTitle: `Title ${(n += 1)}` }),
-            }),
-          },
-        ],
-      });
-      for (const [name, result] of [
-        ['read', read],
-        ['command', write],
-      ] as const) {
-        if (result.errors > 0) log(`${name}: ${result.errors} requests failed or were not 2xx`);
-      }
-      return [...figure('GET /api/users', read, helloGet), ...figure('PUT /api/users/:id', write, helloPut)];
+      log('empty store');
+      empty = await measureGateway(gateway, { duration, connections, log });
     } finally {
       await gateway.close();
-      await hello.close();
+      if (tenants === 0 && users === 0) await hello.close();
+    }
+    const figures = [
+      ...figure('GET /api/users', empty.read, helloGet),
+      ...figure('PUT /api/users/:id', empty.write, helloPut),
+    ];
+    if (tenants === 0 && users === 0) return figures;
+    await hello.close();
+    const full = await startGateway();
+    try {
+      // The projectors create the current collections as they start; seed once they have.
+      while (full.processors.some((processor) => processor.status().version === null))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      await seedReadModels(full.db, { tenants, users }, log);
+      log(`${tenants} tenants, ${users} users`);
+      const atScale = await measureGateway(full, { duration, connections, log });
+      return [...figures, ...scaleFigures(`${tenants} tenants, ${users} users`, empty, atScale)];
+    } finally {
+      await full.close();
     }
   },
 };
