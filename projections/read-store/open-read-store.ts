@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
+import type { StatementObserver } from './embedded/embedded-collection';
 import { EmbeddedDb } from './embedded/embedded-db';
 
 /**
@@ -31,7 +32,11 @@ export const embeddedReadStorePath = (config: ReadStoreConfig): string =>
 
 export const openReadStore = async (
   config: ReadStoreConfig,
-  options: { onDamaged?: (message: string, setAsidePath: string) => void } = {},
+  options: {
+    onDamaged?: (message: string, setAsidePath: string) => void;
+    /** Embedded store only: sees each query's SQL before it runs (tests of index use). */
+    observeStatements?: StatementObserver;
+  } = {},
 ): Promise<ReadStore> => {
   if (config.MONGO_URL) {
     const client = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 5000 });
@@ -45,7 +50,7 @@ export const openReadStore = async (
       close: () => client.close(),
     };
   }
-  const embedded = new EmbeddedDb({ path: embeddedReadStorePath(config), onDamaged: options.onDamaged });
+  const embedded = new EmbeddedDb({ path: embeddedReadStorePath(config), ...options });
   return {
     kind: 'embedded',
     db: embedded as unknown as Db,

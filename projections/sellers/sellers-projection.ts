@@ -251,6 +251,10 @@ export const sellersProjection = defineProjection<SellerCollections>({
     sellers: [
       { key: { tenantId: 1, active: 1 }, name: 'tenant_active' },
       { key: { companyNameSort: 1 }, name: 'company_name' },
+      // Every tenant's sellers by state and by platform: the admin lists, stats and bulk sync
+      // (test/read-store/hot-query-plans.test.ts).
+      { key: { deleted: 1, active: 1 }, name: 'deleted_active' },
+      { key: { provider: 1, deleted: 1, active: 1 }, name: 'provider_deleted_active' },
     ],
     tenants: [{ key: { partnerId: 1 }, name: 'partner' }],
   },

@@ -209,6 +209,9 @@ export const tenantsProjection = defineProjection<Collections>({
     tenants: [
       { key: { sortName: 1 }, name: 'sort_name' },
       { key: { Classification: 1, UsageType: 1 }, name: 'classification_usage' },
+      // A partner's clients, and the admin filters by status (test/read-store/hot-query-plans.test.ts).
+      { key: { PartnerId: 1 }, name: 'partner_id' },
+      { key: { status: 1 }, name: 'status' },
     ],
   },
   filter: { categories: ['tenant'] },

@@ -21,6 +21,7 @@ import { projections } from '../../projections/registry';
 import { createMailer } from '../../workflows/email/smtp-mailer';
 import { isolatedNames, testConfig } from '../harness/isolation';
 import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
+import type { StatementObserver } from '../../projections/read-store/embedded/embedded-collection';
 
 /**
  * The whole gateway on the real local servers, for one test file: the SQLite event store on a
@@ -73,6 +74,8 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 export type WorldOptions = {
   /** Runs the live notifier and serves /api/live (listen on a port to connect sockets). */
   live?: { heartbeatMs?: number; waitTimeoutMs?: number };
+  /** Sees every query the embedded read store runs (tests of index use). */
+  observeReadStore?: StatementObserver;
 };
 
 export const useGatewayWorld = (
@@ -111,7 +114,7 @@ export const useGatewayWorld = (
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledgerwise-gateway-'));
-    readStore = await openReadStore(config);
+    readStore = await openReadStore(config, { observeStatements: options.observeReadStore });
     const { db } = readStore;
     store = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
     const keys = new InMemoryPersonalDataKeyStore();

@@ -27,6 +27,7 @@ type TaggedPath = [path: (string | number)[], tag: Tag];
 
 export type EncodedDocument = { json: string; tags: string | null };
 
+// `path` is one array pushed and popped along the walk; it is copied only where a tag is recorded.
 const encodeValue = (value: unknown, path: (string | number)[], tags: TaggedPath[]): unknown => {
   if (value === null || typeof value !== 'object') return value === undefined ? null : value;
   // Realm-safe checks: a Date made by structuredClone or in a jest sandbox is no `instanceof Date` here.
@@ -43,12 +44,23 @@ const encodeValue = (value: unknown, path: (string | number)[], tags: TaggedPath
     const bytes = value instanceof Binary ? value.buffer : (value as Uint8Array);
     return { $binary: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
   }
-  if (Array.isArray(value)) return value.map((item, index) => encodeValue(item, [...path, index], tags));
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index += 1) {
+      path.push(index);
+      out[index] = encodeValue(value[index], path, tags);
+      path.pop();
+    }
+    return out;
+  }
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
     // Like the driver (ignoreUndefined is off, but undefined has no JSON form): absent, not null.
     if (item === undefined) continue;
-    out[key] = encodeValue(item, [...path, key], tags);
+    path.push(key);
+    out[key] = encodeValue(item, path, tags);
+    path.pop();
   }
   return out;
 };
@@ -70,10 +82,22 @@ const decodeTagged = (stored: Record<string, unknown>, tag: Tag): unknown => {
   }
 };
 
+/** Parsed `tags` columns by text: rows of one collection mostly share the same few (a date field or two). */
+const parsedTags = new Map<string, TaggedPath[]>();
+const tagsOf = (tags: string): TaggedPath[] => {
+  let parsed = parsedTags.get(tags);
+  if (!parsed) {
+    if (parsedTags.size >= 1024) parsedTags.clear();
+    parsed = JSON.parse(tags) as TaggedPath[];
+    parsedTags.set(tags, parsed);
+  }
+  return parsed;
+};
+
 export const decodeDocument = <T = Record<string, unknown>>(json: string, tags: string | null): T => {
   const doc = JSON.parse(json) as Record<string, unknown>;
   if (tags === null) return doc as T;
-  for (const [path, tag] of JSON.parse(tags) as TaggedPath[]) {
+  for (const [path, tag] of tagsOf(tags)) {
     let parent: Record<string | number, unknown> = doc;
     for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
     const last = path[path.length - 1]!;

@@ -60,6 +60,17 @@ const setPath = (doc: Doc, path: string, value: unknown) => {
   parent[segments[segments.length - 1]!] = value;
 };
 
+/** A SELECT the store is about to run, for tests that check hot queries use their indexes. */
+export type StatementObserver = (statement: {
+  collection: string;
+  sql: string;
+  params: unknown[];
+  /** The filter's part of the WHERE clause ('1' when SQL filters nothing). */
+  where: string;
+  /** Whether SQL decides the whole filter (LIMIT and COUNT then run in SQL too). */
+  exact: boolean;
+}) => void;
+
 export type WriteResult = {
   matchedCount: number;
   modifiedCount: number;
@@ -69,14 +80,41 @@ export type WriteResult = {
 
 /** One collection of the embedded read store, with the driver's method names and result shapes. */
 export class EmbeddedCollection<TSchema = Doc> {
-  constructor(
-    private readonly sqlite: Database.Database,
-    private readonly catalog: EmbeddedCatalog,
-    readonly collectionName: string,
-  ) {}
+  private readonly sqlite: Database.Database;
+  private readonly catalog: EmbeddedCatalog;
+  private readonly observe: StatementObserver | undefined;
+  readonly collectionName: string;
+
+  constructor(store: {
+    sqlite: Database.Database;
+    catalog: EmbeddedCatalog;
+    name: string;
+    observe?: StatementObserver | undefined;
+  }) {
+    this.sqlite = store.sqlite;
+    this.catalog = store.catalog;
+    this.collectionName = store.name;
+    this.observe = store.observe;
+  }
 
   private get table() {
     return tableName(this.collectionName);
+  }
+
+  /**
+   * Compiled statements by SQL text: compiling costs more than running a keyed lookup. Bounded,
+   * since `$in` lists of every length give different texts. SQLite recompiles a cached statement
+   * itself when another connection changed the schema.
+   */
+  private readonly statements = new Map<string, Database.Statement>();
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= 256) this.statements.clear();
+      statement = this.sqlite.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   private write<T>(work: () => T): T {
@@ -105,12 +143,22 @@ export class EmbeddedCollection<TSchema = Doc> {
       plan.exact && Number.isFinite(remaining)
         ? Math.min(Math.max(remaining, 1), LARGEST_BATCH)
         : FIRST_BATCH;
+    let first = true;
     for (;;) {
       const statement = sorted
         ? `SELECT rowid, doc, tags FROM ${this.table} WHERE ${plan.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`
         : `SELECT rowid, doc, tags FROM ${this.table} WHERE (${plan.where}) AND rowid > ? ORDER BY rowid LIMIT ? OFFSET ?`;
       const params = sorted ? [...plan.params, batch, offset] : [...plan.params, lastRowid, batch, offset];
-      const found = this.sqlite.prepare(statement).all(...params) as {
+      if (first)
+        this.observe?.({
+          collection: this.collectionName,
+          sql: statement,
+          params,
+          where: plan.where,
+          exact: plan.exact,
+        });
+      first = false;
+      const found = this.prepare(statement).all(...params) as {
         rowid: number;
         doc: string;
         tags: string | null;
@@ -154,8 +202,9 @@ export class EmbeddedCollection<TSchema = Doc> {
     const plan = compileFilter(filter, { singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName) });
     if (plan.exact) {
       const limit = options.limit ?? -1;
-      const count = this.sqlite
-        .prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM ${this.table} WHERE ${plan.where} LIMIT ? OFFSET ?)`)
+      const count = this.prepare(
+        `SELECT COUNT(*) FROM (SELECT 1 FROM ${this.table} WHERE ${plan.where} LIMIT ? OFFSET ?)`,
+      )
         .pluck()
         .get(...plan.params, limit, options.skip ?? 0) as number;
       return Promise.resolve(count);
@@ -218,9 +267,11 @@ export class EmbeddedCollection<TSchema = Doc> {
     this.noteArrays(doc);
     const encoded = encodeDocument(doc);
     try {
-      this.sqlite
-        .prepare(`INSERT INTO ${this.table} (id, doc, tags) VALUES (?, ?, ?)`)
-        .run(idKey(doc._id), encoded.json, encoded.tags);
+      this.prepare(`INSERT INTO ${this.table} (id, doc, tags) VALUES (?, ?, ?)`).run(
+        idKey(doc._id),
+        encoded.json,
+        encoded.tags,
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateKeyError(this.collectionName, doc._id);
       throw error;
@@ -240,9 +291,11 @@ export class EmbeddedCollection<TSchema = Doc> {
     if (encoded.json === previous.json && encoded.tags === previous.tags) return false;
     this.noteArrays(after);
     try {
-      this.sqlite
-        .prepare(`UPDATE ${this.table} SET doc = ?, tags = ? WHERE rowid = ?`)
-        .run(encoded.json, encoded.tags, rowid);
+      this.prepare(`UPDATE ${this.table} SET doc = ?, tags = ? WHERE rowid = ?`).run(
+        encoded.json,
+        encoded.tags,
+        rowid,
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateKeyError(this.collectionName, after._id);
       throw error;
@@ -377,7 +430,7 @@ export class EmbeddedCollection<TSchema = Doc> {
       this.write(() => {
         const [row] = [...this.rows({ filter, sort: options.sort, limit: 1 })];
         if (!row) return null;
-        this.sqlite.prepare(`DELETE FROM ${this.table} WHERE rowid = ?`).run(row.rowid);
+        this.prepare(`DELETE FROM ${this.table} WHERE rowid = ?`).run(row.rowid);
         return row.doc;
       }),
     );
@@ -388,10 +441,10 @@ export class EmbeddedCollection<TSchema = Doc> {
     if (!this.catalog.exists(this.collectionName)) return 0;
     const plan = compileFilter(filter, { singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName) });
     if (plan.exact && multi) {
-      return this.sqlite.prepare(`DELETE FROM ${this.table} WHERE ${plan.where}`).run(...plan.params).changes;
+      return this.prepare(`DELETE FROM ${this.table} WHERE ${plan.where}`).run(...plan.params).changes;
     }
     const rowids = [...this.rows({ filter, ...(multi ? {} : { limit: 1 }) })].map((row) => row.rowid);
-    const remove = this.sqlite.prepare(`DELETE FROM ${this.table} WHERE rowid = ?`);
+    const remove = this.prepare(`DELETE FROM ${this.table} WHERE rowid = ?`);
     for (const rowid of rowids) remove.run(rowid);
     return rowids.length;
   }
@@ -578,7 +631,7 @@ export class EmbeddedCollection<TSchema = Doc> {
     this.catalog.refresh();
     const plan = compileFilter(filter, { singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName) });
     const statement = `EXPLAIN QUERY PLAN SELECT rowid, doc, tags FROM ${this.table} WHERE ${plan.where} ORDER BY ${compileSort(sort)} LIMIT 20`;
-    const details = this.sqlite.prepare(statement).all(...plan.params) as { detail: string }[];
+    const details = this.prepare(statement).all(...plan.params) as { detail: string }[];
     return { plan: details.map((row) => row.detail), exact: plan.exact };
   }
 }

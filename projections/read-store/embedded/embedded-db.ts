@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { EmbeddedCatalog } from './embedded-catalog';
-import { EmbeddedCollection } from './embedded-collection';
+import { EmbeddedCollection, type StatementObserver } from './embedded-collection';
 
 export type EmbeddedDbOptions = {
   path: string;
@@ -10,6 +10,8 @@ export type EmbeddedDbOptions = {
   busyTimeoutMs?: number;
   /** Called when a damaged file was set aside and an empty store started in its place. */
   onDamaged?: (message: string, setAsidePath: string) => void;
+  /** Sees each query's SQL before it runs (tests of index use). */
+  observeStatements?: StatementObserver;
 };
 
 const DAMAGED_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
@@ -35,6 +37,7 @@ export class EmbeddedDb {
   private readonly sqlite: Database.Database;
   private readonly catalog: EmbeddedCatalog;
   private readonly opened = new Map<string, EmbeddedCollection>();
+  private readonly observe: StatementObserver | undefined;
 
   constructor(options: EmbeddedDbOptions) {
     mkdirSync(dirname(options.path), { recursive: true });
@@ -55,12 +58,18 @@ export class EmbeddedDb {
     this.sqlite = sqlite;
     this.catalog = new EmbeddedCatalog(sqlite);
     this.databaseName = options.path;
+    this.observe = options.observeStatements;
   }
 
   collection<T = Record<string, unknown>>(name: string): EmbeddedCollection<T> {
     let collection = this.opened.get(name);
     if (!collection) {
-      collection = new EmbeddedCollection(this.sqlite, this.catalog, name);
+      collection = new EmbeddedCollection({
+        sqlite: this.sqlite,
+        catalog: this.catalog,
+        name,
+        observe: this.observe,
+      });
       this.opened.set(name, collection);
     }
     return collection;
@@ -98,6 +107,12 @@ export class EmbeddedDb {
       ping: () => this.command({ ping: 1 }),
       command: (command: Record<string, unknown>) => this.command(command),
     };
+  }
+
+  /** SQLite's plan for a statement the observer saw (its parameters included). */
+  explain(sql: string, params: unknown[]): string[] {
+    const rows = this.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+    return rows.map((row) => row.detail);
   }
 
   close(): void {
