@@ -181,6 +181,10 @@ export const ConfigEnv = z
 
 export type Config = z.infer<typeof ConfigEnv>;
 
+/** The embedded read store's file (used when MONGO_URL is not set): READ_STORE_PATH or under DATA_DIR. */
+export const embeddedReadStorePath = (config: Pick<Config, 'DATA_DIR' | 'READ_STORE_PATH'>): string =>
+  config.READ_STORE_PATH ?? `${config.DATA_DIR.replace(/\/+$/, '')}/read-models.sqlite`;
+
 /** Raised when the environment does not describe a valid configuration; the message names each variable. */
 export class ConfigError extends Error {
   readonly variables: string[];

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { embeddedReadStorePath, loadConfig } from '../../contracts/config';
 import { cacheRoot, logDir, runDir } from './paths';
 import { servers, serverNamed, type ServerDefinition } from './servers';
 import { InfraError, withLock } from './shell';
@@ -142,6 +143,26 @@ export const infraUp = async (names: string[] = []): Promise<void> => {
   if (failures.length > 0) throw new InfraError(failures.join('\n'));
 };
 
+/** The stores that are files, not servers (the defaults when no EventStoreDB or MongoDB is configured). */
+const embeddedStoresLine = (): string => {
+  try {
+    const config = loadConfig(process.env);
+    const sizeOf = (path: string) =>
+      existsSync(path) ? `${(statSync(path).size / 2 ** 20).toFixed(1)} MiB` : 'not created yet';
+    const readStore = config.MONGO_URL
+      ? 'read models in MongoDB (MONGO_URL)'
+      : `read store   embedded ${embeddedReadStorePath(config)} (${sizeOf(embeddedReadStorePath(config))})`;
+    const eventStore = config.EVENTSTORE_URL
+      ? 'events in EventStoreDB (EVENTSTORE_URL)'
+      : `event store  embedded under ${config.DATA_DIR}`;
+    return `  ${readStore}
+  ${eventStore}
+`;
+  } catch {
+    return '';
+  }
+};
+
 export const runInfraCommand = async (args: string[]): Promise<number> => {
   const [action = 'status', ...names] = args;
   try {
@@ -172,6 +193,7 @@ export const runInfraCommand = async (args: string[]): Promise<number> => {
             `  ${server.name.padEnd(12)} ${server.version.padEnd(8)} ${state.padEnd(22)} ${cached.padEnd(10)} ${server.endpoints.join(', ')}${crashes ? `  ${crashes}` : ''}\n`,
           );
         }
+        process.stdout.write(embeddedStoresLine());
         return allHealthy ? 0 : 1;
       }
       case 'logs':

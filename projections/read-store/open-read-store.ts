@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { embeddedReadStorePath } from '../../contracts/config';
 import { MongoClient, type Db } from 'mongodb';
 import type { StatementObserver } from './embedded/embedded-collection';
 import { EmbeddedDb } from './embedded/embedded-db';
@@ -26,9 +26,6 @@ export type ReadStoreConfig = {
   READ_STORE_PATH?: string | undefined;
 };
 
-/** The embedded store's file: READ_STORE_PATH, or read-models.sqlite under DATA_DIR. */
-export const embeddedReadStorePath = (config: ReadStoreConfig): string =>
-  config.READ_STORE_PATH ?? join(config.DATA_DIR, 'read-models.sqlite');
 
 export const openReadStore = async (
   config: ReadStoreConfig,
