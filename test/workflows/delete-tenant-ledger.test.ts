@@ -9,21 +9,12 @@ import {
   type LedgerOutboxEntry,
 } from '../../workflows/ledger/ledger-outbox';
 import { serializedDocsOf } from '../../workflows/ledger/write-ledger-page';
-import { isolatedNames, testConfig } from '../harness/isolation';
-import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
+import { useTestReadStore } from '../harness/test-read-store';
 
-const config = testConfig(isolatedNames(__filename));
-let readStore: ReadStore;
+const readStore = useTestReadStore(__filename);
 let db: Db;
-
-beforeAll(async () => {
-  readStore = await openReadStore(config);
-  db = readStore.db;
-});
-
-afterAll(async () => {
-  await db.dropDatabase();
-  await readStore.close();
+beforeAll(() => {
+  db = readStore.db();
 });
 
 const now = new Date('2024-07-01T08:30:00.000Z');

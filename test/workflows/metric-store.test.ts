@@ -8,21 +8,12 @@ import {
   querySellerMetricSummary,
   storeMetrics,
 } from '../../workflows/metrics/metric-store';
-import { isolatedNames, testConfig } from '../harness/isolation';
-import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
+import { useTestReadStore } from '../harness/test-read-store';
 
-const config = testConfig(isolatedNames(__filename));
-let readStore: ReadStore;
+const readStore = useTestReadStore(__filename);
 let db: Db;
-
-beforeAll(async () => {
-  readStore = await openReadStore(config);
-  db = readStore.db;
-});
-
-afterAll(async () => {
-  await db.dropDatabase();
-  await readStore.close();
+beforeAll(() => {
+  db = readStore.db();
 });
 
 const sellerId = 41;

@@ -1,21 +1,12 @@
 import type { Db } from 'mongodb';
 import { leaseMs, withSellerMetricsLease } from '../../workflows/metrics/seller-metrics-lease';
-import { isolatedNames, testConfig } from '../harness/isolation';
-import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
+import { useTestReadStore } from '../harness/test-read-store';
 
 /** The per-seller metrics lease on the real FerretDB: one holder at a time, never stuck on a dead one. */
-const config = testConfig(isolatedNames(__filename));
-let readStore: ReadStore;
+const readStore = useTestReadStore(__filename);
 let db: Db;
-
-beforeAll(async () => {
-  readStore = await openReadStore(config);
-  db = readStore.db;
-});
-
-afterAll(async () => {
-  await db?.dropDatabase();
-  await readStore?.close();
+beforeAll(() => {
+  db = readStore.db();
 });
 
 const clock = { at: Date.parse('2024-06-30T12:00:00.000Z') };
