@@ -2,6 +2,7 @@ import pino from 'pino';
 import { SessionResponse } from '../../contracts/auth';
 import { demoUserEmail, seedDemo } from '../../cli/seed-demo';
 import { startCluster, type LedgerwiseCluster, type RoleProcess } from '../harness/ledgerwise-cluster';
+import { httpBrowser } from '../harness/http-browser';
 
 /**
  * Issue 13, beyond one machine: two gateways, two workers and two projectors as separate processes on
@@ -39,32 +40,7 @@ const activeProjectors = async (projectors: RoleProcess[]) => {
   return active;
 };
 
-/** A cookie jar shared by both gateways, as a browser behind a load balancer would hold one. */
-const browser = () => {
-  const jar = new Map<string, string>();
-  let csrfToken = '';
-  const call = async (base: string, path: string, init: { method?: string; body?: unknown } = {}) => {
-    const response = await fetch(`${base}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(csrfToken ? { 'x-csrf-token': csrfToken } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return response;
-  };
-  const fetchCsrf = async (base: string) => {
-    csrfToken = ((await (await call(base, '/api/auth/token')).json()) as { csrfToken: string }).csrfToken;
-  };
-  return { call, fetchCsrf };
-};
+const browser = httpBrowser;
 
 describe('several processes of each role', () => {
   it('pass a journey through two gateways, with one projector per projection and takeover', async () => {

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { demoUserEmail, seedDemo } from '../../cli/seed-demo';
 import { startCluster, type LedgerwiseCluster, type RoleProcess } from '../harness/ledgerwise-cluster';
+import { httpBrowser } from '../harness/http-browser';
 
 /**
  * Issue 13: sessions are cached in each gateway process (ADR 29), yet a session ended through one
@@ -16,27 +17,9 @@ afterAll(async () => {
 
 /** One browser: its own cookie jar and CSRF token, whichever gateway it reaches. */
 const browser = () => {
-  const jar = new Map<string, string>();
-  let csrfToken = '';
-  const call = async (base: string, path: string, init: { method?: string; body?: unknown } = {}) => {
-    const response = await fetch(`${base}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(csrfToken ? { 'x-csrf-token': csrfToken } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return response;
-  };
+  const { call, fetchCsrf } = httpBrowser();
   const signIn = async (base: string, password: string) => {
-    csrfToken = ((await (await call(base, '/api/auth/token')).json()) as { csrfToken: string }).csrfToken;
+    await fetchCsrf(base);
     for (let tries = 0; tries < 240; tries += 1) {
       const response = await call(base, '/api/auth/login', {
         method: 'POST',
