@@ -1,24 +1,22 @@
 import type { Db } from 'mongodb';
-import { invitationValidityMs, type InviteRole, type InviteWorkflow } from '../../contracts/events/invite';
+import type { PendingInvite } from '../../contracts/api/users';
+import { invitationValidityMs } from '../../contracts/events/invite';
 import { currentCollection } from '../framework/read-model-versions';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { INVITES, invitesProjection, type InviteDocument, type InviteStatus } from './invites-projection';
 
-export type InviteView = {
+/**
+ * An invitation as queries return it: the API's PendingInvite (contracts/api/users.ts) with every status
+ * and the fields the gateway's use-cases need besides, so a field renamed in the contract fails here.
+ */
+export type InviteView = Omit<PendingInvite, 'status'> & {
   /** The Uuid in the invitation link and in DELETE /api/auth/invite/{id}. */
   Uuid: string;
   TenantId: number;
-  Email: string;
-  Name: string;
-  Role: InviteRole;
-  JobTitle: string | null;
   SubscribeToReports: boolean;
   ClassifyAsAdvisor: boolean;
-  Workflow: InviteWorkflow;
   status: InviteStatus;
-  createdAt: string;
   expiresAt: string;
-  lastSentAt: string | null;
   streamId: string;
 };
 
