@@ -26,7 +26,6 @@ export type ReadStoreConfig = {
   READ_STORE_PATH?: string | undefined;
 };
 
-
 export const openReadStore = async (
   config: ReadStoreConfig,
   options: {
