@@ -85,25 +85,29 @@ export const ReceivablesCard = ({ seller, currency }: { seller: SellerResponse; 
                 yAxisWidth={72}
               />
             </div>
-            <table className="sr-only">
-              <caption>Revenue and payments by month, {name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Month</th>
-                  <th scope="col">Revenue</th>
-                  <th scope="col">Paid</th>
-                </tr>
-              </thead>
-              <tbody>
-                {series.map((point) => (
-                  <tr key={point.month}>
-                    <th scope="row">{point.month}</th>
-                    <td>{money(point.Revenue)}</td>
-                    <td>{money(point.Paid)}</td>
+            {/* sr-only on a wrapper: a table keeps its content's width whatever width it is given, and this
+                one widened the page on a 360 px screen. */}
+            <div className="sr-only">
+              <table>
+                <caption>Revenue and payments by month, {name}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Month</th>
+                    <th scope="col">Revenue</th>
+                    <th scope="col">Paid</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {series.map((point) => (
+                    <tr key={point.month}>
+                      <th scope="row">{point.month}</th>
+                      <td>{money(point.Revenue)}</td>
+                      <td>{money(point.Paid)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </>
         )}
       </Card>
