@@ -46,6 +46,9 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
+      // Several unit suites use real SQLite files and generated companies; a
+      // loaded 2-core CI machine stretched one past jest's 5 s default.
+      testTimeout: 20_000,
       roots: [
         '<rootDir>/contracts',
         '<rootDir>/domain',

@@ -208,6 +208,9 @@ describe('handleCommand: If-Match', () => {
 });
 
 describe('handleCommand: 50 concurrent commands on one stream', () => {
+  // Fifty writers on four SQLite connections retry against each other; on a
+  // loaded 2-core CI machine that takes longer than jest's 5 s default.
+  const contendedTimeout = 30_000;
   const concurrentDeposits = async (maxRetries: number) => {
     const { store, deps } = await openedAccount();
     // Four connections to one file, as four processes would have.
@@ -239,7 +242,7 @@ describe('handleCommand: 50 concurrent commands on one stream', () => {
     }
     const recorded = stream.slice(1).map((e) => e.metadata.causationId);
     expect(recorded.sort()).toEqual([...accepted].sort());
-  });
+  }, contendedTimeout);
 
   it('with retries: all 50 are accepted, each once, and no deposit is lost', async () => {
     const { stream, accepted, outcomes } = await concurrentDeposits(60);
@@ -257,7 +260,7 @@ describe('handleCommand: 50 concurrent commands on one stream', () => {
       expect(stored?.position).toBe(outcome.value.position);
       expect(stored?.data).toEqual(outcome.value.events[0]?.data);
     }
-  });
+  }, contendedTimeout);
 });
 
 describe('handleCommand: metadata', () => {
