@@ -98,14 +98,47 @@ export const emptyLedgerPage = (): LedgerPage => ({
   creditMemos: [],
 });
 
-/** Metric types with their numeric codes (admin.md section 3). */
-export const MetricType = z.enum(['TOTAL_REVENUE', 'TOTAL_PAID', 'AVG_DAYS_BETWEEN_PURCHASES']);
+/**
+ * Metric types with their numeric codes. The first three are admin.md section 3's; the receivables
+ * metrics of issue 15 take free powers of two between them (docs/adr/0030-receivables-metrics.md
+ * gives every formula). Units: DSO-like types and moving-average DBT in hundredths of a day,
+ * COLLECTION_EFFECTIVENESS_INDEX in hundredths of a percent, AGING_* in cents open at the period's end.
+ */
+export const MetricType = z.enum([
+  'TOTAL_REVENUE',
+  'TOTAL_PAID',
+  'AVG_DAYS_BETWEEN_PURCHASES',
+  'DSO',
+  'DSO_COUNTBACK',
+  'BEST_POSSIBLE_DSO',
+  'AVG_DAYS_DELINQUENT',
+  'COLLECTION_EFFECTIVENESS_INDEX',
+  'AGING_CURRENT',
+  'AGING_1_30',
+  'AGING_31_60',
+  'AGING_61_90',
+  'AGING_OVER_90',
+  'MOVING_AVG_DAYS_BETWEEN_TRANSACTIONS',
+]);
 export type MetricType = z.infer<typeof MetricType>;
 export const metricTypeCodes: Record<MetricType, number> = {
   TOTAL_REVENUE: 0,
   TOTAL_PAID: 16,
   AVG_DAYS_BETWEEN_PURCHASES: 1073741824,
+  DSO: 32,
+  DSO_COUNTBACK: 64,
+  BEST_POSSIBLE_DSO: 128,
+  AVG_DAYS_DELINQUENT: 256,
+  COLLECTION_EFFECTIVENESS_INDEX: 512,
+  AGING_CURRENT: 1024,
+  AGING_1_30: 2048,
+  AGING_31_60: 4096,
+  AGING_61_90: 8192,
+  AGING_OVER_90: 16384,
+  MOVING_AVG_DAYS_BETWEEN_TRANSACTIONS: 32768,
 };
+/** The receivables metric types (issue 15), beside the three of the spec. */
+export const receivablesMetricTypes = MetricType.options.slice(3) as readonly MetricType[];
 
 export const MetricFrequency = z.enum(['WEEKLY', 'MONTHLY', 'YEARLY', 'TRAILING3MONTHS', 'TRAILING12MONTHS']);
 export type MetricFrequency = z.infer<typeof MetricFrequency>;
@@ -113,6 +146,9 @@ export type MetricFrequency = z.infer<typeof MetricFrequency>;
 /**
  * One period of one metric. `Value` is in hundredths, as the UI divides by 100: cents for the money
  * metrics, hundredths of a day for AVG_DAYS_BETWEEN_PURCHASES. `Count` is how many records went in.
+ * A ratio with nothing to divide by (DSO of a period without sales, CEI with a zero denominator)
+ * has Value 0 and Count 0: read Count 0 as "no value" for DSO, BEST_POSSIBLE_DSO,
+ * AVG_DAYS_DELINQUENT and COLLECTION_EFFECTIVENESS_INDEX.
  */
 export const MetricRow = z.object({
   StartDate: IsoDateTime,
