@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
-import { Aggregator, Query, update as applyModifier } from 'mingo';
+import { Aggregator, update as applyModifier } from 'mingo';
 import { MongoBulkWriteError, MongoServerError, ObjectId } from 'mongodb';
 import { defaultIndexName, hasArrayOnPath, tableName, type EmbeddedCatalog } from './embedded-catalog';
 import { EmbeddedCursor, type FindSpec } from './embedded-cursor';
 import { cloneDocument, decodeDocument, encodeDocument, idKey, isDate } from './document-codec';
+import { applyDirectUpdate, matcherFor } from './fast-paths';
 import { compileFilter, compileSort } from './filter-sql';
 import { applyProjection } from './projection';
 
@@ -130,7 +131,7 @@ export class EmbeddedCollection<TSchema = Doc> {
     const plan = compileFilter(spec.filter, {
       singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName),
     });
-    const matcher = plan.exact ? null : new Query(spec.filter);
+    const matcher = plan.exact ? null : matcherFor(spec.filter ?? {});
     const sorted = spec.sort !== undefined && Object.keys(spec.sort).length > 0;
     const orderBy = compileSort(spec.sort);
     let toSkip = spec.skip ?? 0;
@@ -314,7 +315,7 @@ export class EmbeddedCollection<TSchema = Doc> {
       if (!operator.startsWith('$'))
         throw new Error('An update needs operators ($set, $inc...); use replaceOne to replace.');
     }
-    if (Object.keys(operators).length > 0)
+    if (Object.keys(operators).length > 0 && !applyDirectUpdate(next, operators))
       applyModifier(next, operators as Parameters<typeof applyModifier>[1]);
     return next;
   }
