@@ -14,14 +14,14 @@ import type { MetricFrequency, MetricType } from '../../contracts/ledger';
  */
 
 const DAY_MS = 86_400_000;
-const toDay = (date: Date) => Math.floor(date.getTime() / DAY_MS);
-const dayToDate = (day: number) => new Date(day * DAY_MS);
+export const toDay = (date: Date) => Math.floor(date.getTime() / DAY_MS);
+export const dayToDate = (day: number) => new Date(day * DAY_MS);
 
-const monthIndexOf = (day: number) => {
+export const monthIndexOf = (day: number) => {
   const date = dayToDate(day);
   return date.getUTCFullYear() * 12 + date.getUTCMonth();
 };
-const dayOfMonthIndex = (monthIndex: number) =>
+export const dayOfMonthIndex = (monthIndex: number) =>
   toDay(new Date(Date.UTC(Math.floor(monthIndex / 12), monthIndex % 12, 1)));
 /** The same instant `months` calendar months earlier, as a day number. */
 const monthsBefore = (asOf: Date, months: number) =>
@@ -107,13 +107,13 @@ const autoRetentionMonths = (averageGapsInDays: readonly number[]) => {
 const mean = (values: readonly number[]) =>
   values.length === 0 ? null : Math.round((values.reduce((a, b) => a + b, 0) * 100) / values.length);
 
-const periodStartDay = (frequency: 'WEEKLY' | 'MONTHLY' | 'YEARLY', day: number) => {
+export const periodStartDay = (frequency: 'WEEKLY' | 'MONTHLY' | 'YEARLY', day: number) => {
   if (frequency === 'WEEKLY') return day - ((dayToDate(day).getUTCDay() + 6) % 7);
   if (frequency === 'MONTHLY') return dayOfMonthIndex(monthIndexOf(day));
   return dayOfMonthIndex(Math.floor(monthIndexOf(day) / 12) * 12);
 };
 
-const nextPeriodDay = (frequency: 'WEEKLY' | 'MONTHLY' | 'YEARLY', start: number) => {
+export const nextPeriodDay = (frequency: 'WEEKLY' | 'MONTHLY' | 'YEARLY', start: number) => {
   if (frequency === 'WEEKLY') return start + 7;
   return dayOfMonthIndex(monthIndexOf(start) + (frequency === 'MONTHLY' ? 1 : 12));
 };
