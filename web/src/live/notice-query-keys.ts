@@ -1,9 +1,11 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { InvalidateNotice, LiveEntity } from '../../../contracts/live';
 import { clientUsersResource, clientsResource } from '../api/queries/clients';
+import { forecastsResource } from '../api/queries/forecasts';
 import { jobsResource } from '../api/queries/jobs';
 import { metricsResource } from '../api/queries/metrics';
 import { integrationsResource, sellersResource } from '../api/queries/platforms';
+import { receivablesResource } from '../api/queries/receivables';
 import { recipientsResource } from '../api/queries/recipients';
 import { sessionKey } from '../api/queries/session';
 import type { TenantResource } from '../api/queries/tenant-scope';
@@ -20,7 +22,15 @@ const resourcesShowing: Record<LiveEntity, readonly TenantResource[]> = {
   user: [usersResource, clientUsersResource, recipientsResource],
   membership: [usersResource, clientUsersResource, clientsResource],
   invite: [invitesResource],
-  seller: [sellersResource, clientsResource, recipientsResource, metricsResource],
+  // A seller's new metrics date brings new receivables figures and forecasts with its metrics.
+  seller: [
+    sellersResource,
+    clientsResource,
+    recipientsResource,
+    metricsResource,
+    receivablesResource,
+    forecastsResource,
+  ],
   integration: [integrationsResource],
   recipient: [recipientsResource, clientsResource],
   partner: [tenantDetailsResource, clientsResource],

@@ -2,6 +2,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import type { RouteAccess } from './route-access';
 import { RouteErrorPage } from './route-error-page';
 import { RouteGuard, type RouteHandle } from './route-guard';
+import { isDevelopmentBuild } from './build-mode';
 import { lazyPage } from './lazy-page';
 
 // Every page has a chunk of its own (the message pages share one), and so has the signed-in shell:
@@ -47,6 +48,18 @@ const ProfilePage = lazyPage(() => import('../pages/profile/profile-page').then(
 const ReportsPage = lazyPage(() => import('../pages/reports-page').then((page) => page.ReportsPage));
 const SettingsPage = lazyPage(() =>
   import('../pages/settings/settings-page').then((page) => page.SettingsPage),
+);
+const SellerPage = lazyPage(() => import('../pages/sellers/seller-page').then((page) => page.SellerPage));
+const CustomerPage = lazyPage(() =>
+  import('../pages/sellers/customer-page').then((page) => page.CustomerPage),
+);
+const AdminMetricsPage = lazyPage(() =>
+  import('../pages/admin/admin-metrics-page').then((page) => page.AdminMetricsPage),
+);
+const explorerPages = () => import('../pages/admin/explorer-pages');
+const MetricExplorerPage = lazyPage(() => explorerPages().then((pages) => pages.MetricExplorerPage));
+const TransactionExplorerPage = lazyPage(() =>
+  explorerPages().then((pages) => pages.TransactionExplorerPage),
 );
 const TeamPage = lazyPage(() => import('../pages/team/team-page').then((page) => page.TeamPage));
 const UserPage = lazyPage(() => import('../pages/team/user-page').then((page) => page.UserPage));
@@ -98,7 +111,28 @@ const shellRoutes: RouteObject[] = [
   { path: '/settings', element: <SettingsPage />, handle: handle('Settings', 'tenantAdmin') },
   { path: '/users', element: <TeamPage />, handle: handle('Users', 'signedIn') },
   { path: '/users/:userId', element: <UserPage />, handle: handle('User', 'signedIn') },
-  { path: '/sellers/:sellerId', element: later('Seller'), handle: handle('Seller', 'signedIn') },
+  { path: '/sellers/:sellerId', element: <SellerPage />, handle: handle('Seller', 'signedIn') },
+  {
+    path: '/sellers/:sellerId/customers/:customerId',
+    element: <CustomerPage />,
+    handle: handle('Customer', 'signedIn'),
+  },
+  { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
+  // admin.md section 2: the explorers exist in development builds only.
+  ...(isDevelopmentBuild
+    ? [
+        {
+          path: '/admin/explorer/metrics',
+          element: <MetricExplorerPage />,
+          handle: handle('Metric Explorer', 'platformAdmin'),
+        },
+        {
+          path: '/admin/explorer/transactions',
+          element: <TransactionExplorerPage />,
+          handle: handle('Transactions Explorer', 'platformAdmin'),
+        },
+      ]
+    : []),
   {
     path: '/admin/*',
     element: later('Admin', 'The admin area comes in a later issue.'),

@@ -49,6 +49,22 @@ export type TableSelection = {
   canSelect?: (rowId: string) => boolean;
 };
 
+/**
+ * Paging, sorting and search done by the server: `data` is the current page and the page owns the
+ * state, the table shows it and reports the reader's changes (the search as typed, the page debounces).
+ */
+export type ServerSide = {
+  /** Rows matching the search on every page. */
+  rowCount: number;
+  pageIndex: number;
+  pageSize: number;
+  sort: { id: string; desc: boolean };
+  search: string;
+  onPage: (pageIndex: number) => void;
+  onSort: (sort: { id: string; desc: boolean }) => void;
+  onSearch: (search: string) => void;
+};
+
 export type DataTableProps<T extends RowData> = {
   /** Names the table for screen readers (and the search field). */
   label: string;
@@ -79,6 +95,8 @@ export type DataTableProps<T extends RowData> = {
   rowActions?: (row: T) => ReactNode;
   /** Names a row in the selection checkbox's label ("Select Acme"). */
   rowName?: (row: T) => string;
+  /** The server pages, sorts and searches; `data` is one page. */
+  server?: ServerSide;
 };
 
 const sortFnOf =
@@ -99,16 +117,22 @@ const ariaSortOf = (sorted: false | 'asc' | 'desc') =>
  * search, pagination, row selection, row actions, and the spec's Loading... and empty texts.
  */
 export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
-  const { data, columns, getRowId, selection, rowActions, keepLast, searchText } = props;
+  const { data, columns, getRowId, selection, rowActions, keepLast, searchText, server } = props;
   const searchId = useId();
-  const [sorting, setSorting] = useState<SortingState>(
+  const [localSorting, setSorting] = useState<SortingState>(
     props.initialSort ? [{ id: props.initialSort.id, desc: props.initialSort.desc ?? false }] : [],
   );
-  const [search, setSearch] = useState('');
-  const [pagination, setPagination] = useState<PaginationState>({
+  const [localSearch, setSearch] = useState('');
+  const [localPagination, setPagination] = useState<PaginationState>({
     pageIndex: 0,
     pageSize: props.pageSize ?? 25,
   });
+  const sorting = useMemo<SortingState>(
+    () => (server ? [server.sort] : localSorting),
+    [server, localSorting],
+  );
+  const search = server ? server.search : localSearch;
+  const pagination = server ? { pageIndex: server.pageIndex, pageSize: server.pageSize } : localPagination;
   const rows = useMemo(() => (data ?? []) as T[], [data]);
 
   const columnDefs = useMemo(() => {
@@ -155,13 +179,25 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
     data: rows,
     getRowId: (row) => getRowId(row),
     state: { sorting: effectiveSorting, globalFilter: search, pagination, rowSelection },
-    onSortingChange: (updater) =>
+    onSortingChange: (updater) => {
+      if (server) {
+        const next = typeof updater === 'function' ? updater(sorting) : updater;
+        if (next[0]) server.onSort({ id: next[0].id, desc: next[0].desc });
+        return;
+      }
       setSorting((current) => {
         const before = keepLast ? [{ id: keepLastId, desc: false }, ...current] : current;
         const next = typeof updater === 'function' ? updater(before) : updater;
         return next.filter((entry) => entry.id !== keepLastId);
-      }),
-    onPaginationChange: setPagination,
+      });
+    },
+    onPaginationChange: (updater) => {
+      if (!server) return setPagination(updater);
+      const next = typeof updater === 'function' ? updater(pagination) : updater;
+      server.onPage(next.pageIndex);
+    },
+    ...(server ? { manualPagination: true, manualSorting: true, manualFiltering: true } : {}),
+    ...(server ? { rowCount: server.rowCount } : {}),
     onRowSelectionChange: (updater) => {
       const next = typeof updater === 'function' ? updater(rowSelection) : updater;
       selection?.onChange(Object.keys(next).filter((id) => next[id]));
@@ -174,7 +210,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
   });
 
   const visibleRows = table.getRowModel().rows;
-  const filteredCount = table.getFilteredRowModel().rows.length;
+  const filteredCount = server ? server.rowCount : table.getFilteredRowModel().rows.length;
   const loading = data === undefined;
   const noMatch = rows.length > 0 || props.filtered;
   const emptyText = loading
@@ -200,6 +236,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
                 value={search}
                 placeholder=""
                 onValueChange={(value: string) => {
+                  if (server) return server.onSearch(value);
                   setSearch(value);
                   setPagination((current) => ({ ...current, pageIndex: 0 }));
                 }}
@@ -310,7 +347,9 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
         pageIndex={pagination.pageIndex}
         pageCount={table.getPageCount()}
         rowCount={filteredCount}
-        onPage={(pageIndex) => setPagination((current) => ({ ...current, pageIndex }))}
+        onPage={(pageIndex) =>
+          server ? server.onPage(pageIndex) : setPagination((current) => ({ ...current, pageIndex }))
+        }
       />
     </div>
   );

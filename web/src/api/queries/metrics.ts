@@ -26,7 +26,16 @@ export const metricQueries = {
   },
 };
 
-export const useMetricRows = (series: MetricSeries) => {
+/** `anyTenant`: the platform admin's chart, which reads any seller with or without a current tenant. */
+export const useMetricRows = (
+  series: MetricSeries,
+  options: { anyTenant?: boolean; enabled?: boolean } = {},
+) => {
   const { api } = useAppServices();
-  return useQuery(metricQueries.rows(api, { tenantId: useCurrentTenantId(), series }));
+  const tenantId = useCurrentTenantId();
+  const query = metricQueries.rows(api, { tenantId, series });
+  return useQuery({
+    ...query,
+    enabled: (options.anyTenant === true || tenantId !== null) && options.enabled !== false,
+  });
 };

@@ -24,6 +24,31 @@ export const sellerQueries = {
       queryFn: () => api.get('/api/sellers', { query: { Active: true }, schema: SellersResponse }),
       enabled: tenantId !== null,
     }),
+  /** One seller of the tenant (any for a platform admin): the seller page's heading and dates. */
+  one: (api: ApiClient, input: { tenantId: TenantId; sellerId: number }) =>
+    queryOptions({
+      queryKey: [...sellersResource.key(input.tenantId), input.sellerId],
+      queryFn: () => api.get(`/api/sellers/${input.sellerId}`, { schema: SellerResponse }),
+      enabled: input.tenantId !== null,
+    }),
+  /** Every tenant's active sellers matching `search` (platform admin): the admin metrics chart's choice. */
+  everyTenant: (api: ApiClient, input: { tenantId: TenantId; search: string }) =>
+    queryOptions({
+      queryKey: [...sellersResource.key(input.tenantId), 'all', { search: input.search }],
+      queryFn: () =>
+        api.get('/api/sellers', {
+          query: {
+            scope: 'all',
+            Active: true,
+            sort: 'CompanyName',
+            limit: 50,
+            ...(input.search.trim() ? { search: input.search.trim() } : {}),
+          },
+          schema: SellersResponse,
+        }),
+      // Platform-wide: a platform admin may have no current tenant.
+      enabled: true,
+    }),
 };
 
 export const integrationQueries = {
@@ -38,6 +63,22 @@ export const integrationQueries = {
 export const useConnectedSellers = () => {
   const { api } = useAppServices();
   return useQuery(sellerQueries.connected(api, useCurrentTenantId()));
+};
+
+export const useSeller = (sellerId: number) => {
+  const { api } = useAppServices();
+  return useQuery(sellerQueries.one(api, { tenantId: useCurrentTenantId(), sellerId }));
+};
+
+/** Platform admins only: `enabled` false for the others. */
+export const useEveryTenantSellers = (search: string, enabled = true) => {
+  const { api } = useAppServices();
+  const tenantId = useCurrentTenantId();
+  return useQuery({
+    ...sellerQueries.everyTenant(api, { tenantId, search }),
+    enabled,
+    placeholderData: (previous) => previous,
+  });
 };
 
 export const useIntegrations = () => {

@@ -12,6 +12,7 @@ import { advisorNamesOf, isFreePlan, setupFactsOf, type DashboardData } from './
 import { useSaveSetupSteps } from './dashboard-progress-store';
 import { businessSetupComplete, businessSteps, type SetupSteps } from './setup-progress';
 import { SetupStepsCard, type SetupStepView } from './setup-steps-card';
+import { ForecastCard } from './forecast-card';
 import { ReceivablesCard } from './receivables-card';
 import { PageFrame, StatCard, cardLinkClasses } from './stat-card';
 import { trialDaysRemaining } from './trial-days';
@@ -199,11 +200,10 @@ const BusinessDashboard = ({ tenantId }: { tenantId: number }) => {
       {data.sellers.rows
         .filter((seller) => seller.MetricsDate !== null)
         .map((seller) => (
-          <ReceivablesCard
-            key={seller.Id}
-            seller={seller}
-            currency={data.tenant.Settings.Reporting.Currency}
-          />
+          <div key={seller.Id} className="space-y-6">
+            <ForecastCard seller={seller} currency={data.tenant.Settings.Reporting.Currency} />
+            <ReceivablesCard seller={seller} currency={data.tenant.Settings.Reporting.Currency} />
+          </div>
         ))}
       {!facts.isFirm && (advisors.length > 0 || partner) && (
         <Card>
