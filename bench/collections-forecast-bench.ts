@@ -1,0 +1,202 @@
+/**
+ * Collections forecast benchmarks (issue 15), called by the forecast-accuracy and forecast-speed suites:
+ * (a) weekly cash-in error of the forecast beside the average-days-to-pay baseline on rolling origins
+ * of DEMO sellers, and (b) seconds and peak memory of a seller's forecast beside one plain scan of the
+ * same invoices and payments in the read store.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Db } from 'mongodb';
+import type { DemoProfile } from '../workflows/demo/demo-profile';
+import { fetchDemoPage } from '../workflows/demo/demo-connector';
+import {
+  createCollectionsForecaster,
+  dateOfDay,
+  dayOf,
+  defaultCollectionsOptions,
+  type CollectionsOptions,
+  type CustomerLedger,
+} from '../workflows/forecast/collections-forecast';
+import { groupCustomerLedgers } from '../workflows/forecast/collections-ledger';
+import { forecastSellerCollections } from '../workflows/forecast/collections-source';
+import { ensureLedgerIndexes, ledgerCollections } from '../workflows/ledger/ledger-collections';
+import { writeLedgerPage } from '../workflows/ledger/write-ledger-page';
+import { measurePeakRss } from './sync-bench-seller';
+
+/** Every customer's ledger of a DEMO company up to `until`, as a sync would store it. */
+export const demoCustomerLedgers = (profile: DemoProfile, until: Date): CustomerLedger[] => {
+  const ledgers: CustomerLedger[] = [];
+  let cursor: string | null = null;
+  do {
+    const { page, nextCursor } = fetchDemoPage(profile, {
+      sellerId: 1,
+      since: null,
+      until,
+      cursor,
+      pageSize: 1,
+    });
+    ledgers.push(
+      ...groupCustomerLedgers({
+        invoices: page.invoices,
+        payments: page.payments,
+        credits: page.creditMemos,
+      }),
+    );
+    cursor = nextCursor;
+  } while (cursor !== null);
+  return ledgers;
+};
+
+export type CollectionsAccuracy = {
+  sellers: number;
+  origins: number;
+  /** Mean absolute weekly cash-in error of the seller totals, in cents. */
+  forecastMae: number;
+  baselineMae: number;
+  /** forecastMae / baselineMae: the target is at most 0.85. */
+  ratio: number;
+  /** A kinder baseline that drops the invoices whose baseline date has passed, and the ratio to it. */
+  futureOnlyBaselineMae: number;
+  futureOnlyRatio: number;
+  /** Share of actual weekly cash-in inside the 80 and 95 percent bands. */
+  coverage80: number;
+  coverage95: number;
+  perSeller: { seed: number; forecastMae: number; baselineMae: number }[];
+};
+
+/**
+ * Rolling-origin backtest: for each DEMO seller, forecasts issued every four weeks over the year
+ * before `until` less the horizon, each scored against the cash its open invoices actually brought in.
+ */
+export const measureCollectionsAccuracy = (
+  options: {
+    seeds?: readonly number[];
+    invoicesPerYear?: number;
+    until?: Date;
+    origins?: number;
+    model?: Partial<Omit<CollectionsOptions, 'asOf'>>;
+  } = {},
+): CollectionsAccuracy => {
+  const seeds = options.seeds ?? [1, 2, 3, 4, 5];
+  const until = options.until ?? new Date('2025-06-30T00:00:00.000Z');
+  const originCount = options.origins ?? 12;
+  const perSeller: CollectionsAccuracy['perSeller'] = [];
+  let forecastError = 0;
+  let baselineError = 0;
+  let futureOnlyError = 0;
+  let points = 0;
+  let inside80 = 0;
+  let inside95 = 0;
+  for (const seed of seeds) {
+    const profile = { seed, startDate: '2021-01-01', invoicesPerYear: options.invoicesPerYear ?? 1200 };
+    const ledgers = demoCustomerLedgers(profile, until);
+    let sellerForecast = 0;
+    let sellerBaseline = 0;
+    let sellerPoints = 0;
+    const lastOrigin = dayOf(until) - 13 * 7;
+    for (let origin = 0; origin < originCount; origin += 1) {
+      const asOf = dateOfDay(lastOrigin - origin * 28);
+      const forecaster = createCollectionsForecaster({
+        ...defaultCollectionsOptions(asOf),
+        ...options.model,
+      });
+      for (const ledger of ledgers) forecaster.addCustomer(ledger);
+      const result = forecaster.finish();
+      result.weeks.forEach((week, i) => {
+        const actual = result.actual[i] ?? 0;
+        sellerForecast += Math.abs(week.mean - actual);
+        sellerBaseline += Math.abs((result.baseline[i] ?? 0) - actual);
+        futureOnlyError += Math.abs((result.baselineFutureOnly[i] ?? 0) - actual);
+        sellerPoints += 1;
+        if (actual >= week.lower80 && actual <= week.upper80) inside80 += 1;
+        if (actual >= week.lower95 && actual <= week.upper95) inside95 += 1;
+      });
+    }
+    perSeller.push({
+      seed,
+      forecastMae: sellerForecast / sellerPoints,
+      baselineMae: sellerBaseline / sellerPoints,
+    });
+    forecastError += sellerForecast;
+    baselineError += sellerBaseline;
+    points += sellerPoints;
+  }
+  return {
+    sellers: seeds.length,
+    origins: originCount,
+    forecastMae: forecastError / points,
+    baselineMae: baselineError / points,
+    ratio: forecastError / baselineError,
+    futureOnlyBaselineMae: futureOnlyError / points,
+    futureOnlyRatio: forecastError / futureOnlyError,
+    coverage80: inside80 / points,
+    coverage95: inside95 / points,
+    perSeller,
+  };
+};
+
+export type CollectionsSpeed = {
+  invoices: number;
+  customers: number;
+  forecastSeconds: number;
+  forecastPeakMiB: number;
+  scanSeconds: number;
+  scanPeakMiB: number;
+};
+
+/**
+ * A seller's collections forecast read from the store beside one plain scan of the same invoices and
+ * payments in the same order. 10,000 customers and 1M invoices is `invoices: 1_000_000` (about 100
+ * invoices per customer); the default is small enough to run in a minute. Writes the DEMO ledger as
+ * seller 1 into `db` first; the caller owns the database.
+ */
+export const measureCollectionsSpeed = async (
+  db: Db,
+  options: { invoices?: number; log?: (line: string) => void } = {},
+): Promise<CollectionsSpeed> => {
+  const invoices = options.invoices ?? 20_000;
+  const log = options.log ?? (() => undefined);
+  const until = new Date('2025-06-30T00:00:00.000Z');
+  // About 100 invoices per customer over the history, as the 10,000-customer, 1M-invoice seller.
+  const years = 8;
+  const profile = { seed: 7, startDate: '2017-07-01', invoicesPerYear: Math.round(invoices / years) };
+  await ensureLedgerIndexes(db);
+  log(`writing a DEMO ledger of about ${invoices} invoices`);
+  let cursor: string | null = null;
+  do {
+    const fetched = fetchDemoPage(profile, { sellerId: 1, since: null, until, cursor, pageSize: 5000 });
+    await writeLedgerPage({ db, tenantId: 1, epoch: 1, now: new Date(), compare: false }, fetched.page);
+    cursor = fetched.nextCursor;
+  } while (cursor !== null);
+  const plainScan = () =>
+    measurePeakRss(async () => {
+      const started = performance.now();
+      let count = 0;
+      for await (const doc of db
+        .collection(ledgerCollections.invoices)
+        .find({ sellerId: 1 }, { projection: { _id: 0, customerId: 1, transactionDate: 1, amount: 1 } }))
+        count += doc ? 1 : 0;
+      for await (const doc of db
+        .collection(ledgerCollections.payments)
+        .find({ sellerId: 1 }, { projection: { _id: 0, customerId: 1, date: 1, amount: 1 } }))
+        count += doc ? 1 : 0;
+      return { seconds: (performance.now() - started) / 1000, count };
+    });
+  const scanBefore = await plainScan();
+  log(`plain scan: ${scanBefore.result.count} documents in ${scanBefore.result.seconds.toFixed(1)} s`);
+  const started = performance.now();
+  const forecast = await measurePeakRss(() =>
+    forecastSellerCollections(db, { sellerId: 1, asOf: until, excludedCustomerIds: [] }),
+  );
+  const forecastSeconds = (performance.now() - started) / 1000;
+  log(`forecast: ${forecast.result.openInvoices} open invoices in ${forecastSeconds.toFixed(1)} s`);
+  const scanAfter = await plainScan();
+  const scan = scanAfter.result.seconds < scanBefore.result.seconds ? scanAfter : scanBefore;
+  return {
+    invoices: await db.collection(ledgerCollections.invoices).countDocuments({ sellerId: 1 }),
+    customers: forecast.result.customersRead,
+    forecastSeconds,
+    forecastPeakMiB: forecast.peakMiB,
+    scanSeconds: scan.result.seconds,
+    scanPeakMiB: scan.peakMiB,
+  };
+};
