@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../contracts/events/envelope';
 import { AppError } from '../contracts/errors';
-import { foldEvents, type Decider, type DomainEvent } from '../domain/decider';
+import type { Decider, DomainEvent } from '../domain/decider';
 import { decodeEvents, encodeEvents, toDomainEvent, type EventCodec } from './event-codec';
 import {
   WrongExpectedRevisionError,
@@ -8,6 +8,7 @@ import {
   type ExpectedRevision,
 } from './event-store/event-store';
 import { retry, versionConflict } from './retry';
+import { loadStreamState } from './stream-state';
 
 /**
  * Command handling for any decider (architecture.md, write side): load the stream, fold it, decide,
@@ -86,20 +87,20 @@ export const handleCommand = async <State, Command extends { now: Date }, Event 
   const { streamId, commandId, command, ifMatch } = request;
   const { store } = deps;
   const maxRetries = ifMatch === undefined ? (deps.maxRetries ?? DEFAULT_MAX_RETRIES) : 0;
-  let history = await store.readStream(streamId);
+  let current = await loadStreamState(deps, decider, streamId);
+
+  /** A command id seen before: answer from the events its first delivery appended. */
+  const answerRetried = async () =>
+    answerFrom<Event>(deps, ownEvents(await store.readStream(streamId), commandId));
 
   const attempt = async (): Promise<CommandResult<Event>> => {
-    const own = ownEvents(history, commandId);
-    if (own.length > 0) return answerFrom<Event>(deps, own);
+    if (current.appendedBy(commandId)) return answerRetried();
 
-    const last = lastOf(history);
-    const revision = last?.revision ?? -1;
+    const { revision } = current;
     if (ifMatch !== undefined && ifMatch !== revision) throw staleError(streamId, ifMatch, revision);
 
-    const decoded = await decodeEvents(deps, history);
-    const state = foldEvents(decider, decoded.map(toDomainEvent) as Event[]);
-    const decided = decider.decide(command, state);
-    if (decided.length === 0) return { events: [], nextRevision: revision, position: last?.position ?? -1 };
+    const decided = decider.decide(command, current.state);
+    if (decided.length === 0) return { events: [], nextRevision: revision, position: current.position };
 
     const batch = await encodeEvents(deps, { streamId, commandId, now: command.now, events: decided });
     try {
@@ -107,11 +108,10 @@ export const handleCommand = async <State, Command extends { now: Date }, Event 
       return { events: batch.events as Event[], ...appended };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      history = await store.readStream(streamId);
+      current = await loadStreamState(deps, decider, streamId);
       // A concurrent delivery of this same command may be what beat us: answer from its events.
-      const ownAfterConflict = ownEvents(history, commandId);
-      if (ownAfterConflict.length > 0) return answerFrom<Event>(deps, ownAfterConflict);
-      if (ifMatch !== undefined) throw staleError(streamId, ifMatch, lastOf(history)?.revision ?? -1);
+      if (current.appendedBy(commandId)) return answerRetried();
+      if (ifMatch !== undefined) throw staleError(streamId, ifMatch, current.revision);
       throw error;
     }
   };

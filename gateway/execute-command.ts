@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactUrl } from './plugins/log-redaction';
 import { handleCommand, type CommandResult } from '../commands/command-handler';
-import { decodeEvents, toDomainEvent } from '../commands/event-codec';
 import { allocateId } from '../commands/id-allocator';
+import { loadStreamState } from '../commands/stream-state';
 import { runWithRequestContext, userActorId } from '../commands/request-context';
 import type { IdCategory } from '../contracts/events/id-allocation';
 import { AppError } from '../contracts/errors';
-import { foldEvents, type Decider, type DomainEvent } from '../domain/decider';
+import type { Decider, DomainEvent } from '../domain/decider';
 import { answerWithPosition } from './plugins/read-your-writes';
 
 /**
@@ -117,11 +117,6 @@ export const loadAggregate = async <State, Event extends DomainEvent>(
   decider: Pick<Decider<State, unknown, Event>, 'evolve' | 'initialState'>,
   streamId: string,
 ): Promise<{ state: State; revision: number }> => {
-  const { writeSide } = request.server.services;
-  const recorded = await writeSide.store.readStream(streamId);
-  const decoded = await decodeEvents(writeSide, recorded);
-  return {
-    state: foldEvents(decider, decoded.map(toDomainEvent) as Event[]),
-    revision: recorded[recorded.length - 1]?.revision ?? -1,
-  };
+  const { state, revision } = await loadStreamState(request.server.services.writeSide, decider, streamId);
+  return { state, revision };
 };

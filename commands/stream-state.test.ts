@@ -1,0 +1,99 @@
+import { foldEvents } from '../domain/decider';
+import { handleCommand, type CommandHandlerDeps } from './command-handler';
+import { decodeEvents, toDomainEvent } from './event-codec';
+import type { EventStore } from './event-store/event-store';
+import { createPersonalDataProtector } from './personal-data';
+import { InMemoryPersonalDataKeyStore } from './personal-data-key-store';
+import { loadStreamState } from './stream-state';
+import {
+  accountDecider,
+  accountRegistry,
+  type AccountCommand,
+  type AccountEvent,
+} from './testing/account-decider';
+import { useTempSqliteFiles } from './testing/temp-sqlite-files';
+
+const files = useTempSqliteFiles();
+const now = new Date('2025-05-01T09:00:00.000Z');
+const keys = new InMemoryPersonalDataKeyStore();
+const depsFor = (store: EventStore): CommandHandlerDeps => ({
+  store,
+  registry: accountRegistry,
+  personalData: createPersonalDataProtector({ keys, registry: accountRegistry }),
+});
+
+const command = (commandId: string, cmd: AccountCommand) => ({
+  streamId: 'account-1',
+  commandId,
+  command: cmd,
+});
+const open = command('open', {
+  type: 'OpenAccount',
+  data: { accountId: 1, tenantId: 42, owner: 'Ada' },
+  now,
+});
+const deposit = (id: string, amount: number) =>
+  command(id, { type: 'Deposit', data: { amounts: [amount] }, now });
+
+/** The state as a fresh fold of the whole stream gives it: what the cache must always agree with. */
+const foldedFromScratch = async (deps: CommandHandlerDeps) =>
+  foldEvents(
+    accountDecider,
+    (await decodeEvents(deps, await deps.store.readStream('account-1'))).map(toDomainEvent) as AccountEvent[],
+  );
+
+describe('loadStreamState', () => {
+  it('sees events another process appended since it last loaded the stream', async () => {
+    const here = depsFor(files.openStore());
+    const elsewhere = depsFor(files.openStore(here.store.path));
+    await handleCommand(accountDecider, open, here);
+    await handleCommand(accountDecider, deposit('d1', 5), here);
+    expect((await loadStreamState(here, accountDecider, 'account-1')).state).toMatchObject({ balance: 5 });
+
+    await handleCommand(accountDecider, deposit('d2', 7), elsewhere);
+    const loaded = await loadStreamState(here, accountDecider, 'account-1');
+
+    expect(loaded.state).toEqual(await foldedFromScratch(here));
+    expect(loaded.state).toMatchObject({ balance: 12 });
+    expect(loaded.revision).toBe(2);
+    expect(loaded.appendedBy('d2')).toBe(true);
+  });
+
+  it('starts over when the stream was deleted behind it, instead of answering the old state', async () => {
+    const deps = depsFor(files.openStore());
+    await handleCommand(accountDecider, open, deps);
+    await handleCommand(accountDecider, deposit('d1', 5), deps);
+    await loadStreamState(deps, accountDecider, 'account-1');
+
+    await deps.store.deleteStream('account-1');
+    const loaded = await loadStreamState(deps, accountDecider, 'account-1');
+
+    expect(loaded.state).toEqual({ opened: false });
+    expect(loaded.revision).toBe(-1);
+    expect(loaded.appendedBy('d1')).toBe(false);
+  });
+
+  it('recognises a retried command after the stream was cached, and appends nothing for it', async () => {
+    const deps = depsFor(files.openStore());
+    await handleCommand(accountDecider, open, deps);
+    const first = await handleCommand(accountDecider, deposit('d1', 5), deps);
+    await handleCommand(accountDecider, deposit('d2', 6), deps);
+
+    const retried = await handleCommand(accountDecider, deposit('d1', 5), deps);
+
+    expect(retried).toEqual(first);
+    expect(await deps.store.readStream('account-1')).toHaveLength(3);
+    expect(await foldedFromScratch(deps)).toMatchObject({ balance: 11 });
+  });
+
+  it('keeps a state no caller can change in place (frozen under test)', async () => {
+    const deps = depsFor(files.openStore());
+    await handleCommand(accountDecider, open, deps);
+    const { state } = await loadStreamState(deps, accountDecider, 'account-1');
+
+    expect(() => {
+      (state as { balance: number }).balance = 1_000_000;
+    }).toThrow(TypeError);
+    expect((await loadStreamState(deps, accountDecider, 'account-1')).state).toMatchObject({ balance: 0 });
+  });
+});

@@ -1,0 +1,136 @@
+import type { RecordedEvent } from '../contracts/events/envelope';
+import type { Decider, DomainEvent } from '../domain/decider';
+import { decodeEvents, toDomainEvent, type EventCodec } from './event-codec';
+import type { EventStore } from './event-store/event-store';
+
+/**
+ * A stream folded into its decider's state, kept per process so that loading it again reads and
+ * decodes only the events appended since (ADR 30). Reading the whole stream on every command made a
+ * command's cost grow with its stream's length: decrypting the personal data of every past event was
+ * the largest cost of a PUT /api/users/:id.
+ *
+ * The cached copy is checked on every load: the store must still hold, at the cached revision, the
+ * very event (by id) the state was folded up to, so a stream deleted, truncated or written by another
+ * process is never answered from a stale copy. Entries also expire after a minute, so personal data
+ * revealed into a state does not outlive an erased key by more than that.
+ */
+export type StreamState<State> = {
+  state: State;
+  /** The stream's last revision; -1 when it does not exist. */
+  revision: number;
+  /** Global position of the stream's last event; -1 when it does not exist. */
+  position: number;
+  /** Whether a command with this id appended events to the stream (its retries must append nothing). */
+  appendedBy: (commandId: string) => boolean;
+};
+
+type Entry = {
+  state: unknown;
+  revision: number;
+  position: number;
+  lastEventId: string;
+  commandIds: Set<string>;
+  cachedAt: number;
+};
+
+type Folder<State, Event> = Pick<Decider<State, unknown, Event>, 'evolve' | 'initialState'>;
+
+const MAX_STREAMS = 5000;
+const MAX_AGE_MS = 60_000;
+
+/** Per store, per stream, per decider (its `evolve`): one process may fold a stream two ways. */
+const caches = new WeakMap<EventStore, Map<string, Map<unknown, Entry>>>();
+
+const cacheOf = (store: EventStore) => {
+  let cache = caches.get(store);
+  if (!cache) {
+    cache = new Map();
+    caches.set(store, cache);
+  }
+  return cache;
+};
+
+/**
+ * Tests freeze what they cache, so an `evolve` or a `decide` that changed a state in place, which
+ * would corrupt the copy every later command starts from, fails loudly there.
+ */
+const freezeInTests = <T>(value: T): T => {
+  if (process.env.NODE_ENV !== 'test' || value === null || typeof value !== 'object') return value;
+  if (Object.isFrozen(value) || ArrayBuffer.isView(value)) return value;
+  Object.freeze(value);
+  for (const item of Object.values(value)) freezeInTests(item);
+  return value;
+};
+
+const causationIds = (recorded: readonly RecordedEvent[]) =>
+  recorded.flatMap((event) => (event.metadata.causationId === null ? [] : [event.metadata.causationId]));
+
+const fold = async <State, Event>(
+  codec: EventCodec,
+  decider: Folder<State, Event>,
+  { from, recorded }: { from: State; recorded: readonly RecordedEvent[] },
+): Promise<State> => {
+  if (recorded.length === 0) return from;
+  const decoded = await decodeEvents(codec, recorded);
+  return decoded.map(toDomainEvent).reduce((state, event) => decider.evolve(state, event as Event), from);
+};
+
+const remember = (store: EventStore, key: { streamId: string; evolve: unknown }, entry: Entry): void => {
+  const { streamId } = key;
+  const cache = cacheOf(store);
+  const byDecider = cache.get(streamId) ?? new Map<unknown, Entry>();
+  // Re-inserting keeps the Map in least-recently-used order, so the oldest stream goes first.
+  cache.delete(streamId);
+  byDecider.set(key.evolve, entry);
+  cache.set(streamId, byDecider);
+  if (cache.size > MAX_STREAMS) cache.delete(cache.keys().next().value as string);
+};
+
+const viewOf = <State>(entry: Entry): StreamState<State> => ({
+  state: entry.state as State,
+  revision: entry.revision,
+  position: entry.position,
+  appendedBy: (commandId) => entry.commandIds.has(commandId),
+});
+
+/** The stream folded into the decider's state, reading only what the process has not seen yet. */
+export const loadStreamState = async <State, Event extends DomainEvent>(
+  deps: EventCodec & { store: EventStore },
+  decider: Folder<State, Event>,
+  streamId: string,
+): Promise<StreamState<State>> => {
+  const { store } = deps;
+  const cached = caches.get(store)?.get(streamId)?.get(decider.evolve);
+  if (cached && Date.now() - cached.cachedAt < MAX_AGE_MS) {
+    const recorded = await store.readStream(streamId, { fromRevision: cached.revision });
+    const [anchor, ...newer] = recorded;
+    if (anchor?.id === cached.lastEventId && anchor.revision === cached.revision) {
+      if (newer.length === 0) return viewOf<State>(cached);
+      const last = newer[newer.length - 1]!;
+      const entry: Entry = {
+        state: freezeInTests(await fold(deps, decider, { from: cached.state as State, recorded: newer })),
+        revision: last.revision,
+        position: last.position,
+        lastEventId: last.id,
+        commandIds: new Set([...cached.commandIds, ...causationIds(newer)]),
+        cachedAt: cached.cachedAt,
+      };
+      remember(store, { streamId, evolve: decider.evolve }, entry);
+      return viewOf<State>(entry);
+    }
+  }
+  const recorded = await store.readStream(streamId);
+  const state = await fold(deps, decider, { from: decider.initialState(), recorded });
+  const last = recorded[recorded.length - 1];
+  const entry: Entry = {
+    state: freezeInTests(state),
+    revision: last?.revision ?? -1,
+    position: last?.position ?? -1,
+    lastEventId: last?.id ?? '',
+    commandIds: new Set(causationIds(recorded)),
+    cachedAt: Date.now(),
+  };
+  if (last) remember(store, { streamId, evolve: decider.evolve }, entry);
+  else cacheOf(store).delete(streamId);
+  return viewOf<State>(entry);
+};
