@@ -5,7 +5,7 @@ import type { EventStore } from './event-store/event-store';
 
 /**
  * A stream folded into its decider's state, kept per process so that loading it again reads and
- * decodes only the events appended since (ADR 30). Reading the whole stream on every command made a
+ * decodes only the events appended since (ADR 31). Reading the whole stream on every command made a
  * command's cost grow with its stream's length: decrypting the personal data of every past event was
  * the largest cost of a PUT /api/users/:id.
  *
