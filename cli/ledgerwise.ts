@@ -30,6 +30,7 @@ const usage = `Usage: ledgerwise <command>
   infra up|down|status|logs [server]         manage the local servers (deploy/local)
   projections status | rebuild <name>        read-model lag, or rebuild one read model
   history <streamId> [--from=N] [--limit=N]  replay an aggregate's events with the state after each
+  forecast --input series.csv [...]          forecast revenue series from a CSV (forecast --help)
 `;
 
 /** A small HTTP server answering GET /health for roles that have no HTTP server of their own. */
@@ -103,6 +104,14 @@ const main = async (argv: string[]): Promise<void> => {
   if (command === 'infra') {
     const { runInfraCommand } = await import('../deploy/local/infra-cli');
     process.exitCode = await runInfraCommand(rest);
+    return;
+  }
+
+  if (command === 'forecast') {
+    // Needs no configuration and no server: a pure computation over a file.
+    const { runForecastCommand, forecastUsage } = await import('./forecast-series');
+    if (rest.includes('--help')) process.stdout.write(forecastUsage);
+    else process.exitCode = runForecastCommand(rest);
     return;
   }
 

@@ -1,5 +1,12 @@
-// Revenue forecaster: pure, synchronous and deterministic (same history -> same forecast), no I/O.
-// First version: seasonal naive with residual-based bands; the model selection follows.
+/**
+ * Revenue forecaster (docs/adr/0030-revenue-forecaster.md): pure, synchronous and deterministic (same
+ * history -> same forecast), no I/O, cheap enough to run for every seller on every sync.
+ *
+ * The M4 recipe: a 90% seasonality test, classical decomposition when seasonal, then on the adjusted
+ * series the mean of three forecasts: the ETS model (SES, Holt or damped trend) with the lowest AICc,
+ * Theta (SES with drift) and the damped trend. Short series fall back to naive, intermittent ones to
+ * Croston-SBA. Bands are the models' analytic ETS bands averaged, all values clamped at 0 (revenue).
+ */
 
 export type SeriesForecast = {
   method: string;
@@ -15,31 +22,438 @@ export type ForecastOptions = { horizon: number; seasonLength: number };
 const Z80 = 1.2815515655446004;
 const Z95 = 1.959963984540054;
 
-export const forecastRevenue = (history: readonly number[], options: ForecastOptions): SeriesForecast => {
-  const { horizon, seasonLength } = options;
-  const values = history.map((value) => (Number.isFinite(value) ? value : 0));
-  const lag = values.length >= 2 * seasonLength && seasonLength > 1 ? seasonLength : 1;
-  const mean: number[] = [];
-  for (let step = 0; step < horizon; step++) {
-    const source = values.length - lag + (step % lag);
-    mean.push(values[source] ?? 0);
-  }
-  let squares = 0;
-  let count = 0;
-  for (let index = lag; index < values.length; index++) {
-    const error = (values[index] ?? 0) - (values[index - lag] ?? 0);
-    squares += error * error;
-    count++;
-  }
-  const sigma = count > 0 ? Math.sqrt(squares / count) : 0;
-  const band = (z: number, sign: number) =>
-    mean.map((point, step) => Math.max(0, point + sign * z * sigma * Math.sqrt(Math.floor(step / lag) + 1)));
+/** Fewer points than this: naive (no model can be fitted honestly). */
+const MIN_MODEL_POINTS = 4;
+/** Average interval between non-zero values above which a series is intermittent (Syntetos-Boylan). */
+const INTERMITTENT_ADI = 1.32;
+/** The seasonality test needs three seasons, as in the M4 benchmarks; fewer is never seasonal. */
+const MIN_SEASONS_FOR_TEST = 3;
+const SBA_ALPHA = 0.1;
+
+/** A point forecast with its h-step standard deviation, on the adjusted (or raw) scale. */
+type ModelForecast = { mean: number[]; sd: number[] };
+
+const zeros = (length: number) => Array.from({ length }, () => 0);
+
+const withBands = (method: string, forecast: ModelForecast): SeriesForecast => {
+  const clamp = (value: number) => (value > 0 && Number.isFinite(value) ? value : 0);
+  const band = (z: number) => forecast.mean.map((point, h) => point + z * (forecast.sd[h] ?? 0));
   return {
-    method: lag > 1 ? 'seasonal-naive' : 'naive',
-    mean,
-    lower80: band(Z80, -1),
-    upper80: band(Z80, 1),
-    lower95: band(Z95, -1),
-    upper95: band(Z95, 1),
+    method,
+    mean: forecast.mean.map(clamp),
+    lower80: band(-Z80).map(clamp),
+    upper80: band(Z80).map(clamp),
+    lower95: band(-Z95).map(clamp),
+    upper95: band(Z95).map(clamp),
   };
+};
+
+/** Naive: the last value, bands from the spread of one-step changes growing with sqrt(h). */
+const naive = (values: readonly number[], horizon: number): ModelForecast => {
+  const last = values.at(-1) ?? 0;
+  let squares = 0;
+  for (let t = 1; t < values.length; t++) squares += ((values[t] ?? 0) - (values[t - 1] ?? 0)) ** 2;
+  const sigma = values.length > 1 ? Math.sqrt(squares / (values.length - 1)) : 0;
+  return {
+    mean: Array.from({ length: horizon }, () => last),
+    sd: Array.from({ length: horizon }, (_, h) => sigma * Math.sqrt(h + 1)),
+  };
+};
+
+/** Croston with the Syntetos-Boylan correction: demand size over demand interval, both smoothed. */
+const crostonSba = (values: readonly number[], horizon: number): ModelForecast => {
+  let nonZero = 0;
+  let total = 0;
+  for (const value of values) {
+    if (value !== 0) {
+      nonZero++;
+      total += value;
+    }
+  }
+  let size = total / nonZero;
+  let interval = values.length / nonZero;
+  let sinceLast = 1;
+  let squares = 0;
+  for (const value of values) {
+    const error = value - ((1 - SBA_ALPHA / 2) * size) / interval;
+    squares += error * error;
+    if (value !== 0) {
+      size += SBA_ALPHA * (value - size);
+      interval += SBA_ALPHA * (sinceLast - interval);
+      sinceLast = 1;
+    } else sinceLast++;
+  }
+  const point = ((1 - SBA_ALPHA / 2) * size) / interval;
+  const sigma = Math.sqrt(squares / values.length);
+  return {
+    mean: Array.from({ length: horizon }, () => point),
+    sd: Array.from({ length: horizon }, (_, h) => sigma * Math.sqrt(1 + h * SBA_ALPHA * SBA_ALPHA)),
+  };
+};
+
+/**
+ * An intermittent series whose trailing run of zeros is longer than any gap before it and than
+ * twice its average gap: the seller has stopped selling, and Croston (which only learns from sales)
+ * would go on forecasting its old rate.
+ */
+const hasStopped = (values: readonly number[]): boolean => {
+  let longestGap = 0;
+  let run = 0;
+  let nonZero = 0;
+  for (const value of values) {
+    if (value === 0) run++;
+    else {
+      if (run > longestGap) longestGap = run;
+      run = 0;
+      nonZero++;
+    }
+  }
+  return run > longestGap && run > (2 * values.length) / Math.max(1, nonZero);
+};
+
+/** Autocorrelation at lags 1..maxLag. */
+const autocorrelations = (values: readonly number[], maxLag: number): number[] => {
+  const n = values.length;
+  let mean = 0;
+  for (const value of values) mean += value;
+  mean /= n;
+  let denominator = 0;
+  for (const value of values) denominator += (value - mean) ** 2;
+  const result: number[] = [];
+  for (let lag = 1; lag <= maxLag; lag++) {
+    let sum = 0;
+    for (let t = lag; t < n; t++) sum += ((values[t] ?? 0) - mean) * ((values[t - lag] ?? 0) - mean);
+    result.push(denominator > 0 ? sum / denominator : 0);
+  }
+  return result;
+};
+
+/** The M4 test: |acf(m)| beyond its 90% limit (1.645 with Bartlett's variance). */
+const isSeasonal = (values: readonly number[], seasonLength: number): boolean => {
+  if (seasonLength < 2 || values.length < MIN_SEASONS_FOR_TEST * seasonLength) return false;
+  const acf = autocorrelations(values, seasonLength);
+  let sumSquares = 0;
+  for (let lag = 0; lag < seasonLength - 1; lag++) sumSquares += (acf[lag] ?? 0) ** 2;
+  const limit = (1.645 / Math.sqrt(values.length)) * Math.sqrt(1 + 2 * sumSquares);
+  return Math.abs(acf[seasonLength - 1] ?? 0) > limit;
+};
+
+type Seasonality = { kind: 'multiplicative' | 'additive'; indices: number[] };
+
+/** Classical decomposition: a centred moving average for the trend, seasonal indices by position. */
+const seasonalIndices = (values: readonly number[], seasonLength: number): Seasonality => {
+  const n = values.length;
+  const m = seasonLength;
+  const multiplicative = values.every((value) => value > 0);
+  const half = Math.floor(m / 2);
+  const sums = zeros(m);
+  const counts = zeros(m);
+  const prefix = [0];
+  for (let t = 0; t < n; t++) prefix.push((prefix[t] ?? 0) + (values[t] ?? 0));
+  for (let t = half; t + half < n; t++) {
+    // A centred moving average: order m when m is odd, 2 x m (half weights at both ends) when even.
+    const trend =
+      m % 2 === 1
+        ? ((prefix[t + half + 1] ?? 0) - (prefix[t - half] ?? 0)) / m
+        : ((prefix[t + half] ?? 0) -
+            (prefix[t - half + 1] ?? 0) +
+            0.5 * ((values[t - half] ?? 0) + (values[t + half] ?? 0))) /
+          m;
+    const value = values[t] ?? 0;
+    const position = t % m;
+    sums[position] = (sums[position] ?? 0) + (multiplicative ? value / trend : value - trend);
+    counts[position] = (counts[position] ?? 0) + 1;
+  }
+  const raw = sums.map((sum, i) => sum / Math.max(1, counts[i] ?? 0));
+  const average = raw.reduce((a, b) => a + b, 0) / m;
+  return multiplicative
+    ? { kind: 'multiplicative', indices: raw.map((index) => index / average) }
+    : { kind: 'additive', indices: raw.map((index) => index - average) };
+};
+
+// ---- ETS (additive errors) fitted by Nelder-Mead on a series scaled to mean |y| = 1 ----
+
+type TrendKind = 'none' | 'additive' | 'damped';
+type EtsFit = {
+  trend: TrendKind;
+  alpha: number;
+  beta: number;
+  phi: number;
+  level: number;
+  slope: number;
+  sse: number;
+  aicc: number;
+  parameters: number;
+};
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+const logit = (p: number) => Math.log(p / (1 - p));
+
+const etsParameters = (trend: TrendKind, x: readonly number[]) => {
+  const alpha = 1e-4 + 0.9998 * sigmoid(x[0] ?? 0);
+  if (trend === 'none') return { alpha, beta: 0, phi: 1, level0: x[1] ?? 0, slope0: 0 };
+  const beta = 1e-4 + (alpha - 1e-4) * sigmoid(x[1] ?? 0);
+  const phi = trend === 'damped' ? 0.8 + 0.18 * sigmoid(x[4] ?? 0) : 1;
+  return { alpha, beta, phi, level0: x[2] ?? 0, slope0: x[3] ?? 0 };
+};
+
+/** One pass of the state-space recursion; returns the SSE and leaves the final states in `out`. */
+const etsPass = (
+  y: readonly number[],
+  p: { alpha: number; beta: number; phi: number; level0: number; slope0: number },
+  out?: { level: number; slope: number },
+): number => {
+  let level = p.level0;
+  let slope = p.slope0;
+  let sse = 0;
+  for (let t = 0; t < y.length; t++) {
+    const damped = p.phi * slope;
+    const error = (y[t] ?? 0) - (level + damped);
+    sse += error * error;
+    level = level + damped + p.alpha * error;
+    slope = damped + p.beta * error;
+  }
+  if (out) {
+    out.level = level;
+    out.slope = slope;
+  }
+  return sse;
+};
+
+/** Nelder-Mead minimisation, deterministic, with a fixed budget of evaluations. */
+const nelderMead = (
+  objective: (x: number[]) => number,
+  search: { start: number[]; steps: number[]; budget: number },
+) => {
+  const { start, steps, budget } = search;
+  const dim = start.length;
+  const simplex: number[][] = [start];
+  for (let i = 0; i < dim; i++) {
+    const vertex = [...start];
+    vertex[i] = (vertex[i] ?? 0) + (steps[i] ?? 0.1);
+    simplex.push(vertex);
+  }
+  const values = simplex.map(objective);
+  let evaluations = dim + 1;
+  const order = Array.from({ length: dim + 1 }, (_, i) => i);
+  while (evaluations < budget) {
+    order.sort((a, b) => (values[a] ?? 0) - (values[b] ?? 0));
+    const best = order[0] ?? 0;
+    const worst = order[dim] ?? 0;
+    const secondWorst = order[dim - 1] ?? 0;
+    const bestValue = values[best] ?? 0;
+    const worstValue = values[worst] ?? 0;
+    if (Math.abs(worstValue - bestValue) <= 1e-6 * (Math.abs(bestValue) + 1e-8)) break;
+    const centroid = zeros(dim);
+    for (const index of order.slice(0, dim)) {
+      const vertex = simplex[index] ?? [];
+      for (let j = 0; j < dim; j++) centroid[j] = (centroid[j] ?? 0) + (vertex[j] ?? 0) / dim;
+    }
+    const worstVertex = simplex[worst] ?? [];
+    const along = (factor: number) => centroid.map((c, j) => c + factor * ((worstVertex[j] ?? 0) - c));
+    const reflected = along(-1);
+    const reflectedValue = objective(reflected);
+    evaluations++;
+    if (reflectedValue < bestValue) {
+      const expanded = along(-2);
+      const expandedValue = objective(expanded);
+      evaluations++;
+      if (expandedValue < reflectedValue) {
+        simplex[worst] = expanded;
+        values[worst] = expandedValue;
+      } else {
+        simplex[worst] = reflected;
+        values[worst] = reflectedValue;
+      }
+    } else if (reflectedValue < (values[secondWorst] ?? 0)) {
+      simplex[worst] = reflected;
+      values[worst] = reflectedValue;
+    } else {
+      const contracted = reflectedValue < worstValue ? along(-0.5) : along(0.5);
+      const contractedValue = objective(contracted);
+      evaluations++;
+      if (contractedValue < Math.min(reflectedValue, worstValue)) {
+        simplex[worst] = contracted;
+        values[worst] = contractedValue;
+      } else {
+        const bestVertex = simplex[best] ?? [];
+        for (const index of order.slice(1)) {
+          const vertex = (simplex[index] ?? []).map(
+            (v, j) => (bestVertex[j] ?? 0) + 0.5 * (v - (bestVertex[j] ?? 0)),
+          );
+          simplex[index] = vertex;
+          values[index] = objective(vertex);
+          evaluations++;
+        }
+      }
+    }
+  }
+  let bestIndex = 0;
+  for (let i = 1; i <= dim; i++) if ((values[i] ?? 0) < (values[bestIndex] ?? 0)) bestIndex = i;
+  return simplex[bestIndex] ?? start;
+};
+
+const fitEts = (y: readonly number[], trend: TrendKind): EtsFit | null => {
+  const n = y.length;
+  const parameters = trend === 'none' ? 2 : trend === 'additive' ? 4 : 5;
+  // AICc needs n > parameters + 2 (the variance counts as one more); SES is kept for the shortest series.
+  if (trend !== 'none' && n <= parameters + 2) return null;
+  const head = Math.min(n, 10);
+  let sumT = 0;
+  let sumY = 0;
+  let sumTT = 0;
+  let sumTY = 0;
+  for (let t = 0; t < head; t++) {
+    const value = y[t] ?? 0;
+    sumT += t;
+    sumY += value;
+    sumTT += t * t;
+    sumTY += t * value;
+  }
+  const denominator = head * sumTT - sumT * sumT;
+  const slope0 = trend === 'none' || denominator === 0 ? 0 : (head * sumTY - sumT * sumY) / denominator;
+  const level0 = trend === 'none' ? (y[0] ?? 0) : (sumY - slope0 * sumT) / head - slope0;
+  const start =
+    trend === 'none'
+      ? [logit(0.3), level0]
+      : [logit(0.3), logit(0.1), level0, slope0, ...(trend === 'damped' ? [logit(0.75)] : [])];
+  const steps = trend === 'none' ? [1, 0.2] : [1, 1, 0.2, 0.02, ...(trend === 'damped' ? [1] : [])];
+  const objective = (x: number[]) => etsPass(y, etsParameters(trend, x));
+  const best = nelderMead(objective, { start, steps, budget: 40 * start.length });
+  const fitted = etsParameters(trend, best);
+  const final = { level: 0, slope: 0 };
+  const sse = Math.max(etsPass(y, fitted, final), 1e-12 * n);
+  const k = parameters + 1;
+  const aicc = n * Math.log(sse / n) + 2 * k + (n - k - 1 > 0 ? (2 * k * (k + 1)) / (n - k - 1) : Infinity);
+  return { trend, ...fitted, level: final.level, slope: final.slope, sse, aicc, parameters };
+};
+
+/** h-step forecasts and standard deviations of an additive-error ETS model (Hyndman et al., class 1). */
+const etsForecast = (fit: EtsFit, n: number, horizon: number): ModelForecast => {
+  const sigma2 = fit.sse / Math.max(1, n - fit.parameters);
+  const mean: number[] = [];
+  const sd: number[] = [];
+  let dampedSum = 0;
+  let variance = 0;
+  for (let h = 1; h <= horizon; h++) {
+    dampedSum += fit.phi ** h;
+    mean.push(fit.level + dampedSum * fit.slope);
+    // c_j for step j = h - 1: alpha + beta * (phi + ... + phi^j)
+    if (h > 1) {
+      const j = h - 1;
+      const trendShare =
+        fit.trend === 'none' ? 0 : fit.phi === 1 ? j : (fit.phi * (1 - fit.phi ** j)) / (1 - fit.phi);
+      variance += (fit.alpha + fit.beta * trendShare) ** 2;
+    }
+    sd.push(Math.sqrt(sigma2 * (1 + variance)));
+  }
+  return { mean, sd };
+};
+
+/** Theta as SES with drift (Hyndman and Billah 2003): SES plus half the regression slope, damped in. */
+const thetaForecast = (y: readonly number[], ses: EtsFit, horizon: number): ModelForecast => {
+  const n = y.length;
+  let sumT = 0;
+  let sumY = 0;
+  let sumTT = 0;
+  let sumTY = 0;
+  for (let t = 0; t < n; t++) {
+    const value = y[t] ?? 0;
+    sumT += t;
+    sumY += value;
+    sumTT += t * t;
+    sumTY += t * value;
+  }
+  const denominator = n * sumTT - sumT * sumT;
+  const drift = denominator === 0 ? 0 : (n * sumTY - sumT * sumY) / denominator / 2;
+  const base = etsForecast(ses, n, horizon);
+  const alpha = ses.alpha;
+  const offset = (1 - (1 - alpha) ** n) / alpha;
+  return { mean: base.mean.map((point, h) => point + drift * (h + offset)), sd: base.sd };
+};
+
+const average = (forecasts: readonly ModelForecast[], horizon: number): ModelForecast => ({
+  mean: Array.from(
+    { length: horizon },
+    (_, h) => forecasts.reduce((sum, f) => sum + (f.mean[h] ?? 0), 0) / forecasts.length,
+  ),
+  sd: Array.from(
+    { length: horizon },
+    (_, h) => forecasts.reduce((sum, f) => sum + (f.sd[h] ?? 0), 0) / forecasts.length,
+  ),
+});
+
+const trendLabel: Record<TrendKind, string> = { none: 'ANN', additive: 'AAN', damped: 'AAdN' };
+
+/** ETS by AICc, Theta and damped trend on a non-intermittent series of at least MIN_MODEL_POINTS. */
+const combination = (values: readonly number[], horizon: number, seasonLength: number) => {
+  const n = values.length;
+  const seasonality = isSeasonal(values, seasonLength) ? seasonalIndices(values, seasonLength) : null;
+  const indexAt = (t: number) =>
+    seasonality?.indices[t % seasonLength] ?? (seasonality?.kind === 'additive' ? 0 : 1);
+  const adjusted = seasonality
+    ? values.map((value, t) =>
+        seasonality.kind === 'multiplicative' ? value / indexAt(t) : value - indexAt(t),
+      )
+    : values;
+  let scale = 0;
+  for (const value of adjusted) scale += Math.abs(value);
+  scale = scale / n || 1;
+  const y = adjusted.map((value) => value / scale);
+
+  const ses = fitEts(y, 'none');
+  if (!ses) return null;
+  const holt = fitEts(y, 'additive');
+  const damped = fitEts(y, 'damped');
+  const candidates = [ses, holt, damped].filter((fit): fit is EtsFit => fit !== null);
+  const chosen = candidates.reduce((best, fit) => (fit.aicc < best.aicc ? fit : best));
+  const members = [etsForecast(chosen, n, horizon), thetaForecast(y, ses, horizon)];
+  if (damped) members.push(etsForecast(damped, n, horizon));
+  const combined = average(members, horizon);
+
+  const unscale = (value: number, h: number, isSd: boolean) => {
+    const raw = value * scale;
+    if (!seasonality) return raw;
+    const index = indexAt(n + h);
+    return seasonality.kind === 'multiplicative' ? raw * index : isSd ? raw : raw + index;
+  };
+  const forecast: ModelForecast = {
+    mean: combined.mean.map((value, h) => unscale(value, h, false)),
+    sd: combined.sd.map((value, h) => unscale(value, h, true)),
+  };
+  const label = `combination(ets=${trendLabel[chosen.trend]},theta${damped ? ',damped' : ''})${
+    seasonality ? `+${seasonality.kind}-seasonal` : ''
+  }`;
+  return { label, forecast };
+};
+
+export const forecastRevenue = (history: readonly number[], options: ForecastOptions): SeriesForecast => {
+  const horizon = Math.max(0, Math.floor(options.horizon));
+  const seasonLength = Math.max(1, Math.floor(options.seasonLength));
+  const finite = history.map((value) => (Number.isFinite(value) ? value : 0));
+  // Weeks before a seller's first sale say nothing about its revenue.
+  const first = finite.findIndex((value) => value !== 0);
+  if (first < 0) return withBands('zero', { mean: zeros(horizon), sd: zeros(horizon) });
+  const values = finite.slice(first);
+  const n = values.length;
+  if (n < MIN_MODEL_POINTS) return withBands('naive', naive(values, horizon));
+  let min = Infinity;
+  let max = -Infinity;
+  let nonZero = 0;
+  for (const value of values) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+    if (value !== 0) nonZero++;
+  }
+  if (max - min <= 1e-12 * Math.max(Math.abs(max), Math.abs(min)))
+    return withBands('constant', {
+      mean: values.slice(-1).flatMap((v) => zeros(horizon).map(() => v)),
+      sd: zeros(horizon),
+    });
+  if (n / nonZero > INTERMITTENT_ADI) {
+    if (hasStopped(values)) return withBands('stopped', { mean: zeros(horizon), sd: zeros(horizon) });
+    return withBands('croston-sba', crostonSba(values, horizon));
+  }
+  const combined = combination(values, horizon, seasonLength);
+  return combined ? withBands(combined.label, combined.forecast) : withBands('naive', naive(values, horizon));
 };
