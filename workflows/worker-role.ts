@@ -6,6 +6,7 @@ import type { Config } from '../contracts/config';
 import { check, healthReport, type RunningProcess } from '../contracts/health';
 import { openEventSource } from '../commands/open-event-source';
 import { startMetricsJobReactor } from './metrics/metrics-job-reactor';
+import { startForecastAfterMetricsReactor } from './forecast/forecast-after-metrics-reactor';
 import { createMetricsWorker } from './metrics/worker';
 import { createLedgerFeedSender } from './outbox/ledger-feed-sender';
 import { createLedgerOutboxPublisher } from './outbox/ledger-outbox-publisher';
@@ -77,6 +78,14 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     config,
     logger: logger.child({ reactor: 'metrics-jobs' }),
   });
+  // A forecast after every metrics run (each completed sync) of a seller whose forecasting is on.
+  const forecastsAfterMetrics = startForecastAfterMetricsReactor({
+    writeSide: events.writeSide,
+    db,
+    client,
+    config,
+    logger: logger.child({ reactor: 'forecast-after-metrics' }),
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -107,6 +116,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     stop: async () => {
       await syncRequests.stop();
       await metricsJobs.stop();
+      await forecastsAfterMetrics.stop();
       await outbox.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);

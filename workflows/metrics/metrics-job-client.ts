@@ -3,7 +3,7 @@ import type { Config } from '../../contracts/config';
 import { sellerSearchAttributes } from '../search-attributes';
 import { taskQueues } from '../task-queues';
 import { metricsJobWorkflowId, type MetricsJobRun } from './metrics-jobs';
-import type { customerMetricsWorkflow, generateMetricsWorkflow } from './workflows';
+import type { customerMetricsWorkflow, forecastJobWorkflow, generateMetricsWorkflow } from './workflows';
 
 /**
  * Starts a metrics job's run: GenerateMetrics for the sellers job, which then owns the job's lifecycle
@@ -14,7 +14,7 @@ export const startMetricsJob = async (
   run: MetricsJobRun,
   temporal: { client: Client; config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'> },
 ): Promise<{ workflowId: string; started: boolean }> => {
-  const { jobType, ...input } = run;
+  const { jobType, onlyMissing, ...input } = run;
   const workflowId = metricsJobWorkflowId(temporal.config, run);
   const options = {
     taskQueue: taskQueues(temporal.config).metrics,
@@ -29,10 +29,15 @@ export const startMetricsJob = async (
         ...options,
         args: [{ ...input, finishJob: true }],
       });
-    else
+    else if (jobType === 'customers')
       await temporal.client.workflow.start<typeof customerMetricsWorkflow>('customerMetricsWorkflow', {
         ...options,
         args: [input],
+      });
+    else
+      await temporal.client.workflow.start<typeof forecastJobWorkflow>('forecastJobWorkflow', {
+        ...options,
+        args: [{ ...input, jobType, onlyMissing: onlyMissing ?? false }],
       });
     return { workflowId, started: true };
   } catch (error) {

@@ -22,15 +22,24 @@ describe('metricsRunOf', () => {
     });
   });
 
-  it('leaves jobs without a pipeline queued: historical, forecasts, other kinds', () => {
+  it('runs the forecast jobs and historical with their onlyMissing', () => {
     expect(
-      metricsRunOf(job({ parameters: { sellerId: 101, onlyMissing: false, type: 'historical' } })),
-    ).toBeNull();
-    expect(metricsRunOf(job({ parameters: { sellerId: 101 } }))).toBeNull();
-    expect(metricsRunOf(job({ kind: 'forecast' }))).toBeNull();
+      metricsRunOf(job({ parameters: { sellerId: 101, onlyMissing: true, type: 'historical' } })),
+    ).toEqual({ jobType: 'historical', sellerId: 101, tenantId: 7, jobId: 42, onlyMissing: true });
     expect(
       metricsRunOf(job({ kind: 'forecast', parameters: { sellerId: 101, type: 'forecastByCustomer' } })),
-    ).toBeNull();
+    ).toEqual({ jobType: 'forecastByCustomer', sellerId: 101, tenantId: 7, jobId: 42, onlyMissing: false });
+    expect(
+      metricsRunOf(
+        job({ kind: 'forecast', parameters: { sellerId: 101, onlyMissing: false, type: 'forecasts' } }),
+      ),
+    ).toEqual({ jobType: 'forecasts', sellerId: 101, tenantId: 7, jobId: 42, onlyMissing: false });
+  });
+
+  it('leaves jobs of no pipeline or of the wrong kind queued', () => {
+    expect(metricsRunOf(job({ parameters: { sellerId: 101 } }))).toBeNull();
+    expect(metricsRunOf(job({ kind: 'forecast' }))).toBeNull();
+    expect(metricsRunOf(job({ parameters: { sellerId: 101, type: 'forecasts' } }))).toBeNull();
     expect(metricsRunOf(job({ kind: 'sync', parameters: { mode: 'sync', type: 'sellers' } }))).toBeNull();
     expect(metricsRunOf(job({ sellerId: null }))).toBeNull();
   });

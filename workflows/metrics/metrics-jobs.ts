@@ -4,11 +4,17 @@ import type { z } from 'zod';
 
 /**
  * The metrics jobs (POST /api/metrics/sellers?jobType=) that have a pipeline: the seller's metrics (S
- * in the admin sellers table, GenerateMetrics) and its customer metrics (C). The historical job has
- * none: the spec names a capture-historical action but says nothing of what it captures or where it
- * shows. It stays queued with the forecast kind (a later issue); the metrics-job reactor leaves them.
+ * in the admin sellers table, GenerateMetrics), its customer metrics (C), and the forecast jobs (F S,
+ * F C, and historical: forecasts as of past dates, so validation has history from day one), which
+ * run forecastJobWorkflow (workflows/forecast/).
  */
-export const runnableMetricsJobTypes = ['sellers', 'customers'] as const;
+export const runnableMetricsJobTypes = [
+  'sellers',
+  'customers',
+  'forecasts',
+  'forecastByCustomer',
+  'historical',
+] as const;
 export type RunnableMetricsJobType = (typeof runnableMetricsJobTypes)[number];
 
 export const isRunnableMetricsJobType = (type: unknown): type is RunnableMetricsJobType =>
@@ -20,15 +26,21 @@ export type MetricsJobRun = {
   sellerId: number;
   tenantId: number;
   jobId: number;
+  /** The request's onlyMissing: the forecast jobs skip the dates they already forecast. */
+  onlyMissing?: boolean;
 };
 
 /** The run a recorded job asks for, or null when no pipeline of this issue runs it. */
 export const metricsRunOf = (job: z.infer<typeof JobCreated>['data']): MetricsJobRun | null => {
-  if (job.kind !== 'metrics' || job.sellerId === null) return null;
   const jobType = job.parameters.type;
-  return isRunnableMetricsJobType(jobType)
-    ? { jobType, sellerId: job.sellerId, tenantId: job.tenantId, jobId: job.jobId }
-    : null;
+  if (job.sellerId === null || !isRunnableMetricsJobType(jobType)) return null;
+  // The gateway records F S and F C as forecast jobs, the others as metrics jobs.
+  const forecastKind = jobType === 'forecasts' || jobType === 'forecastByCustomer';
+  if (job.kind !== (forecastKind ? 'forecast' : 'metrics')) return null;
+  const run = { jobType, sellerId: job.sellerId, tenantId: job.tenantId, jobId: job.jobId };
+  return jobType === 'sellers' || jobType === 'customers'
+    ? run
+    : { ...run, onlyMissing: job.parameters.onlyMissing === true };
 };
 
 /**

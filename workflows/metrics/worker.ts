@@ -3,6 +3,7 @@ import type { Config } from '../../contracts/config';
 import { taskQueues } from '../task-queues';
 import { createMetricsActivities, type MetricsDeps } from './activities';
 import { createCustomerMetricsActivities } from './customer-metrics-activities';
+import { createForecastActivities } from '../forecast/activities';
 
 /**
  * The metrics queue's worker (GenerateMetrics and the customers job): computing is CPU bound, so two
@@ -21,6 +22,7 @@ export const createMetricsWorker = (options: {
     activities: {
       ...createMetricsActivities(options.deps),
       ...createCustomerMetricsActivities(options.deps),
+      ...createForecastActivities(options.deps),
     },
     maxConcurrentActivityTaskExecutions: 2,
     maxConcurrentWorkflowTaskExecutions: 4,

@@ -4,6 +4,9 @@ import type { CustomerMetricsActivities } from './customer-metrics-activities';
 import type { CustomerMetricsInput, CustomerMetricsResult } from './customer-metrics-input';
 import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-input';
 
+// The forecast jobs run on the metrics queue's worker, which loads this one workflows file.
+export { forecastJobWorkflow } from '../forecast/workflows';
+
 const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation'];
 
 const { generateSellerMetrics } = proxyActivities<MetricsActivities>({
