@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import type { AgingBucket } from '../../../../contracts/api/receivables';
 import { useSellerAging } from '../../api/queries/receivables';
 import { ChartFrame } from './chart-frame';
-import { dayText } from './receivables-format';
+import { dayText, invoicesText } from './receivables-format';
 
 export const bucketTexts: Record<AgingBucket, string> = {
   current: 'Current',
@@ -57,7 +57,7 @@ export const AgingCard = ({ sellerId, money }: { sellerId: number; money: (value
         {aging.data && data && (
           <>
             <Text className="mt-2">
-              {money(aging.data.total.amount / 100)} open in {aging.data.total.invoices} invoices on{' '}
+              {money(aging.data.total.amount / 100)} open in {invoicesText(aging.data.total.invoices)} on{' '}
               {dayText(aging.data.asOf)}, {money(aging.data.total.overdue / 100)} of it overdue.
             </Text>
             {aging.data.total.invoices === 0 ? (

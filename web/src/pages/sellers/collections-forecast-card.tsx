@@ -3,7 +3,7 @@ import type { SellerForecastsResponse } from '../../../../contracts/api/forecast
 import { BandChart } from './band-chart';
 import { ForecastMissing } from './forecast-notice';
 import { cashInBandPoints, expectedTotal } from './forecast-series';
-import { dayText } from './receivables-format';
+import { dayText, invoicesText } from './receivables-format';
 
 /** Expected cash-in per week from the open invoices, with 80 and 95 percent intervals. */
 export const CollectionsForecastCard = ({
@@ -33,7 +33,7 @@ export const CollectionsForecastCard = ({
           <>
             <Text className="mt-2">
               {money(expectedTotal(collections.weeks))} of the {money(collections.openBalance / 100)} open in{' '}
-              {collections.openInvoices} invoices is expected in the next 13 weeks;{' '}
+              {invoicesText(collections.openInvoices)} is expected in the next 13 weeks;{' '}
               {money(collections.beyondHorizon / 100)} later or not at all. Forecast on{' '}
               {dayText(collections.asOf)}.
             </Text>

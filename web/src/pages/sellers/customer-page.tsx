@@ -15,7 +15,7 @@ import { BandChart } from './band-chart';
 import { CustomerTransactionChart } from './customer-transaction-chart';
 import { ForecastMissing, inlineLinkClasses } from './forecast-notice';
 import { cashInBandPoints, expectedTotal } from './forecast-series';
-import { dayText, daysOrDash } from './receivables-format';
+import { dayText, daysOrDash, invoicesText } from './receivables-format';
 import { routeId } from './seller-page';
 
 const openInvoiceColumns = (money: (value: number) => string): DataColumn<OpenInvoiceForecast>[] => [
@@ -182,8 +182,8 @@ const ExpectedCashIn = ({
         {data && data.issuedAt !== null && data.invoices.length > 0 && (
           <>
             <Text className="mt-2">
-              {money(expectedTotal(data.weeks))} expected in the next 13 weeks from {data.invoices.length}{' '}
-              open invoices, forecast on {dayText(data.asOf)}.
+              {money(expectedTotal(data.weeks))} expected in the next 13 weeks from{' '}
+              {invoicesText(data.invoices.length)} open, forecast on {dayText(data.asOf)}.
             </Text>
             <BandChart
               points={cashInBandPoints(data.weeks)}

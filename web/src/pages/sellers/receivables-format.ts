@@ -22,3 +22,5 @@ export const dayText = (iso: string | null): string =>
         timeZone: 'UTC',
       })
     : '—';
+
+export const invoicesText = (count: number): string => `${count} ${count === 1 ? 'invoice' : 'invoices'}`;
