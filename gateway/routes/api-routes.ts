@@ -19,6 +19,7 @@ import { sellerSyncRoutes } from './platforms/seller-sync-routes';
 import { browserStateRoutes } from './browser-state/browser-state-routes';
 import { streamHistoryRoutes } from './stream-history';
 import { ledgerRoutes } from './ledger/ledger-routes';
+import { forecastRoutes } from './forecasts/forecast-routes';
 import { planFeatureRoutes } from './platforms/plan-feature-routes';
 import { tenantUpdateRoutes } from './tenants/tenant-update-routes';
 import { tenantRoutes } from './tenants/tenant-routes';
@@ -41,6 +42,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(connectRoutes);
   await app.register(streamHistoryRoutes);
   await app.register(ledgerRoutes);
+  await app.register(forecastRoutes);
   await app.register(planFeatureRoutes);
   await app.register(liveRoutes);
   await app.register(sellerRoutes);
