@@ -107,7 +107,7 @@ describe('the seller page', () => {
         ),
       };
     });
-    const { location } = renderApp({ path: '/sellers/1', fake });
+    renderApp({ path: '/sellers/1', fake });
     const table = await screen.findByRole('table', { name: 'Customers' });
     await within(table).findByText('Customer on page 1');
     expect(queryOf(fake.callsTo('GET /api/sellers/1/customers')[0])).toEqual({
