@@ -1,5 +1,5 @@
 /**
- * Revenue forecaster (docs/adr/0030-revenue-forecaster.md): pure, synchronous and deterministic (same
+ * Revenue forecaster (docs/adr/0032-revenue-forecaster.md): pure, synchronous and deterministic (same
  * history -> same forecast), no I/O, cheap enough to run for every seller on every sync.
  *
  * The M4 recipe: a 90% seasonality test, classical decomposition when seasonal, then on the adjusted
@@ -335,7 +335,7 @@ const fitEts = (y: readonly number[], trend: TrendKind): EtsFit | null => {
       : [logit(0.3), logit(0.1), level0, slope0, ...(trend === 'damped' ? [logit(0.75)] : [])];
   const steps = trend === 'none' ? [1, 0.2] : [1, 1, 0.2, 0.02, ...(trend === 'damped' ? [1] : [])];
   const objective = (x: number[]) => etsPass(y, etsParameters(trend, x));
-  const best = nelderMead(objective, { start, steps, budget: 40 * start.length });
+  const best = nelderMead(objective, { start, steps, budget: 30 * start.length });
   const fitted = etsParameters(trend, best);
   const final = { level: 0, slope: 0 };
   const sse = Math.max(etsPass(y, fitted, final), 1e-12 * n);
@@ -401,7 +401,7 @@ const average = (forecasts: readonly ModelForecast[], horizon: number): ModelFor
 
 /**
  * The median of the members' point forecasts (their mean when there are two), with their standard
- * deviations averaged: on the backtests the median beat the mean on every data set (ADR 0030).
+ * deviations averaged: on the backtests the median beat the mean on every data set (ADR 0032).
  */
 const medianPoint = (forecasts: readonly ModelForecast[], horizon: number): ModelForecast => {
   const averaged = average(forecasts, horizon);
