@@ -27,6 +27,12 @@ const knownScans: { collection: RegExp; where: RegExp; reason: string }[] = [
     where: /name/,
     reason: 'bookkeeping: one row per read model and version, a few dozen at most',
   },
+  {
+    collection: /./,
+    where: /instr\(/,
+    reason:
+      'a search box: no index serves "contains"; SQLite narrows the rows without decoding them (filter-sql.ts)',
+  },
 ];
 
 let cast: Cast;

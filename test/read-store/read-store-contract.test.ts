@@ -146,6 +146,20 @@ describe.each(stores)('read store contract: %s', (_name, open) => {
       expect(await ids({ name: { $regex: '^c', $options: 'i' } })).toEqual([3]);
     });
 
+    it('searches the way the admin search boxes do: contains, any case, in strings and string arrays only', async () => {
+      // The embedded store narrows these in SQL before the exact check; the answers must not change.
+      expect(await ids({ $or: [{ name: containsText('d') }, { tags: containsText('USE') }] })).toEqual([
+        1, 2, 4,
+      ]);
+      expect(await ids({ $or: [{ name: containsText('zz') }, { _id: 3 }] })).toEqual([3]);
+      expect(await ids({ 'role.kind': containsText('adm') })).toEqual([1, 4]);
+      expect(await ids({ age: containsText('25') })).toEqual([]);
+      expect(await ids({ name: /O/ })).toEqual([]);
+      expect(await ids({ name: /o/ })).toEqual([2]);
+      expect(await ids({ name: containsText('a.') })).toEqual([]);
+      expect(await ids({ name: containsText('é') })).toEqual([]);
+    });
+
     it('sorts on several keys, skips, limits, counts and projects', async () => {
       expect(await ids({}, { age: -1, _id: 1 })).toEqual([3, 1, 2, 5, 4]);
       expect(await ids({}, { tenantId: 1, age: -1 })).toEqual([1, 2, 3, 4, 5]);

@@ -49,6 +49,43 @@ export type PathKnowledge = {
 
 type Clause = { sql: string; params: unknown[]; exact: boolean };
 
+const REGEX_SYNTAX = new Set([...'.*+?^${}()|[]\\/']);
+
+/**
+ * The text a regular expression looks for when it is a plain "contains" search (what the admin search
+ * boxes send, search-pattern.ts): only literal characters, metacharacters escaped, no flag but `i`.
+ * Printable ASCII only, without quotes or backslashes, so that SQLite's lower() folds case exactly as
+ * the `i` flag does and the text reads the same inside a JSON array's text. Null for anything else.
+ */
+const literalOf = (pattern: RegExp): string | null => {
+  if (pattern.flags !== '' && pattern.flags !== 'i') return null;
+  let text = '';
+  for (let index = 0; index < pattern.source.length; index += 1) {
+    let char = pattern.source[index]!;
+    if (char === '\\') {
+      index += 1;
+      char = pattern.source[index] ?? '';
+      if (!REGEX_SYNTAX.has(char)) return null; // \d, \b and the like are classes, not characters
+    } else if (REGEX_SYNTAX.has(char)) return null;
+    text += char;
+  }
+  if (text === '' || !/^[\x20-\x7e]*$/.test(text) || /["\\]/.test(text)) return null;
+  return text;
+};
+
+/**
+ * A contains-search as a SQL superset: instr() over the path's value (or its JSON text when it is an
+ * array) finds every row the pattern can match without decoding a document; mingo then decides.
+ */
+const containsClause = (path: string, pattern: RegExp): Clause | null => {
+  const text = literalOf(pattern);
+  if (text === null) return null;
+  const value = pathExpression(path);
+  return pattern.flags === 'i'
+    ? { sql: `instr(lower(${value}), ?) > 0`, params: [text.toLowerCase()], exact: false }
+    : { sql: `instr(${value}, ?) > 0`, params: [text], exact: false };
+};
+
 const conditionOnPath = (path: string, condition: unknown, knowledge: PathKnowledge): Clause | null => {
   if (path === '_id') {
     if (isScalar(condition) && typeof condition !== 'boolean') {
@@ -83,6 +120,9 @@ const conditionOnPath = (path: string, condition: unknown, knowledge: PathKnowle
     }
     return null;
   }
+  // A dotted path through an array of documents reads as NULL in SQL: only paths known to hold no
+  // array on the way (top-level ones, or single-key indexed ones) can narrow a regex search.
+  if (condition instanceof RegExp) return singleKey || topLevel ? containsClause(path, condition) : null;
   if (!isOperatorObject(condition)) return null;
   const parts: Clause[] = [];
   let exact = true;
@@ -148,6 +188,22 @@ const compileConjunction = (filter: Record<string, unknown>, knowledge: PathKnow
         const clause = compileConjunction(branch, knowledge);
         if (clause.sql !== '1') parts.push(clause);
         exact &&= clause.exact;
+      }
+      continue;
+    }
+    if (key === '$or' && Array.isArray(condition) && condition.length > 0) {
+      // Every branch must narrow the rows, or the $or as a whole selects everything.
+      const branches = (condition as Record<string, unknown>[]).map((branch) =>
+        compileConjunction(branch, knowledge),
+      );
+      if (branches.some((branch) => branch.sql === '1')) exact = false;
+      else {
+        parts.push({
+          sql: branches.map((branch) => `(${branch.sql})`).join(' OR '),
+          params: branches.flatMap((branch) => branch.params),
+          exact: branches.every((branch) => branch.exact),
+        });
+        exact &&= branches.every((branch) => branch.exact);
       }
       continue;
     }
