@@ -20,6 +20,7 @@ import { browserStateRoutes } from './browser-state/browser-state-routes';
 import { streamHistoryRoutes } from './stream-history';
 import { ledgerRoutes } from './ledger/ledger-routes';
 import { forecastRoutes } from './forecasts/forecast-routes';
+import { receivablesRoutes } from './ledger/receivables-routes';
 import { planFeatureRoutes } from './platforms/plan-feature-routes';
 import { tenantUpdateRoutes } from './tenants/tenant-update-routes';
 import { tenantRoutes } from './tenants/tenant-routes';
@@ -43,6 +44,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(streamHistoryRoutes);
   await app.register(ledgerRoutes);
   await app.register(forecastRoutes);
+  await app.register(receivablesRoutes);
   await app.register(planFeatureRoutes);
   await app.register(liveRoutes);
   await app.register(sellerRoutes);

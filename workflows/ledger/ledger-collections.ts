@@ -35,12 +35,17 @@ const ledgerIndexes: Record<LedgerEntity, IndexSpec[]> = {
     { key: { sellerId: 1, transactionDate: 1 }, name: 'seller_date' },
     { key: { sellerId: 1, customerId: 1, transactionDate: 1 }, name: 'seller_customer_date' },
     { key: { sellerId: 1, dueDate: 1 }, name: 'seller_due' },
+    // Aging as of a date starts from the invoices still open (workflows/metrics/receivables-queries.ts).
+    { key: { sellerId: 1, balance: 1 }, name: 'seller_balance' },
   ],
   payments: [
     { key: { sellerId: 1, date: 1 }, name: 'seller_date' },
     { key: { sellerId: 1, customerId: 1, date: 1 }, name: 'seller_customer_date' },
   ],
-  creditMemos: [{ key: { sellerId: 1, date: 1 }, name: 'seller_date' }],
+  creditMemos: [
+    { key: { sellerId: 1, date: 1 }, name: 'seller_date' },
+    { key: { sellerId: 1, customerId: 1, date: 1 }, name: 'seller_customer_date' },
+  ],
 };
 
 /**

@@ -6,14 +6,13 @@ import { isFinished } from '../../domain/job/job';
 import { jobDecider } from '../../domain/job/job-decider';
 import { notSyncedYetMessage } from '../../domain/seller/decide';
 import { sellerDecider } from '../../domain/seller/seller-decider';
-import { ledgerCollections } from '../ledger/ledger-collections';
 import {
   nonRetryableFrom,
   readState,
   runSystemCommand,
   type SystemCommandContext,
 } from '../sync/system-commands';
-import { createMetricsAccumulator, type MetricInvoice, type MetricPayment } from './compute-metrics';
+import { scanSellerMetrics } from './scan-seller-metrics';
 import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-input';
 import { storeMetrics } from './metric-store';
 import { readMetricsScope } from './metrics-scope';
@@ -82,33 +81,22 @@ export const createMetricsActivities = (deps: MetricsDeps) => ({
       { sellerId: input.sellerId, holder: input.workflowId, onWait },
       async () => {
         await job.progress('metrics:start', { stage: 'metrics', done: 0, total: null });
-        const accumulator = createMetricsAccumulator(exclusions);
-        let scanned = 0;
-        const invoices = deps.db
-          .collection<MetricInvoice>(ledgerCollections.invoices)
-          .find(
-            { sellerId: input.sellerId },
-            { projection: { _id: 0, customerId: 1, transactionDate: 1, balance: 1, lines: 1 } },
-          );
-        for await (const invoice of invoices) {
-          accumulator.addInvoice(invoice);
-          if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
-        }
-        const payments = deps.db
-          .collection<MetricPayment>(ledgerCollections.payments)
-          .find({ sellerId: input.sellerId }, { projection: { _id: 0, customerId: 1, date: 1, amount: 1 } });
-        for await (const payment of payments) {
-          accumulator.addPayment(payment);
-          if (++scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
-        }
-        const computed = accumulator.compute({ asOf, retention });
-        heartbeat(scanned);
+        // Every metric, the receivables of ADR 30 included, in one scan of the ledger.
+        const metrics = await scanSellerMetrics(deps.db, {
+          sellerId: input.sellerId,
+          exclusions,
+          asOf,
+          retention,
+          onScanned: (scanned) => {
+            if (scanned % HEARTBEAT_EVERY === 0) heartbeat(scanned);
+          },
+        });
         await storeMetrics(
           deps.db,
           { sellerId: input.sellerId, tenantId: input.tenantId, asOf, generation: input.workflowId },
-          computed,
+          metrics,
         );
-        return computed;
+        return metrics;
       },
     );
     const metricsDate = deps.now();

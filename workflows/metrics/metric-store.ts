@@ -7,10 +7,17 @@ import {
   type SellerMetricSummary,
 } from '../../contracts/ledger';
 import type { ComputedMetrics, CustomerMetrics } from './compute-metrics';
+import {
+  customerReceivablesIndexes,
+  queryCustomerReceivables,
+  type CustomerReceivablesDoc,
+} from './customer-receivables';
 
 export const METRIC_ROWS = 'metric_rows';
 export const CUSTOMER_METRICS = 'customer_metrics';
 export const SELLER_METRIC_SUMMARIES = 'seller_metric_summaries';
+/** The seller customers table (GET /api/sellers/{id}/customers): one doc per customer per run. */
+export const CUSTOMER_RECEIVABLES = 'customer_receivables';
 
 type MetricRowDoc = {
   _id: string;
@@ -41,12 +48,16 @@ const ensureIndex = async (db: Db, collection: string, spec: { key: Record<strin
  */
 export const METRIC_GENERATIONS = 'metric_generations';
 
-type Part = 'rows' | 'customers';
+type Part = 'rows' | 'customers' | 'receivables';
 type GenerationsDoc = { _id: number } & Partial<Record<Part, string>>;
 
-const partCollections: Record<Part, string> = { rows: METRIC_ROWS, customers: CUSTOMER_METRICS };
+const partCollections: Record<Part, string> = {
+  rows: METRIC_ROWS,
+  customers: CUSTOMER_METRICS,
+  receivables: CUSTOMER_RECEIVABLES,
+};
 
-const liveGenerationOf = async (db: Db, sellerId: number, part: Part): Promise<string | undefined> =>
+export const liveGenerationOf = async (db: Db, sellerId: number, part: Part): Promise<string | undefined> =>
   (await db.collection<GenerationsDoc>(METRIC_GENERATIONS).findOne({ _id: sellerId }))?.[part];
 
 const BATCH = 1000;
@@ -101,6 +112,25 @@ export const storeCustomerMetrics = async (
   });
 };
 
+/**
+ * Replaces a seller's customers table docs. Its indexes serve the table's page: the live generation
+ * of a seller, in the order of the column sorted on.
+ */
+export const storeCustomerReceivables = async (
+  db: Db,
+  run: { sellerId: number; generation: string },
+  docs: CustomerReceivablesDoc[],
+) => {
+  for (const index of customerReceivablesIndexes) await ensureIndex(db, CUSTOMER_RECEIVABLES, index);
+  await swapGeneration(db, {
+    part: 'receivables',
+    sellerId: run.sellerId,
+    generation: run.generation,
+    docs,
+    keyOf: (doc) => String(doc.customerId),
+  });
+};
+
 /** The customer counts of a seller's summary, when it has one (its first GenerateMetrics writes it). */
 export const updateCustomerCounts = async (
   db: Db,
@@ -120,7 +150,8 @@ export const updateCustomerCounts = async (
 export const storeMetrics = async (
   db: Db,
   run: { sellerId: number; tenantId: number; asOf: Date; generation: string },
-  metrics: ComputedMetrics,
+  /** With the customers table's docs when the run computed receivables (ADR 30). */
+  metrics: ComputedMetrics & { customerReceivables?: CustomerReceivablesDoc[] },
 ) => {
   const { sellerId, generation } = run;
   await ensureIndex(db, METRIC_ROWS, {
@@ -142,6 +173,7 @@ export const storeMetrics = async (
     keyOf: (row) => `${row.type}:${row.frequency}:${row.startDate.toISOString()}`,
   });
   await storeCustomerMetrics(db, run, metrics.customers);
+  if (metrics.customerReceivables) await storeCustomerReceivables(db, run, metrics.customerReceivables);
   const summary: SellerMetricSummary = {
     sellerId,
     tenantId: run.tenantId,
@@ -182,3 +214,14 @@ export const querySellerMetricSummary = async (
     .findOne({ _id: sellerId }, { projection: { _id: 0, generation: 0 } });
   return doc;
 };
+
+/** A page of the seller customers table from the live run's docs (empty before the first run). */
+export const querySellerCustomers = async (
+  db: Db,
+  query: Omit<Parameters<typeof queryCustomerReceivables>[1], 'generation'>,
+) =>
+  queryCustomerReceivables(
+    db,
+    { ...query, generation: await liveGenerationOf(db, query.sellerId, 'receivables') },
+    CUSTOMER_RECEIVABLES,
+  );

@@ -7,7 +7,10 @@ import {
   TenantCustomersResponse,
 } from '../../../contracts/api/ledger';
 import { queryTenantCustomers } from '../../../workflows/ledger/query-customers';
+import { AppError } from '../../../contracts/errors';
 import { queryMetricRows } from '../../../workflows/metrics/metric-store';
+import { queryCustomerMetricRows } from '../../../workflows/metrics/receivables-queries';
+import { exclusionsOf } from './receivables-routes';
 import { requireTenantAccess } from '../../plugins/access';
 import { findSeller } from '../../use-cases/sellers/find-seller';
 
@@ -29,9 +32,29 @@ export const ledgerRoutes: FastifyPluginAsyncZod = (app) => {
     },
     async (request) => {
       const seller = await findSeller(request, request.params.sellerId);
-      const { type, frequency } = request.query;
-      const rows = await queryMetricRows(services.db, { sellerId: seller.Id, type, frequency });
-      return { sellerId: seller.Id, type, frequency, MetricsDate: seller.MetricsDate, rows };
+      const { type, frequency, customerId } = request.query;
+      if (customerId === undefined) {
+        const rows = await queryMetricRows(services.db, { sellerId: seller.Id, type, frequency });
+        return {
+          sellerId: seller.Id,
+          type,
+          frequency,
+          customerId: null,
+          MetricsDate: seller.MetricsDate,
+          rows,
+        };
+      }
+      // One customer's rows are computed on request from its ledger (docs/adr/0030-receivables-metrics.md).
+      const rows = await queryCustomerMetricRows(services.db, {
+        sellerId: seller.Id,
+        customerId,
+        type,
+        frequency,
+        asOf: seller.CollectionDate ? new Date(seller.CollectionDate) : services.now(),
+        exclusions: exclusionsOf(seller),
+      });
+      if (rows === null) throw new AppError('not_found', 'Customer not found.');
+      return { sellerId: seller.Id, type, frequency, customerId, MetricsDate: seller.MetricsDate, rows };
     },
   );
 
