@@ -231,36 +231,58 @@ describe('handleCommand: 50 concurrent commands on one stream', () => {
     return { stream, accepted, refused, outcomes };
   };
 
-  it('without retries: every accepted command appears exactly once and every other one reports a conflict', async () => {
-    const { stream, accepted, refused } = await concurrentDeposits(0);
+  it(
+    'without retries: every accepted command appears exactly once and every other one reports a conflict',
+    async () => {
+      const { stream, accepted, refused } = await concurrentDeposits(0);
 
-    expect(accepted.length).toBeGreaterThan(0);
-    expect(accepted.length + refused.length).toBe(50);
-    for (const error of refused) {
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).code).toBe('conflict');
-    }
-    const recorded = stream.slice(1).map((e) => e.metadata.causationId);
-    expect(recorded.sort()).toEqual([...accepted].sort());
-  }, contendedTimeout);
+      expect(accepted.length).toBeGreaterThan(0);
+      expect(accepted.length + refused.length).toBe(50);
+      for (const error of refused) {
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe('conflict');
+      }
+      const recorded = stream.slice(1).map((e) => e.metadata.causationId);
+      expect(recorded.sort()).toEqual([...accepted].sort());
+    },
+    contendedTimeout,
+  );
 
-  it('with retries: all 50 are accepted, each once, and no deposit is lost', async () => {
-    const { stream, accepted, outcomes } = await concurrentDeposits(60);
+  it('through one process: all are accepted in turn, none conflicts even without retries', async () => {
+    const { store, deps } = await openedAccount();
+    const ids = Array.from({ length: 20 }, (_, n) => `queued-${n + 1}`);
 
-    expect(accepted).toHaveLength(50);
-    const recorded = stream.slice(1).map((e) => e.metadata.causationId);
-    expect(new Set(recorded).size).toBe(50);
-    expect(recorded).toHaveLength(50);
-    const total = stream.slice(1).reduce((sum, e) => sum + (e.data as { amount: number }).amount, 0);
-    expect(total).toBe((50 * 51) / 2);
-    // Each answer names the revision and position where its own event was stored.
-    for (const outcome of outcomes) {
-      if (outcome.status !== 'fulfilled') continue;
-      const stored = stream[outcome.value.nextRevision];
-      expect(stored?.position).toBe(outcome.value.position);
-      expect(stored?.data).toEqual(outcome.value.events[0]?.data);
-    }
-  }, contendedTimeout);
+    const outcomes = await Promise.allSettled(
+      ids.map((id, n) =>
+        handleCommand(accountDecider, request(id, deposit(n + 1)), { ...deps, maxRetries: 0 }),
+      ),
+    );
+
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    expect((await store.readStream('account-1')).slice(1).map((e) => e.metadata.causationId)).toEqual(ids);
+  });
+
+  it(
+    'with retries: all 50 are accepted, each once, and no deposit is lost',
+    async () => {
+      const { stream, accepted, outcomes } = await concurrentDeposits(60);
+
+      expect(accepted).toHaveLength(50);
+      const recorded = stream.slice(1).map((e) => e.metadata.causationId);
+      expect(new Set(recorded).size).toBe(50);
+      expect(recorded).toHaveLength(50);
+      const total = stream.slice(1).reduce((sum, e) => sum + (e.data as { amount: number }).amount, 0);
+      expect(total).toBe((50 * 51) / 2);
+      // Each answer names the revision and position where its own event was stored.
+      for (const outcome of outcomes) {
+        if (outcome.status !== 'fulfilled') continue;
+        const stored = stream[outcome.value.nextRevision];
+        expect(stored?.position).toBe(outcome.value.position);
+        expect(stored?.data).toEqual(outcome.value.events[0]?.data);
+      }
+    },
+    contendedTimeout,
+  );
 });
 
 describe('handleCommand: metadata', () => {

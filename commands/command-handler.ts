@@ -79,7 +79,39 @@ const answerFrom = async <Event>(
   };
 };
 
-export const handleCommand = async <State, Command extends { now: Date }, Event extends DomainEvent>(
+/**
+ * Commands on one stream from one process run one after the other: racing each other they could only
+ * conflict, and each lost race costs a reload and a retry. Other processes still race, which the
+ * expected revision settles.
+ */
+const streamQueues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
+const oneAtATime = <T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> => {
+  let queues = streamQueues.get(store);
+  if (!queues) {
+    queues = new Map();
+    streamQueues.set(store, queues);
+  }
+  const before = queues.get(streamId) ?? Promise.resolve();
+  const run = before.then(work, work);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(streamId, settled);
+  void settled.then(() => {
+    if (queues.get(streamId) === settled) queues.delete(streamId);
+  });
+  return run;
+};
+
+export const handleCommand = <State, Command extends { now: Date }, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  request: CommandRequest<Command>,
+  deps: CommandHandlerDeps,
+): Promise<CommandResult<Event>> =>
+  oneAtATime(deps.store, request.streamId, () => decideAndAppend(decider, request, deps));
+
+const decideAndAppend = async <State, Command extends { now: Date }, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   request: CommandRequest<Command>,
   deps: CommandHandlerDeps,

@@ -44,8 +44,9 @@ const foldedFromScratch = async (deps: CommandHandlerDeps) =>
 
 describe('loadStreamState', () => {
   it('sees events another process appended since it last loaded the stream', async () => {
-    const here = depsFor(files.openStore());
-    const elsewhere = depsFor(files.openStore(here.store.path));
+    const store = files.openStore();
+    const here = depsFor(store);
+    const elsewhere = depsFor(files.openStore(store.path));
     await handleCommand(accountDecider, open, here);
     await handleCommand(accountDecider, deposit('d1', 5), here);
     expect((await loadStreamState(here, accountDecider, 'account-1')).state).toMatchObject({ balance: 5 });
