@@ -1,6 +1,6 @@
 /**
  * Collections forecast: when each open invoice will be paid, from its customer's own payment
- * history, and the expected cash-in per week (docs/adr/0030-collections-forecast.md).
+ * history, and the expected cash-in per week (docs/adr/0034-collections-forecast-and-validation.md).
  *
  * Days to pay are modelled as a discrete-time survival (a daily hazard of settlement), fitted with
  * censoring: a paid invoice is an event at its days to pay, an open one is censored at its age, so

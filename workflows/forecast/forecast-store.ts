@@ -17,7 +17,7 @@ import {
 } from './collections-forecast';
 
 /**
- * Forecasts as issued and their validation (docs/adr/0030-collections-forecast.md). A forecast is
+ * Forecasts as issued and their validation (docs/adr/0034-collections-forecast-and-validation.md). A forecast is
  * keyed by what it saw, (seller, kind, asOf) or (seller, customer, asOf): issuing again as of the same
  * data replaces it, a later asOf adds one. issuedAt says when it was computed (asOf itself for a
  * historical run, which reconstructs what would have been issued then).
