@@ -18,6 +18,7 @@ import { ProjectionProcessor } from '../../projections/framework/projection-proc
 import { projections } from '../../projections/registry';
 import { createMailer } from '../../workflows/email/smtp-mailer';
 import { benchConfig } from '../bench-config';
+import { measurePeakRss } from '../sync-bench-seller';
 import type { BenchSuite, Figure } from '../harness';
 import { userStream } from '../../contracts/stream-ids';
 import { openReadStore } from '../../projections/read-store/open-read-store';
@@ -411,6 +412,7 @@ export const suite: BenchSuite = {
     const hello = await startHelloWorld();
     const gateway = await startGateway();
     let empty: Measured;
+    let emptyPeakMiB: number;
     let helloGet: Load;
     let helloPut: Load;
     try {
@@ -428,14 +430,26 @@ export const suite: BenchSuite = {
         headers: { 'content-type': 'application/json' },
       });
       log('empty store');
-      empty = await measureGateway(gateway, { duration, connections, log });
+      ({ result: empty, peakMiB: emptyPeakMiB } = await measurePeakRss(() =>
+        measureGateway(gateway, { duration, connections, log }),
+      ));
     } finally {
       await gateway.close();
       if (tenants === 0 && users === 0) await hello.close();
     }
+    const restingMiB = process.memoryUsage().rss / 2 ** 20;
+    // The gateway and autocannon share this process, as they share the hello-world baseline.
+    const peakFigure = (label: string, peakMiB: number): Figure => ({
+      name: `peak RSS of the bench process (gateway and autocannon), ${label}`,
+      unit: 'MiB',
+      value: peakMiB,
+      baseline: { name: 'RSS after the empty-store run', value: restingMiB },
+      higherIsBetter: false,
+    });
     const figures = [
       ...figure('GET /api/users', empty.read, helloGet),
       ...figure('PUT /api/users/:id', empty.write, helloPut),
+      peakFigure('empty store', emptyPeakMiB),
     ];
     if (tenants === 0 && users === 0) return figures;
     await hello.close();
@@ -446,8 +460,11 @@ export const suite: BenchSuite = {
         await new Promise((resolve) => setTimeout(resolve, 50));
       await seedReadModels(full.db, { tenants, users }, log);
       log(`${tenants} tenants, ${users} users`);
-      const atScale = await measureGateway(full, { duration, connections, log });
-      return [...figures, ...scaleFigures(`${tenants} tenants, ${users} users`, empty, atScale)];
+      const { result: atScale, peakMiB } = await measurePeakRss(() =>
+        measureGateway(full, { duration, connections, log }),
+      );
+      const label = `${tenants} tenants, ${users} users`;
+      return [...figures, ...scaleFigures(label, empty, atScale), peakFigure(label, peakMiB)];
     } finally {
       await full.close();
     }
