@@ -13,6 +13,15 @@ export const bucketTexts: Record<AgingBucket, string> = {
   'over-90': 'Over 90 days',
 };
 
+/** The chart's axis labels: short enough that none is dropped on a narrow card. */
+const bucketAxisTexts: Record<AgingBucket, string> = {
+  current: 'Current',
+  '1-30': '1-30',
+  '31-60': '31-60',
+  '61-90': '61-90',
+  'over-90': '90+',
+};
+
 /** Open amounts by days past due as of a chosen day (the seller's last sync until one is chosen). */
 export const AgingCard = ({ sellerId, money }: { sellerId: number; money: (value: number) => string }) => {
   const [asOf, setAsOf] = useState('');
@@ -20,6 +29,7 @@ export const AgingCard = ({ sellerId, money }: { sellerId: number; money: (value
   const dateId = useId();
   const data = aging.data?.buckets.map((bucket) => ({
     bucket: bucketTexts[bucket.bucket],
+    axis: bucketAxisTexts[bucket.bucket],
     'Open amount': bucket.amount / 100,
     invoices: bucket.invoices,
   }));
@@ -70,7 +80,7 @@ export const AgingCard = ({ sellerId, money }: { sellerId: number; money: (value
                   <BarChart
                     className="mt-4 h-64"
                     data={data}
-                    index="bucket"
+                    index="axis"
                     categories={['Open amount']}
                     colors={['amber']}
                     valueFormatter={money}

@@ -1,11 +1,10 @@
-import { Badge } from '@tremor/react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { CustomerSortColumn, SellerCustomerRow } from '../../../../contracts/api/receivables';
 import { useSellerCustomers, type CustomersPage } from '../../api/queries/receivables';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
-import { dayText, daysOrDash, riskColors, riskTexts } from './receivables-format';
+import { dayText, daysOrDash, riskClasses, riskTexts } from './receivables-format';
 import { useDebouncedValue } from './use-debounced-value';
 
 const PAGE_SIZE = 25;
@@ -59,6 +58,19 @@ const columnsOf = (sellerId: number, money: (value: number) => string): DataColu
     cell: (row) => money(row.openBalance / 100),
   },
   {
+    id: 'risk',
+    header: 'Risk',
+    value: (row) => row.risk,
+    sortable: true,
+    cell: (row) => (
+      <span
+        className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${riskClasses[row.risk]}`}
+      >
+        {riskTexts[row.risk]}
+      </span>
+    ),
+  },
+  {
     id: 'overdue',
     header: 'Overdue',
     value: (row) => row.overdue,
@@ -101,17 +113,6 @@ const columnsOf = (sellerId: number, money: (value: number) => string): DataColu
     sortable: true,
     hideOnMobile: true,
     cell: (row) => dayText(row.lastPurchase),
-  },
-  {
-    id: 'risk',
-    header: 'Risk',
-    value: (row) => row.risk,
-    sortable: true,
-    cell: (row) => (
-      <Badge color={riskColors[row.risk]} size="xs">
-        {riskTexts[row.risk]}
-      </Badge>
-    ),
   },
 ];
 

@@ -6,11 +6,14 @@ export const daysOrDash = (days: number | null | undefined): string =>
 
 export const riskTexts: Record<RiskLevel, string> = { low: 'Low', medium: 'Medium', high: 'High' };
 
-/** Tremor badge colours by risk; the text says the level, so colour is never the only sign. */
-export const riskColors: Record<RiskLevel, 'emerald' | 'amber' | 'red'> = {
-  low: 'emerald',
-  medium: 'amber',
-  high: 'red',
+/**
+ * Risk pill colours: dark text on a pale ground (Tremor's badge red measured 4.2:1, under axe's 4.5).
+ * The text says the level, so colour is never the only sign.
+ */
+export const riskClasses: Record<RiskLevel, string> = {
+  low: 'bg-emerald-50 text-emerald-800 ring-emerald-600/30',
+  medium: 'bg-amber-50 text-amber-900 ring-amber-600/30',
+  high: 'bg-red-50 text-red-800 ring-red-600/30',
 };
 
 export const dayText = (iso: string | null): string =>
