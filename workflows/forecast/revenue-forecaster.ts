@@ -250,7 +250,7 @@ const nelderMead = (
 ) => {
   const { start, steps, budget } = search;
   const dim = start.length;
-  const simplex: number[][] = [start];
+  const simplex: number[][] = [[...start]];
   for (let i = 0; i < dim; i++) {
     const vertex = [...start];
     vertex[i] = (vertex[i] ?? 0) + (steps[i] ?? 0.1);
@@ -259,52 +259,63 @@ const nelderMead = (
   const values = simplex.map(objective);
   let evaluations = dim + 1;
   const order = Array.from({ length: dim + 1 }, (_, i) => i);
+  // Work vectors reused across iterations: this runs hundreds of times per series.
+  const centroid = zeros(dim);
+  const reflected = zeros(dim);
+  const trial = zeros(dim);
+  const byValue = (a: number, b: number) => (values[a] ?? 0) - (values[b] ?? 0);
+  const along = (factor: number, into: number[], worstVertex: readonly number[]) => {
+    for (let j = 0; j < dim; j++) {
+      const c = centroid[j] ?? 0;
+      into[j] = c + factor * ((worstVertex[j] ?? 0) - c);
+    }
+    return into;
+  };
+  const replaceWorst = (worst: number, vertex: readonly number[], value: number) => {
+    const target = simplex[worst] ?? [];
+    for (let j = 0; j < dim; j++) target[j] = vertex[j] ?? 0;
+    values[worst] = value;
+  };
   while (evaluations < budget) {
-    order.sort((a, b) => (values[a] ?? 0) - (values[b] ?? 0));
+    order.sort(byValue);
     const best = order[0] ?? 0;
     const worst = order[dim] ?? 0;
     const secondWorst = order[dim - 1] ?? 0;
     const bestValue = values[best] ?? 0;
     const worstValue = values[worst] ?? 0;
     if (Math.abs(worstValue - bestValue) <= 1e-6 * (Math.abs(bestValue) + 1e-8)) break;
-    const centroid = zeros(dim);
-    for (const index of order.slice(0, dim)) {
-      const vertex = simplex[index] ?? [];
+    centroid.fill(0);
+    for (let k = 0; k < dim; k++) {
+      const vertex = simplex[order[k] ?? 0] ?? [];
       for (let j = 0; j < dim; j++) centroid[j] = (centroid[j] ?? 0) + (vertex[j] ?? 0) / dim;
     }
     const worstVertex = simplex[worst] ?? [];
-    const along = (factor: number) => centroid.map((c, j) => c + factor * ((worstVertex[j] ?? 0) - c));
-    const reflected = along(-1);
+    along(-1, reflected, worstVertex);
     const reflectedValue = objective(reflected);
     evaluations++;
     if (reflectedValue < bestValue) {
-      const expanded = along(-2);
+      const expanded = along(-2, trial, worstVertex);
       const expandedValue = objective(expanded);
       evaluations++;
-      if (expandedValue < reflectedValue) {
-        simplex[worst] = expanded;
-        values[worst] = expandedValue;
-      } else {
-        simplex[worst] = reflected;
-        values[worst] = reflectedValue;
-      }
+      if (expandedValue < reflectedValue) replaceWorst(worst, expanded, expandedValue);
+      else replaceWorst(worst, reflected, reflectedValue);
     } else if (reflectedValue < (values[secondWorst] ?? 0)) {
-      simplex[worst] = reflected;
-      values[worst] = reflectedValue;
+      replaceWorst(worst, reflected, reflectedValue);
     } else {
-      const contracted = reflectedValue < worstValue ? along(-0.5) : along(0.5);
+      const contracted = along(reflectedValue < worstValue ? -0.5 : 0.5, trial, worstVertex);
       const contractedValue = objective(contracted);
       evaluations++;
       if (contractedValue < Math.min(reflectedValue, worstValue)) {
-        simplex[worst] = contracted;
-        values[worst] = contractedValue;
+        replaceWorst(worst, contracted, contractedValue);
       } else {
         const bestVertex = simplex[best] ?? [];
-        for (const index of order.slice(1)) {
-          const vertex = (simplex[index] ?? []).map(
-            (v, j) => (bestVertex[j] ?? 0) + 0.5 * (v - (bestVertex[j] ?? 0)),
-          );
-          simplex[index] = vertex;
+        for (let k = 1; k <= dim; k++) {
+          const index = order[k] ?? 0;
+          const vertex = simplex[index] ?? [];
+          for (let j = 0; j < dim; j++) {
+            const b = bestVertex[j] ?? 0;
+            vertex[j] = b + 0.5 * ((vertex[j] ?? 0) - b);
+          }
           values[index] = objective(vertex);
           evaluations++;
         }
