@@ -23,6 +23,7 @@ import { ensureLedgerIndexes, ledgerCollections } from '../workflows/ledger/ledg
 import { writeLedgerPage } from '../workflows/ledger/write-ledger-page';
 import { openReadStore } from '../projections/read-store/open-read-store';
 import { benchConfig } from './bench-config';
+import type { Figure } from './harness';
 import { measurePeakRss } from './sync-bench-seller';
 
 /** Every customer's ledger of a DEMO company up to `until`, as a sync would store it. */
@@ -223,4 +224,65 @@ export const measureCollectionsSpeed = async (
       rmSync(config.DATA_DIR, { recursive: true, force: true });
     }
   }
+};
+
+/** The accuracy figure of the forecast-accuracy suite: weekly cash-in error beside the baseline's. */
+export const collectionsAccuracyFigures = (log: (message: string) => void): Promise<Figure[]> => {
+  const accuracy = measureCollectionsAccuracy();
+  log(
+    `collections: weekly cash-in MAE ${accuracy.forecastMae.toFixed(0)} beside the baseline's ${accuracy.baselineMae.toFixed(0)} (${accuracy.ratio.toFixed(2)}x); 80/95 coverage ${accuracy.coverage80.toFixed(2)}/${accuracy.coverage95.toFixed(2)}`,
+  );
+  return Promise.resolve([
+    {
+      name: `collections forecast, weekly cash-in MAE (${accuracy.sellers} DEMO sellers, ${accuracy.origins} origins)`,
+      unit: 'cents',
+      value: accuracy.forecastMae,
+      baseline: {
+        name: 'open invoices paid at transaction date + average days to pay',
+        value: accuracy.baselineMae,
+      },
+      higherIsBetter: false,
+      target: { kind: 'ratio', op: '<=', value: 0.85, source: 'issue 15' },
+    },
+    {
+      name: 'collections forecast, weekly cash-in MAE beside the kinder baseline',
+      unit: 'cents',
+      value: accuracy.forecastMae,
+      baseline: {
+        name: 'the baseline without invoices whose baseline date has passed',
+        value: accuracy.futureOnlyBaselineMae,
+      },
+      higherIsBetter: false,
+    },
+  ]);
+};
+
+/** The speed figures of the forecast-speed suite: the forecast beside one plain scan of the ledger. */
+export const collectionsSpeedFigures = async (
+  log: (message: string) => void,
+  invoices = 20_000,
+): Promise<Figure[]> => {
+  const speed = await measureCollectionsSpeed({ invoices, log });
+  const size = `${speed.customers} customers, ${speed.invoices} invoices`;
+  return [
+    {
+      name: `collections forecast of one seller (${size})`,
+      unit: 's',
+      value: speed.forecastSeconds,
+      baseline: {
+        name: 'one plain scan of its invoices and payments (faster of two)',
+        value: speed.scanSeconds,
+      },
+      higherIsBetter: false,
+      target: { kind: 'ratio', op: '<=', value: 3, source: 'issue 15' },
+    },
+    {
+      name: `peak RSS during the collections forecast (${size})`,
+      unit: 'MiB',
+      value: speed.forecastPeakMiB,
+      baseline: { name: 'peak RSS during the plain scan', value: speed.scanPeakMiB },
+      higherIsBetter: false,
+      target: { kind: 'ratio', op: '<=', value: 3, source: 'issue 15' },
+    },
+  ];
 };

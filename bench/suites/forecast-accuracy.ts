@@ -21,6 +21,7 @@ import {
   type Scores,
 } from '../forecast/forecast-bench-data';
 import type { BenchSuite, Figure } from '../harness';
+import { collectionsAccuracyFigures } from '../collections-forecast-bench';
 
 /** Rolling origins per data set: more where there are few series. */
 const originsOf = (dataset: ForecastDataset, params: Record<string, number>) =>
@@ -43,6 +44,7 @@ export type DatasetAccuracy = {
  * more figures (and, if it likes, data sets for the JSON) measured in the same run. Empty until then.
  */
 export const extraAccuracyFigures: ((log: (message: string) => void) => Promise<Figure[]>)[] = [];
+extraAccuracyFigures.push(collectionsAccuracyFigures);
 
 const OURS = 'ledgerwise';
 const SF_METHODS = ['statsforecast AutoETS', 'statsforecast AutoTheta', 'statsforecast mean(ETS,Theta)'];

@@ -16,9 +16,11 @@ import {
   type ForecastTask,
 } from '../forecast/forecast-bench-data';
 import type { BenchSuite, Figure } from '../harness';
+import { collectionsSpeedFigures } from '../collections-forecast-bench';
 
 /** COLLECTIONS' collections-forecast speed figures join this suite here (same run); empty until then. */
 export const extraSpeedFigures: ((log: (message: string) => void) => Promise<Figure[]>)[] = [];
+extraSpeedFigures.push(collectionsSpeedFigures);
 
 /** Seconds for forecastRevenue over the tasks, the best of `rounds` passes after one warm-up pass. */
 const ourSeconds = (tasks: readonly ForecastTask[], dataset: ForecastDataset, rounds: number) => {
