@@ -131,7 +131,8 @@ export const queryAgingAsOf = async (
 };
 
 /** A customer's whole ledger, read through the seller-and-customer indexes. */
-const customerLedger = async (db: Db, key: { sellerId: number; customerId: number }) => {
+const customerLedger = async (db: Db, customer: { sellerId: number; customerId: number }) => {
+  const key = { sellerId: customer.sellerId, customerId: customer.customerId };
   const [invoices, payments, creditMemos] = await Promise.all([
     db
       .collection<LedgerInvoice>(ledgerCollections.invoices)

@@ -8,7 +8,7 @@ import {
 } from '../../../contracts/api/ledger';
 import { queryTenantCustomers } from '../../../workflows/ledger/query-customers';
 import { AppError } from '../../../contracts/errors';
-import { queryMetricRows } from '../../../workflows/metrics/metric-store';
+import { queryMetricRows, querySellerMetricSummary } from '../../../workflows/metrics/metric-store';
 import { queryCustomerMetricRows } from '../../../workflows/metrics/receivables-queries';
 import { exclusionsOf } from './receivables-routes';
 import { requireTenantAccess } from '../../plugins/access';
@@ -44,13 +44,20 @@ export const ledgerRoutes: FastifyPluginAsyncZod = (app) => {
           rows,
         };
       }
-      // One customer's rows are computed on request from its ledger (docs/adr/0030-receivables-metrics.md).
+      // One customer's rows are computed on request from its ledger (docs/adr/0030-receivables-metrics.md),
+      // as of the date of the seller's last metrics run so they line up with the seller's rows.
+      const summary = await querySellerMetricSummary(services.db, seller.Id);
+      const asOf = summary
+        ? new Date(summary.asOf)
+        : seller.CollectionDate
+          ? new Date(seller.CollectionDate)
+          : services.now();
       const rows = await queryCustomerMetricRows(services.db, {
         sellerId: seller.Id,
         customerId,
         type,
         frequency,
-        asOf: seller.CollectionDate ? new Date(seller.CollectionDate) : services.now(),
+        asOf,
         exclusions: exclusionsOf(seller),
       });
       if (rows === null) throw new AppError('not_found', 'Customer not found.');
