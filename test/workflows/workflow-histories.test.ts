@@ -14,6 +14,7 @@ const workflowModules = {
   syncSellerWorkflow: '../../workflows/sync/workflows',
   generateMetricsWorkflow: '../../workflows/metrics/workflows',
   customerMetricsWorkflow: '../../workflows/metrics/workflows',
+  forecastJobWorkflow: '../../workflows/forecast/workflows',
   pingWorkflow: '../../workflows/system/workflows',
 } as const;
 type WorkflowType = keyof typeof workflowModules;
