@@ -56,11 +56,6 @@ const CustomerPage = lazyPage(() =>
 const AdminMetricsPage = lazyPage(() =>
   import('../pages/admin/admin-metrics-page').then((page) => page.AdminMetricsPage),
 );
-const explorerPages = () => import('../pages/admin/explorer-pages');
-const MetricExplorerPage = lazyPage(() => explorerPages().then((pages) => pages.MetricExplorerPage));
-const TransactionExplorerPage = lazyPage(() =>
-  explorerPages().then((pages) => pages.TransactionExplorerPage),
-);
 const TeamPage = lazyPage(() => import('../pages/team/team-page').then((page) => page.TeamPage));
 const UserPage = lazyPage(() => import('../pages/team/user-page').then((page) => page.UserPage));
 
@@ -69,6 +64,30 @@ const handle = (name: string, access: RouteAccess, forceLogout?: boolean): Route
 });
 
 const later = (title: string, note?: string) => <PlaceholderPage title={title} {...(note ? { note } : {})} />;
+
+/**
+ * The admin explorers, defined only when called: in a production build the call is dead code, so no
+ * route and no loader reach their chunk (Vite still writes the chunk file).
+ */
+const developmentRoutes = (): RouteObject[] => {
+  const explorerPages = () => import('../pages/admin/explorer-pages');
+  const MetricExplorerPage = lazyPage(() => explorerPages().then((pages) => pages.MetricExplorerPage));
+  const TransactionExplorerPage = lazyPage(() =>
+    explorerPages().then((pages) => pages.TransactionExplorerPage),
+  );
+  return [
+    {
+      path: '/admin/explorer/metrics',
+      element: <MetricExplorerPage />,
+      handle: handle('Metric Explorer', 'platformAdmin'),
+    },
+    {
+      path: '/admin/explorer/transactions',
+      element: <TransactionExplorerPage />,
+      handle: handle('Transactions Explorer', 'platformAdmin'),
+    },
+  ];
+};
 
 /** Pages inside the dashboard shell: every route of portal.md section 2.1 that needs a session. */
 const shellRoutes: RouteObject[] = [
@@ -119,20 +138,7 @@ const shellRoutes: RouteObject[] = [
   },
   { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
   // admin.md section 2: the explorers exist in development builds only.
-  ...(isDevelopmentBuild
-    ? [
-        {
-          path: '/admin/explorer/metrics',
-          element: <MetricExplorerPage />,
-          handle: handle('Metric Explorer', 'platformAdmin'),
-        },
-        {
-          path: '/admin/explorer/transactions',
-          element: <TransactionExplorerPage />,
-          handle: handle('Transactions Explorer', 'platformAdmin'),
-        },
-      ]
-    : []),
+  ...(isDevelopmentBuild ? developmentRoutes() : []),
   {
     path: '/admin/*',
     element: later('Admin', 'The admin area comes in a later issue.'),
