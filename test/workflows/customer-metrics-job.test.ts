@@ -252,7 +252,7 @@ describe('the customers and sellers jobs', () => {
   it('waits while another metrics run holds the seller; a second request runs after the first, never beside it', async () => {
     const { sellerId } = seller;
     const { db } = world.services;
-    // A forecast and a historical job have no pipeline yet: the reactor must leave them queued.
+    // A forecast and a historical job run beside them (no lease); forecasting is off for this seller.
     const forecast = await requestJob('forecasts', sellerId);
     const historical = await requestJob('historical', sellerId);
 
@@ -277,8 +277,11 @@ describe('the customers and sellers jobs', () => {
     // Whichever stored last, the seller has every customer's figures, none lost to the other run.
     expect(await storedCustomerMetrics(sellerId)).toEqual((await expectedFor(seller)).customers);
 
-    expect((await jobOf(forecast.Id)).Status).toBe('created');
-    expect((await jobOf(historical.Id)).Status).toBe('created');
+    for (const job of [forecast, historical])
+      expect(await waitForJob(job.Id, finished)).toMatchObject({
+        Status: 'completed',
+        Result: { skipped: 'Forecasting is off for this seller.' },
+      });
   });
 
   it('the sellers job (the default jobType) runs GenerateMetrics: started, waiting, metrics, completed, with fresh rows and MetricsDate', async () => {
