@@ -302,6 +302,7 @@ describe('the customers and sellers jobs', () => {
       expectedMetricRows({
         invoices: ledger.invoices,
         payments: ledger.payments,
+        creditMemos: ledger.creditMemos,
         excludedCustomers: [...state.featureFlags['exclusions.CustomerIds']],
         excludedProducts: [...state.featureFlags['exclusions.ProductIds']],
         asOf,

@@ -98,6 +98,7 @@ describe('SyncSeller and GenerateMetrics on a DEMO seller', () => {
         const want = expectedMetricRows({
           invoices: expected.invoices,
           payments: expected.payments,
+          creditMemos: expected.creditMemos,
           excludedCustomers: [3, 5],
           excludedProducts: [2],
           asOf: until,
