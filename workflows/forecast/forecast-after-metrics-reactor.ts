@@ -25,6 +25,9 @@ const startAfterMetrics = async (deps: ForecastReactorDeps, event: RecordedEvent
   const { data } = SellerMetricsDateRecorded.parse({ type: event.type, data: event.data });
   const seller = await readState(deps.writeSide, sellerDecider, sellerStream(data.sellerId));
   if (seller.status !== 'known' || !seller.featureFlags['forecasts.Receivables.Enabled']) return;
+  // Only the seller's latest metrics run: a reactor starting from an old checkpoint (or none, on its
+  // first deployment) must not forecast once per past sync.
+  if (seller.metricsDate !== data.metricsDate) return;
   const run = { sellerId: data.sellerId, tenantId: seller.tenantId };
   const workflowId = forecastAfterMetricsWorkflowId(deps.config, {
     sellerId: data.sellerId,
