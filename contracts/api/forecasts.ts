@@ -45,7 +45,10 @@ export const RevenueForecast = z.object({
 });
 export type RevenueForecast = z.infer<typeof RevenueForecast>;
 
-/** Expected cash-in of one week (StartDate is the week's Monday, UTC), with its intervals. */
+/**
+ * Expected cash-in of one week, with its intervals. StartDate is the week's first day: the day after
+ * asOf for the first week, then every 7 days (not calendar weeks: every week is whole).
+ */
 export const CashInWeek = z.object({ StartDate: IsoDateTime, ...Band });
 export type CashInWeek = z.infer<typeof CashInWeek>;
 
