@@ -9,6 +9,7 @@ import {
   type LedgerOutboxEntry,
 } from '../../workflows/ledger/ledger-outbox';
 import { serializedDocsOf } from '../../workflows/ledger/write-ledger-page';
+import { CUSTOMER_RECEIVABLES } from '../../workflows/metrics/metric-store';
 import { useTestReadStore } from '../harness/test-read-store';
 
 const readStore = useTestReadStore(__filename);
@@ -46,8 +47,13 @@ describe('a tenant purge’s removal of the synced ledger', () => {
     await syncPage(14, 4, false);
     await syncPage(13, 5);
     expect(await outboxSellers()).toEqual([12, 13, 14]);
+    const named = (sellerId: number) => ({ _id: `${sellerId}:run:1`, sellerId, customerId: 1, name: 'Acme' });
+    await db.collection<{ _id: string }>(CUSTOMER_RECEIVABLES).insertMany([named(12), named(13)]);
 
     await deleteTenantLedger(db, { tenantId: 4, sellerIds: [12, 14] });
+
+    const tables = await db.collection<{ sellerId: number }>(CUSTOMER_RECEIVABLES).find().toArray();
+    expect(tables.map((doc) => doc.sellerId)).toEqual([13]);
 
     expect(await outboxSellers()).toEqual([13]);
     for (const entity of ledgerEntities) {
