@@ -46,9 +46,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      // Several unit suites use real SQLite files and generated companies; a
-      // loaded 2-core CI machine stretched one past jest's 5 s default.
-      testTimeout: 20_000,
+      setupFilesAfterEnv: ['<rootDir>/test/harness/unit-timeout.ts'],
       roots: [
         '<rootDir>/contracts',
         '<rootDir>/domain',
@@ -69,8 +67,6 @@ module.exports = {
       testMatch: ['**/*.test.ts', '**/*.test.tsx'],
       testEnvironment: 'jsdom',
       setupFilesAfterEnv: ['<rootDir>/web/src/test-support/jest-dom-setup.ts'],
-      // Whole-app renders share two cores with the integration servers; 5 s ran out for right tests.
-      testTimeout: 30_000,
     },
     {
       ...common,

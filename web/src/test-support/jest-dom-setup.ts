@@ -16,3 +16,7 @@ globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObse
 // seconds; Testing Library's 1 s default for findBy/waitFor then fails tests that are right. A
 // longer bound only waits longer for what does appear; a missing element still fails the test.
 configure({ asyncUtilTimeout: 5000 });
+
+// Whole-app renders share two cores with the integration servers; 5 s ran out for right tests.
+// Set here because jest 30 ignores a per-project `testTimeout`.
+jest.setTimeout(30_000);
