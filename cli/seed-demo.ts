@@ -125,6 +125,12 @@ export const seedDemo = async (config: Config, logger: Logger): Promise<{ tenant
         now,
       },
     });
+    // Forecasting is off for new sellers (an admin turns it on); the demo shows it from the first sync.
+    await run(sellerDecider, {
+      streamId: sellerStream(sellerId),
+      commandId: 'seed:demo-seller:forecasting',
+      command: { type: 'SetSellerForecasting', data: { enabled: true }, now },
+    });
     logger.info({ tenantId, sellerId, admin: adminEmail, demoUser: demoUserEmail }, 'demo data ready');
     return { tenantId };
   } finally {
