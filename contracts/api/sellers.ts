@@ -26,6 +26,7 @@ export const SellerSortField = z.enum([
   'CollectionDate',
   'MetricsDate',
 ]);
+export type SellerSortField = z.infer<typeof SellerSortField>;
 
 /**
  * GET /api/sellers: the current tenant's sellers (`Active=true`); `scope=all` is the platform admin's

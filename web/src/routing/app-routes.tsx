@@ -56,6 +56,9 @@ const CustomerPage = lazyPage(() =>
 const AdminMetricsPage = lazyPage(() =>
   import('../pages/admin/admin-metrics-page').then((page) => page.AdminMetricsPage),
 );
+const AdminSellersPage = lazyPage(() =>
+  import('../pages/admin/admin-sellers-page').then((page) => page.AdminSellersPage),
+);
 const TeamPage = lazyPage(() => import('../pages/team/team-page').then((page) => page.TeamPage));
 const UserPage = lazyPage(() => import('../pages/team/user-page').then((page) => page.UserPage));
 
@@ -137,6 +140,7 @@ const shellRoutes: RouteObject[] = [
     handle: handle('Customer', 'signedIn'),
   },
   { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
+  { path: '/admin/sellers', element: <AdminSellersPage />, handle: handle('Admin Sellers', 'platformAdmin') },
   // admin.md section 2: the explorers exist in development builds only.
   ...(isDevelopmentBuild ? developmentRoutes() : []),
   {

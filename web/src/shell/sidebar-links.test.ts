@@ -36,6 +36,18 @@ describe('sidebar visibility (portal.md section 2.3)', () => {
     expect(labels(facts({ isTenantAdmin: true }))).not.toContain('Admin');
   });
 
+  it('links platform admins, and no one else, to the admin sellers table and metrics chart', () => {
+    const links = sidebarLinks(facts({ isPlatformAdmin: true }));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        { label: 'Admin Sellers', to: '/admin/sellers' },
+        { label: 'Admin Metrics', to: '/admin/metrics' },
+      ]),
+    );
+    expect(labels(facts({ isTenantAdmin: true }))).not.toContain('Admin Sellers');
+    expect(labels(facts({ isTenantAdmin: true }))).not.toContain('Admin Metrics');
+  });
+
   it('gives an advisor in their firm the firm links instead of the business dashboard', () => {
     const firm = labels(
       facts({ isAdvisor: true, isFirm: true, isTenantAdmin: true, hasConnectedSeller: true }),

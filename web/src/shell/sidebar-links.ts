@@ -37,6 +37,9 @@ const rules: readonly Rule[] = [
   { label: 'My Firm', to: '/settings', shows: (f) => firmAdvisor(f) && admin(f) },
   { label: 'Settings', to: '/settings', shows: (f) => !firmAdvisor(f) && admin(f) },
   { label: 'Admin', to: '/admin/overview', shows: (f) => f.isPlatformAdmin },
+  // The admin pages built so far, until the admin overview links them itself.
+  { label: 'Admin Sellers', to: '/admin/sellers', shows: (f) => f.isPlatformAdmin },
+  { label: 'Admin Metrics', to: '/admin/metrics', shows: (f) => f.isPlatformAdmin },
   { label: 'DevOps', to: '/devops', shows: (f) => f.isPlatformAdmin },
 ];
 

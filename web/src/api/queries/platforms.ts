@@ -1,10 +1,17 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { IntegrationResponse, IntegrationsResponse } from '../../../../contracts/api/integrations';
 import { QbdConfigResponse, type QbdConfigRequest } from '../../../../contracts/api/qbd';
-import { SellerResponse, SellersResponse, type CreateSellerRequest } from '../../../../contracts/api/sellers';
+import {
+  SellerResponse,
+  SellersResponse,
+  type CreateSellerRequest,
+  type SellerSortField,
+} from '../../../../contracts/api/sellers';
+import type { SellerProvider } from '../../../../contracts/events/seller';
 import { useAppServices } from '../../session/app-services-context';
 import { useCurrentTenantId } from '../../session/session-query';
 import type { ApiClient } from '../api-client';
+import { forecastsResource } from './forecasts';
 import { jobsResource } from './jobs';
 import { tenantResource, useInvalidateResources, type TenantId } from './tenant-scope';
 
@@ -51,6 +58,47 @@ export const sellerQueries = {
     }),
 };
 
+/** One page of the admin sellers table as the reader set it (null: that filter is off). */
+export type AdminSellersView = {
+  search: string;
+  provider: SellerProvider | null;
+  active: boolean | null;
+  collection: 'recent' | 'stale' | null;
+  metrics: 'recent' | 'stale' | null;
+  partnerId: number | null;
+  sort: SellerSortField;
+  direction: 'asc' | 'desc';
+  pageIndex: number;
+  pageSize: number;
+};
+
+/** GET /api/sellers?scope=all: filters, search, sort and paging are the server's (contracts SellersQuery). */
+const adminSellersQuery = (view: AdminSellersView) => ({
+  scope: 'all',
+  provider: view.provider ?? undefined,
+  Active: view.active ?? undefined,
+  collection: view.collection ?? undefined,
+  metrics: view.metrics ?? undefined,
+  partnerId: view.partnerId ?? undefined,
+  search: view.search.trim() || undefined,
+  sort: view.sort,
+  direction: view.direction,
+  offset: view.pageIndex * view.pageSize,
+  limit: view.pageSize,
+});
+
+export const adminSellerQueries = {
+  /** The admin sellers table (platform admin): one page of every tenant's sellers. */
+  page: (api: ApiClient, input: { tenantId: TenantId; view: AdminSellersView }) =>
+    queryOptions({
+      queryKey: [...sellersResource.key(input.tenantId), 'admin', input.view],
+      queryFn: () =>
+        api.get('/api/sellers', { query: adminSellersQuery(input.view), schema: SellersResponse }),
+      // Platform-wide: a platform admin may have no current tenant.
+      enabled: true,
+    }),
+};
+
 export const integrationQueries = {
   list: (api: ApiClient, tenantId: TenantId) =>
     queryOptions({
@@ -77,6 +125,15 @@ export const useEveryTenantSellers = (search: string, enabled = true) => {
   return useQuery({
     ...sellerQueries.everyTenant(api, { tenantId, search }),
     enabled,
+    placeholderData: (previous) => previous,
+  });
+};
+
+/** Platform admins only (the route guards the page); the previous page stays shown while the next loads. */
+export const useAdminSellers = (view: AdminSellersView) => {
+  const { api } = useAppServices();
+  return useQuery({
+    ...adminSellerQueries.page(api, { tenantId: useCurrentTenantId(), view }),
     placeholderData: (previous) => previous,
   });
 };
@@ -159,5 +216,23 @@ export const useDisconnectIntegration = () => {
     mutationFn: (integrationId: number) =>
       api.request(`/api/integrations/${integrationId}/disconnect`, { method: 'POST' }),
     onSuccess: refreshPlatforms,
+  });
+};
+
+/**
+ * POST /api/sellers/{id}/flags/forecasts with section Receivables: the seller's
+ * forecasts.Receivables.Enabled flag (platform admin). The sellers and their forecasts refetch.
+ */
+export const useSetSellerForecasting = () => {
+  const { api } = useAppServices();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (input: { sellerId: number; enabled: boolean }) =>
+      api.request(`/api/sellers/${input.sellerId}/flags/forecasts`, {
+        method: 'POST',
+        body: { state: input.enabled, section: 'Receivables' },
+        schema: SellerResponse,
+      }),
+    onSuccess: () => invalidate(sellersResource, forecastsResource),
   });
 };
