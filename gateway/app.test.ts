@@ -159,6 +159,24 @@ describe('the web app build', () => {
     expect(route.body).toContain('<div id="root">');
   });
 
+  it('never rate limits the app itself: a page load fetches many chunks, an office shares one address', async () => {
+    const app = await buildApp({
+      config: loadConfig({ NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '5' }),
+      logger: pino({ level: 'silent' }),
+      health: () => Promise.resolve({ process: 'gateway', ok: true, checks: [] }),
+      webRoot,
+    });
+    const files = [];
+    for (let n = 0; n < 12; n += 1) {
+      files.push(await app.inject({ method: 'GET', url: n % 2 ? '/assets/login-page-b2.js' : '/platforms' }));
+    }
+    expect(files.map((answer) => answer.statusCode)).toEqual(Array(12).fill(200));
+    // The API keeps its limit.
+    const api = [];
+    for (let n = 0; n < 6; n += 1) api.push(await app.inject({ method: 'GET', url: '/api/industries' }));
+    expect(api.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
   it('answers a chunk of an older release with 404, not with the app', async () => {
     const app = await buildServing();
     const missing = await app.inject({ method: 'GET', url: '/assets/login-page-old.js' });

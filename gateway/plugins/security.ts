@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../contracts/config';
 import { CsrfTokenResponse } from '../../contracts/auth';
 import { derivedKey } from '../auth/derived-keys';
+import { isApiTarget } from './canonical-targets';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -67,6 +68,14 @@ export const registerSecurity = async (app: FastifyInstance, config: Config): Pr
   await app.register(fastifyRateLimit, {
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
+    // The web app's own files are not counted: one page load fetches dozens of chunks, so an office
+    // behind one address (or a quick sequence of pages) would otherwise get 429 for the app's code
+    // and a blank page. Decided on the matched route, not the raw URL (which may be spelled oddly):
+    // every API route declares an access level, the app's files and pages do not.
+    allowList: (request) =>
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      (request.routeOptions.config as { access?: unknown } | undefined)?.access === undefined &&
+      !isApiTarget(request.url),
     // Answered through the one error handler, with Retry-After set by the plugin.
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
