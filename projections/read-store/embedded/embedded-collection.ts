@@ -144,6 +144,10 @@ export class EmbeddedCollection<TSchema = Doc> {
       plan.exact && Number.isFinite(remaining)
         ? Math.min(Math.max(remaining, 1), LARGEST_BATCH)
         : FIRST_BATCH;
+    if (!sorted && plan.where !== '1') {
+      yield* this.filteredRows(plan, { matcher, toSkip, remaining, offset });
+      return;
+    }
     let first = true;
     for (;;) {
       const statement = sorted
@@ -180,6 +184,60 @@ export class EmbeddedCollection<TSchema = Doc> {
       }
       if (found.length < batch) return;
       batch = Math.min(batch * 2, LARGEST_BATCH);
+    }
+  }
+
+  /**
+   * An unsorted scan with a filter: the matching rowids first, in one query through whatever index
+   * serves the filter, then the documents in batches by rowid. Batches of `filter AND rowid > ? ORDER
+   * BY rowid` made SQLite search the index and sort every match again for each batch: quadratic, over
+   * 6 minutes without finishing for one seller's 1M invoices.
+   */
+  private *filteredRows(
+    plan: ReturnType<typeof compileFilter>,
+    state: {
+      matcher: ReturnType<typeof matcherFor> | null;
+      toSkip: number;
+      remaining: number;
+      offset: number;
+    },
+  ): Generator<Row> {
+    let { toSkip, remaining } = state;
+    const bounded = plan.exact && Number.isFinite(remaining);
+    const statement = `SELECT rowid FROM ${this.table} WHERE ${plan.where} ORDER BY rowid${bounded ? ' LIMIT ? OFFSET ?' : ''}`;
+    const params = bounded ? [...plan.params, remaining, state.offset] : plan.params;
+    this.observe?.({
+      collection: this.collectionName,
+      sql: statement,
+      params,
+      where: plan.where,
+      exact: plan.exact,
+    });
+    const rowids = this.prepare(statement)
+      .raw(true)
+      .all(...params)
+      .map((row) => (row as [number])[0]);
+    const byRowids = this.prepare(
+      `SELECT rowid, doc, tags FROM ${this.table} WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+    );
+    let batch = FIRST_BATCH;
+    for (let start = 0; start < rowids.length; start += batch, batch = Math.min(batch * 2, LARGEST_BATCH)) {
+      const found = byRowids.all(JSON.stringify(rowids.slice(start, start + batch))) as {
+        rowid: number;
+        doc: string;
+        tags: string | null;
+      }[];
+      for (const row of found) {
+        const doc = decodeDocument<Doc>(row.doc, row.tags);
+        if (state.matcher && !state.matcher.test(doc)) continue;
+        if (toSkip > 0) {
+          toSkip -= 1;
+          continue;
+        }
+        yield { rowid: row.rowid, doc };
+        remaining -= 1;
+        if (remaining <= 0) return;
+      }
     }
   }
 
