@@ -25,6 +25,8 @@ const oauthClientValue = z.string().trim().min(1).optional();
 const DEV_SESSION_SECRET = 'ledgerwise-local-development-secret-do-not-use';
 const DEV_PLATFORM_ADMIN_EMAILS = 'admin@ledgerwise.local';
 const DEV_SEED_ADMIN_PASSWORD = 'Ledgerwise-admin-1';
+/** s3rver's fixed key pair (deploy/local); production names its own. */
+const DEV_S3_KEY = 'S3RVER';
 
 /** An IPv4 or IPv6 address, optionally with a /prefix (Fastify's trustProxy takes such a list). */
 const addressOrCidr =
@@ -98,6 +100,23 @@ export const ConfigEnv = z
     MAILDEV_URL: url(['http', 'https']).default('http://127.0.0.1:1080'),
     STRIPE_API_URL: url(['http', 'https']).default('http://127.0.0.1:12111'),
     STRIPE_SECRET_KEY: z.string().min(1).default('sk_test_123'),
+    /**
+     * The report archive's object store (docs/adr/0035-report-archive.md): any S3-compatible service.
+     * Locally s3rver from deploy/local, which takes only its fixed S3RVER key pair; the bucket is
+     * created on first use. Path-style addressing (bucket in the path) suits local and most non-AWS servers.
+     */
+    S3_ENDPOINT: url(['http', 'https']).default('http://127.0.0.1:4568'),
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots, dashes)',
+      )
+      .default('ledgerwise-reports'),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).default(DEV_S3_KEY),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).default(DEV_S3_KEY),
+    S3_FORCE_PATH_STYLE: booleanFlag.default(true),
     SEED_DEMO: booleanFlag.default(true),
     /** Requests per minute per client address on ordinary API routes (login, recovery and 404s have lower limits). */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),

@@ -377,7 +377,73 @@ const maildev: ServerDefinition = {
   isReady: async () => (await portOpen(1025)) && (await httpOk('http://127.0.0.1:1080/email')),
 };
 
-export const servers: readonly ServerDefinition[] = [temporal, ferretdb, kafka, stripeMock, maildev];
+// ---------------------------------------------------------------------------------------------
+// s3rver: an S3-compatible object store on the local disk, for the report archive (docs/adr/0035)
+
+const S3RVER_VERSION = '3.7.1';
+/** s3rver accepts only this fixed key pair (it checks request signatures). */
+export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+const s3rverDir = () => serverCache('s3rver', S3RVER_VERSION);
+const s3rverBin = () => join(s3rverDir(), 'node_modules', 's3rver', 'bin', 's3rver.js');
+
+const s3rver: ServerDefinition = {
+  name: 's3rver',
+  version: S3RVER_VERSION,
+  endpoints: ['S3 http://127.0.0.1:4568'],
+  startTimeoutMs: 30_000,
+  isProvisioned: () => existsSync(s3rverBin()),
+  provision: async () => {
+    process.stdout.write(`Installing s3rver ${S3RVER_VERSION} from npm (first time only)...\n`);
+    mkdirSync(s3rverDir(), { recursive: true });
+    writeFileSync(join(s3rverDir(), 'package.json'), '{ "private": true }\n');
+    await runStep('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', `s3rver@${S3RVER_VERSION}`], {
+      cwd: s3rverDir(),
+      label: 's3rver install',
+    });
+  },
+  prepareData: () => {
+    mkdirSync(serverData('s3rver'), { recursive: true });
+    return Promise.resolve();
+  },
+  command: () => ({
+    command: process.execPath,
+    args: [
+      s3rverBin(),
+      '--directory',
+      serverData('s3rver'),
+      '--address',
+      '127.0.0.1',
+      '--port',
+      '4568',
+      '--no-vhost-buckets',
+      '--silent',
+    ],
+  }),
+  // A signed ListBuckets: the server is up and checks signatures as the application's client expects.
+  isReady: async () => {
+    if (!(await portOpen(4568))) return false;
+    // `infra status` output stays readable: the SDK's warning about Node 20 support ending is in ADR 0035.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    const { S3Client, ListBucketsCommand } = await import('@aws-sdk/client-s3');
+    const client = new S3Client({
+      endpoint: 'http://127.0.0.1:4568',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: S3RVER_CREDENTIALS,
+      maxAttempts: 1,
+    });
+    try {
+      await client.send(new ListBucketsCommand({}), { abortSignal: AbortSignal.timeout(2000) });
+      return true;
+    } catch {
+      return false;
+    } finally {
+      client.destroy();
+    }
+  },
+};
+
+export const servers: readonly ServerDefinition[] = [temporal, ferretdb, kafka, stripeMock, maildev, s3rver];
 
 export const serverNamed = (name: string): ServerDefinition => {
   const server = servers.find((s) => s.name === name);

@@ -13,6 +13,7 @@ export const variableOf: Record<string, string> = {
   kafka: 'KAFKA_BROKERS',
   'stripe-mock': 'STRIPE_API_URL',
   maildev: 'SMTP_URL',
+  s3rver: 'S3_ENDPOINT',
 };
 
 /**
@@ -57,6 +58,23 @@ const containerImages: Record<
   },
   'stripe-mock': { image: 'stripe/stripe-mock:v0.203.0', ports: [12111] },
   maildev: { image: 'maildev/maildev:2.2.1', ports: [1025, 1080] },
+  // s3rver publishes no image of its own: the same npm package on Node's image.
+  s3rver: {
+    image: 'node:20-alpine',
+    ports: [4568],
+    command: [
+      'npx',
+      '--yes',
+      's3rver@3.7.1',
+      '-d',
+      '/tmp/s3',
+      '-a',
+      '0.0.0.0',
+      '-p',
+      '4568',
+      '--no-vhost-buckets',
+    ],
+  },
 };
 
 /** True when a Docker (or compatible) runtime answers within a few seconds. */
