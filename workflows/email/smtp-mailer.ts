@@ -1,12 +1,23 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../../contracts/config';
 
+/** A file sent with an email: its name as the reader sees it, its bytes and its MIME type. */
+export type EmailAttachment = { filename: string; content: Buffer | Uint8Array; contentType: string };
+
 export type OutgoingEmail = {
   to: string | string[];
   subject: string;
   html: string;
   text?: string;
-  attachments?: { filename: string; content: Buffer; contentType: string }[];
+  attachments?: EmailAttachment[];
+  /**
+   * The Message-ID header, angle brackets included (`<job-12.recipient-7@ledgerwise>`). A caller that
+   * may send the same message again (a retried activity) gives a deterministic one, so the copy can be
+   * recognised; without it the transport makes a random one.
+   */
+  messageId?: string;
+  /** A page where the recipient stops this kind of email: sent as the List-Unsubscribe header. */
+  unsubscribeUrl?: string;
 };
 
 export type Mailer = {
@@ -18,8 +29,26 @@ export type Mailer = {
 export const createMailer = (config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): Mailer => {
   const transport = nodemailer.createTransport(config.SMTP_URL);
   return {
-    send: async (email) => {
-      const info = await transport.sendMail({ from: config.MAIL_FROM, ...email });
+    send: async ({ attachments, messageId, unsubscribeUrl, ...email }) => {
+      const info = await transport.sendMail({
+        from: config.MAIL_FROM,
+        ...email,
+        ...(attachments
+          ? {
+              attachments: attachments.map((attachment) => ({
+                filename: attachment.filename,
+                content: Buffer.from(
+                  attachment.content.buffer,
+                  attachment.content.byteOffset,
+                  attachment.content.byteLength,
+                ),
+                contentType: attachment.contentType,
+              })),
+            }
+          : {}),
+        ...(messageId ? { messageId } : {}),
+        ...(unsubscribeUrl ? { list: { unsubscribe: unsubscribeUrl } } : {}),
+      });
       return { messageId: info.messageId };
     },
     close: () => transport.close(),
