@@ -1,4 +1,4 @@
-import { IdCategory } from './events/id-allocation';
+import { IdCategory, recordIdCategories } from './events/id-allocation';
 
 /**
  * The event-store stream of each aggregate, `<category>-<id>` with the category ending at the first
@@ -6,10 +6,11 @@ import { IdCategory } from './events/id-allocation';
  * second stream for one aggregate, and the type says which aggregate a stream id belongs to.
  *
  * Each aggregate's id is allocated in the id category of the same name (id-allocation.ts), so the
- * stream categories are that list, not a second copy of it.
+ * stream categories are that list, not a second copy of it (less the ids of records kept inside
+ * another aggregate's stream).
  */
-export const streamCategories = IdCategory.options;
-export type StreamCategory = IdCategory;
+export const streamCategories = IdCategory.exclude(recordIdCategories).options;
+export type StreamCategory = (typeof streamCategories)[number];
 
 export type TenantStream = `tenant-${number}`;
 export type UserStream = `user-${number}`;

@@ -17,8 +17,16 @@ export const IdCategory = z.enum([
   'partner',
   'plan',
   'job',
+  // Ids of records that are events of another aggregate, not streams of their own.
+  'archivedReport',
 ]);
 export type IdCategory = z.infer<typeof IdCategory>;
+
+/**
+ * Categories whose ids name no stream: an archived report is an event of its report job
+ * (JobReportArchived, docs/adr/0035-report-archive.md) with an id users see in the archive.
+ */
+export const recordIdCategories = ['archivedReport'] as const satisfies readonly IdCategory[];
 
 export const IdAllocated = z.object({
   type: z.literal('IdAllocated'),

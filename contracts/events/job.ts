@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ArchivedReportType, ReportExtension } from '../api/reports';
 import { JsonValue } from '../json-value';
 import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
@@ -56,6 +57,44 @@ export const JobCancelled = z.object({
   data: z.object({ jobId: EntityId, reason: z.string().nullable(), cancelledAt: IsoDateTime }),
 });
 
+/**
+ * A report file of the job stored in the archive's object store (docs/adr/0035-report-archive.md).
+ * One per (type, sellerId) and job: a retried archive step finds it and stores nothing twice.
+ */
+export const JobReportArchived = z.object({
+  type: z.literal('JobReportArchived'),
+  data: z.object({
+    jobId: EntityId,
+    /** The id users see in the archive (GET /api/reports/archived/{id}/content). */
+    archivedReportId: EntityId,
+    tenantId: EntityId,
+    /** Null for a report of the whole tenant (an advisor's client performance report). */
+    sellerId: EntityId.nullable(),
+    type: ArchivedReportType,
+    extension: ReportExtension,
+    displayName: z.string().min(1),
+    fileName: z.string().min(1),
+    contentType: z.string().min(1),
+    /** Bytes of the stored file. */
+    size: z.int().nonnegative(),
+    objectKey: z.string().min(1),
+    archivedAt: IsoDateTime,
+  }),
+});
+
+/** The job's email reached one recipient (once: a retried send step finds it and sends nothing twice). */
+export const JobReportEmailed = z.object({
+  type: z.literal('JobReportEmailed'),
+  data: z.object({
+    jobId: EntityId,
+    recipientId: EntityId,
+    reportTypes: z.array(ArchivedReportType),
+    /** The SMTP Message-ID the mail server accepted. */
+    messageId: z.string().min(1),
+    sentAt: IsoDateTime,
+  }),
+});
+
 export const JobEvent = z.discriminatedUnion('type', [
   JobCreated,
   JobStarted,
@@ -63,6 +102,8 @@ export const JobEvent = z.discriminatedUnion('type', [
   JobCompleted,
   JobFailed,
   JobCancelled,
+  JobReportArchived,
+  JobReportEmailed,
 ]);
 export type JobEvent = z.infer<typeof JobEvent>;
 export type JobEventType = JobEvent['type'];
@@ -74,6 +115,8 @@ export const jobEventVersions = {
   JobCompleted: 1,
   JobFailed: 1,
   JobCancelled: 1,
+  JobReportArchived: 1,
+  JobReportEmailed: 1,
 } satisfies Record<JobEventType, number>;
 
 /** Jobs refer to people only by id; parameters must not carry emails or names. */
@@ -84,4 +127,6 @@ export const jobPersonalDataFields = {
   JobCompleted: [],
   JobFailed: [],
   JobCancelled: [],
+  JobReportArchived: [],
+  JobReportEmailed: [],
 } satisfies PersonalDataFields<JobEvent>;

@@ -1,8 +1,9 @@
 import { match } from 'ts-pattern';
+import type { ArchivedReportType, ReportExtension } from '../../contracts/api/reports';
 import { AppError } from '../../contracts/errors';
 import type { JobEvent, JobJson, JobKind } from '../../contracts/events/job';
 import type { DomainCommand } from '../decider';
-import { isFinished, type JobState, type JobStatus, type KnownJob } from './job';
+import { archivedFileKey, isFinished, type JobState, type JobStatus, type KnownJob } from './job';
 
 export type CreateJob = DomainCommand<
   'CreateJob',
@@ -24,7 +25,35 @@ export type CompleteJob = DomainCommand<'CompleteJob', { result: JobJson | null 
 export type FailJob = DomainCommand<'FailJob', { reason: string }>;
 export type CancelJob = DomainCommand<'CancelJob', { reason: string | null }>;
 
-export type JobCommand = CreateJob | StartJob | RecordJobProgress | CompleteJob | FailJob | CancelJob;
+/** The tenant is the job's own; `sellerId` is the report's seller (null for a tenant-wide report). */
+export type RecordReportArchived = DomainCommand<
+  'RecordReportArchived',
+  {
+    archivedReportId: number;
+    sellerId: number | null;
+    type: ArchivedReportType;
+    extension: ReportExtension;
+    displayName: string;
+    fileName: string;
+    contentType: string;
+    size: number;
+    objectKey: string;
+  }
+>;
+export type RecordReportEmailed = DomainCommand<
+  'RecordReportEmailed',
+  { recipientId: number; reportTypes: ArchivedReportType[]; messageId: string }
+>;
+
+export type JobCommand =
+  | CreateJob
+  | StartJob
+  | RecordJobProgress
+  | CompleteJob
+  | FailJob
+  | CancelJob
+  | RecordReportArchived
+  | RecordReportEmailed;
 
 /** Progress is coarse: within a stage, at most one record a second (architecture.md, workflows). */
 export const minProgressIntervalMs = 1000;
@@ -76,6 +105,59 @@ const recordProgress = (command: RecordJobProgress, job: KnownJob): JobEvent[] =
     : [progress];
 };
 
+const isId = (value: number) => Number.isSafeInteger(value) && value > 0;
+
+const refuseInvalid = (message: string, properties: Record<string, string>) => {
+  if (Object.keys(properties).length > 0) throw new AppError('validation', message, { properties });
+};
+
+/** A retried archive step finds its file recorded and records nothing (docs/adr/0035-report-archive.md). */
+const recordArchived = (command: RecordReportArchived, job: KnownJob): JobEvent[] => {
+  const { data } = command;
+  if (job.archived[archivedFileKey(data.type, data.sellerId)]) return [];
+  if (isFinished(job.status)) throw alreadyFinished(job.status);
+  const properties: Record<string, string> = {};
+  if (!isId(data.archivedReportId)) properties.archivedReportId = 'Must be a positive whole number.';
+  if (data.sellerId !== null && !isId(data.sellerId))
+    properties.sellerId = 'Must be a positive whole number.';
+  if (!isCount(data.size)) properties.size = 'Must be a whole number of at least 0.';
+  for (const field of ['displayName', 'fileName', 'contentType', 'objectKey'] as const)
+    if (!data[field].trim()) properties[field] = 'required';
+  refuseInvalid('The archived report is not valid.', properties);
+  const taken = Object.values(job.archived).some((file) => file.archivedReportId === data.archivedReportId);
+  if (taken) throw new AppError('conflict', 'The archived report id is already used by this job.');
+  return [
+    {
+      type: 'JobReportArchived',
+      data: { jobId: job.jobId, tenantId: job.tenantId, ...data, archivedAt: command.now.toISOString() },
+    },
+  ];
+};
+
+/** One email per recipient and job: a retried send step finds it recorded and records nothing. */
+const recordEmailed = (command: RecordReportEmailed, job: KnownJob): JobEvent[] => {
+  const { recipientId, reportTypes, messageId } = command.data;
+  if (job.emailedRecipientIds.includes(recipientId)) return [];
+  if (isFinished(job.status)) throw alreadyFinished(job.status);
+  const properties: Record<string, string> = {};
+  if (!isId(recipientId)) properties.recipientId = 'Must be a positive whole number.';
+  if (reportTypes.length === 0) properties.reportTypes = 'required';
+  if (!messageId.trim()) properties.messageId = 'required';
+  refuseInvalid('The emailed report is not valid.', properties);
+  return [
+    {
+      type: 'JobReportEmailed',
+      data: {
+        jobId: job.jobId,
+        recipientId,
+        reportTypes: [...new Set(reportTypes)],
+        messageId,
+        sentAt: command.now.toISOString(),
+      },
+    },
+  ];
+};
+
 export const decideJob = (command: JobCommand, state: JobState): JobEvent[] =>
   match(command)
     .with({ type: 'CreateJob' }, (c): JobEvent[] => {
@@ -117,4 +199,6 @@ export const decideJob = (command: JobCommand, state: JobState): JobEvent[] =>
         data: { jobId: job.jobId, reason: c.data.reason?.trim() || null, cancelledAt: c.now.toISOString() },
       }));
     })
+    .with({ type: 'RecordReportArchived' }, (c) => recordArchived(c, requireJob(state)))
+    .with({ type: 'RecordReportEmailed' }, (c) => recordEmailed(c, requireJob(state)))
     .exhaustive();

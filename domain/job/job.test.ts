@@ -252,3 +252,152 @@ describe('event contracts', () => {
     for (const event of [...failedHistory, ...cancelledHistory]) expect(JobEvent.parse(event)).toEqual(event);
   });
 });
+
+describe('archived and emailed reports', () => {
+  const reportJob: JobEvent = {
+    type: 'JobCreated',
+    data: { ...created.data, kind: 'report', sellerId: null, parameters: { type: 'weekly' } },
+  };
+  const file = (sellerId: number | null, archivedReportId = 501) => ({
+    archivedReportId,
+    sellerId,
+    type: 'WEEKLY_REPORT' as const,
+    extension: 'pdf' as const,
+    displayName: 'Weekly Report 2025-03-10',
+    fileName: 'Acme Ltd - Weekly Report - 2025-03-10.pdf',
+    contentType: 'application/pdf',
+    size: 48_213,
+    objectKey: `tenants/3/jobs/70/WEEKLY_REPORT-${sellerId ?? 'tenant'}.pdf`,
+  });
+  const archived = (sellerId: number | null, archivedReportId = 501): JobEvent => ({
+    type: 'JobReportArchived',
+    data: { jobId: 70, tenantId: 3, ...file(sellerId, archivedReportId), archivedAt: earlier },
+  });
+  const emailed = (recipientId: number): JobEvent => ({
+    type: 'JobReportEmailed',
+    data: { jobId: 70, recipientId, reportTypes: ['WEEKLY_REPORT'], messageId: '<a@b>', sentAt: earlier },
+  });
+
+  it("records an archived file under the job's own tenant", () => {
+    spec
+      .given([reportJob, started])
+      .when(command('RecordReportArchived', file(11)))
+      .then([{ type: 'JobReportArchived', data: { jobId: 70, tenantId: 3, ...file(11), archivedAt: at } }]);
+    expect(spec.stateAfter([reportJob, archived(11)])).toMatchObject({
+      archived: { 'WEEKLY_REPORT:11': { archivedReportId: 501, objectKey: file(11).objectKey } },
+    });
+  });
+
+  it('records nothing the second time for the same type and seller, even with a fresh id', () => {
+    spec
+      .given([reportJob, started, archived(11)])
+      .when(command('RecordReportArchived', file(11, 777)))
+      .then([]);
+    // Once the job has finished, a late retry still changes nothing.
+    spec
+      .given([reportJob, archived(11), completed])
+      .when(command('RecordReportArchived', file(11)))
+      .then([]);
+  });
+
+  it('archives the same type for another seller, and a tenant-wide file apart from them', () => {
+    const history = [reportJob, started, archived(11)];
+    spec
+      .given(history)
+      .when(command('RecordReportArchived', file(12, 502)))
+      .then([
+        { type: 'JobReportArchived', data: { jobId: 70, tenantId: 3, ...file(12, 502), archivedAt: at } },
+      ]);
+    spec
+      .given(history)
+      .when(command('RecordReportArchived', file(null, 503)))
+      .then([
+        { type: 'JobReportArchived', data: { jobId: 70, tenantId: 3, ...file(null, 503), archivedAt: at } },
+      ]);
+    spec
+      .given(history)
+      .when(command('RecordReportArchived', file(12, 501)))
+      .thenFails('conflict', 'The archived report id is already used by this job.');
+  });
+
+  it('refuses a new file once the job has finished, and an invalid one', () => {
+    spec
+      .given([reportJob, cancelled])
+      .when(command('RecordReportArchived', file(11)))
+      .thenFails('conflict', 'The job has already been cancelled.');
+    const error = spec
+      .given([reportJob])
+      .when(command('RecordReportArchived', { ...file(11), size: -1, objectKey: ' ', archivedReportId: 0 }))
+      .thenFails('validation', 'The archived report is not valid.');
+    expect(Object.keys(error.properties ?? {}).sort()).toEqual(['archivedReportId', 'objectKey', 'size']);
+    spec
+      .given([])
+      .when(command('RecordReportArchived', file(11)))
+      .thenFails('not_found', 'Job not found.');
+  });
+
+  it('records one email per recipient', () => {
+    const data = {
+      recipientId: 40,
+      reportTypes: ['WEEKLY_REPORT', 'CUSTOMER_SHEET', 'WEEKLY_REPORT'] as const,
+    };
+    spec
+      .given([reportJob, started])
+      .when(
+        command('RecordReportEmailed', { ...data, reportTypes: [...data.reportTypes], messageId: '<m1@x>' }),
+      )
+      .then([
+        {
+          type: 'JobReportEmailed',
+          data: {
+            jobId: 70,
+            recipientId: 40,
+            reportTypes: ['WEEKLY_REPORT', 'CUSTOMER_SHEET'],
+            messageId: '<m1@x>',
+            sentAt: at,
+          },
+        },
+      ]);
+    spec
+      .given([reportJob, started, emailed(40)])
+      .when(
+        command('RecordReportEmailed', {
+          recipientId: 40,
+          reportTypes: ['WEEKLY_REPORT'],
+          messageId: '<m2@x>',
+        }),
+      )
+      .then([]);
+    spec
+      .given([reportJob, started, emailed(40)])
+      .when(
+        command('RecordReportEmailed', {
+          recipientId: 41,
+          reportTypes: ['WEEKLY_REPORT'],
+          messageId: '<m3@x>',
+        }),
+      )
+      .then([{ ...emailed(41), data: { ...emailed(41).data, messageId: '<m3@x>', sentAt: at } } as JobEvent]);
+    expect(spec.stateAfter([reportJob, emailed(40), emailed(41)])).toMatchObject({
+      emailedRecipientIds: [40, 41],
+    });
+  });
+
+  it('refuses an email without report types or message id, or after the job finished', () => {
+    spec
+      .given([reportJob])
+      .when(command('RecordReportEmailed', { recipientId: 40, reportTypes: [], messageId: '' }))
+      .thenFails('validation', 'The emailed report is not valid.');
+    spec
+      .given([reportJob, failed])
+      .when(
+        command('RecordReportEmailed', { recipientId: 40, reportTypes: ['WEEKLY_REPORT'], messageId: '<m>' }),
+      )
+      .thenFails('conflict', 'The job has already failed.');
+  });
+
+  it('emits events the contracts accept', () => {
+    for (const event of [archived(11), archived(null, 502), emailed(40)])
+      expect(JobEvent.parse(event)).toEqual(event);
+  });
+});

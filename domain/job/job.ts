@@ -1,14 +1,34 @@
 import { match } from 'ts-pattern';
+import type { ArchivedReportType } from '../../contracts/api/reports';
 import type { JobEvent, JobKind } from '../../contracts/events/job';
 
 export type JobStatus = 'created' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type JobProgress = { stage: string; done: number; total: number | null; recordedAt: string };
 
-export type KnownJob = { jobId: number; kind: JobKind; status: JobStatus; progress: JobProgress | null };
+/** A report file the job archived (JobReportArchived). */
+export type ArchivedFile = { archivedReportId: number; objectKey: string };
+
+export type KnownJob = {
+  jobId: number;
+  kind: JobKind;
+  tenantId: number;
+  /** The Temporal workflow that runs the job: the prefix of its steps' command ids. */
+  workflowId: string;
+  status: JobStatus;
+  progress: JobProgress | null;
+  /** Keyed by archivedFileKey: what the job archived, so a retried step archives nothing twice. */
+  archived: Readonly<Record<string, ArchivedFile>>;
+  /** Recipients the job's email reached, so a retried send step mails nobody twice. */
+  emailedRecipientIds: readonly number[];
+};
 
 export type JobState = { status: 'none' } | KnownJob;
 
 export const initialJobState = (): JobState => ({ status: 'none' });
+
+/** One archived file per report type and seller in a job. */
+export const archivedFileKey = (type: ArchivedReportType, sellerId: number | null): string =>
+  `${type}:${sellerId ?? 'tenant'}`;
 
 export const isFinished = (status: JobStatus) =>
   status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -21,8 +41,12 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState =>
     .with({ type: 'JobCreated' }, ({ data }): JobState => ({
       jobId: data.jobId,
       kind: data.kind,
+      tenantId: data.tenantId,
+      workflowId: data.workflowId,
       status: 'created',
       progress: null,
+      archived: {},
+      emailedRecipientIds: [],
     }))
     .with({ type: 'JobStarted' }, () => onKnown(state, () => ({ status: 'running' })))
     .with({ type: 'JobProgressRecorded' }, ({ data }) =>
@@ -34,4 +58,18 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState =>
     .with({ type: 'JobCompleted' }, () => onKnown(state, () => ({ status: 'completed' })))
     .with({ type: 'JobFailed' }, () => onKnown(state, () => ({ status: 'failed' })))
     .with({ type: 'JobCancelled' }, () => onKnown(state, () => ({ status: 'cancelled' })))
+    .with({ type: 'JobReportArchived' }, ({ data }) =>
+      onKnown(state, (job) => ({
+        archived: {
+          ...job.archived,
+          [archivedFileKey(data.type, data.sellerId)]: {
+            archivedReportId: data.archivedReportId,
+            objectKey: data.objectKey,
+          },
+        },
+      })),
+    )
+    .with({ type: 'JobReportEmailed' }, ({ data }) =>
+      onKnown(state, (job) => ({ emailedRecipientIds: [...job.emailedRecipientIds, data.recipientId] })),
+    )
     .exhaustive();

@@ -103,6 +103,10 @@ const jobWrites = (event: JobEvent): ReadModelWrite<Collections>[] => {
         failure: event.data.reason,
         finishedAt: new Date(event.data.cancelledAt),
       });
+    // The archive's own read model (projections/reports) holds these.
+    case 'JobReportArchived':
+    case 'JobReportEmailed':
+      return [];
   }
 };
 
