@@ -80,3 +80,18 @@ export const RecipientsResponse = z.object({
 });
 
 export const recipientAddedMessage = 'Recipient Added Successfully';
+
+/**
+ * Demo recipients never receive mail (portal.md section 2.3, Request Report modal): the demo tenant's
+ * made-up client and firm addresses, and the reserved top-level domains no mailbox can have (RFC 2606).
+ */
+const demoRecipientDomains = ['demo-client.ledgerwise.local', 'demo-firm.ledgerwise.local'];
+const reservedTopLevelDomains = ['.example', '.invalid', '.localhost'];
+
+export const isDemoRecipientEmail = (email: string): boolean => {
+  const domain = email.trim().toLowerCase().split('@').at(-1) ?? '';
+  return (
+    demoRecipientDomains.some((demo) => domain === demo || domain.endsWith(`.${demo}`)) ||
+    reservedTopLevelDomains.some((tld) => domain.endsWith(tld))
+  );
+};

@@ -7,6 +7,7 @@ import { metricsResource } from '../api/queries/metrics';
 import { integrationsResource, sellersResource } from '../api/queries/platforms';
 import { receivablesResource } from '../api/queries/receivables';
 import { recipientsResource } from '../api/queries/recipients';
+import { reportsResource } from '../api/queries/reports';
 import { sessionKey } from '../api/queries/session';
 import type { TenantResource } from '../api/queries/tenant-scope';
 import { featuresResource, tenantDetailsResource } from '../api/queries/tenants';
@@ -37,7 +38,8 @@ const resourcesShowing: Record<LiveEntity, readonly TenantResource[]> = {
   // A plan's products or a subscription's plan and products decide the plan-gated features.
   plan: [featuresResource],
   billing: [tenantDetailsResource, clientsResource, featuresResource],
-  job: [jobsResource],
+  // A finished report job archives files and moves the recipients' last-sent dates.
+  job: [jobsResource, reportsResource, recipientsResource],
 };
 
 export type SessionIdentity = { userId: number; tenantId: number | null };

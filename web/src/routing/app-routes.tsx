@@ -45,7 +45,7 @@ const PlatformsPage = lazyPage(() =>
   import('../pages/platforms/platforms-page').then((page) => page.PlatformsPage),
 );
 const ProfilePage = lazyPage(() => import('../pages/profile/profile-page').then((page) => page.ProfilePage));
-const ReportsPage = lazyPage(() => import('../pages/reports-page').then((page) => page.ReportsPage));
+const ReportsPage = lazyPage(() => import('../pages/reports/reports-page').then((page) => page.ReportsPage));
 const SettingsPage = lazyPage(() =>
   import('../pages/settings/settings-page').then((page) => page.SettingsPage),
 );
@@ -55,6 +55,9 @@ const CustomerPage = lazyPage(() =>
 );
 const AdminMetricsPage = lazyPage(() =>
   import('../pages/admin/admin-metrics-page').then((page) => page.AdminMetricsPage),
+);
+const AdminReportsPage = lazyPage(() =>
+  import('../pages/admin/admin-reports-page').then((page) => page.AdminReportsPage),
 );
 const AdminSellersPage = lazyPage(() =>
   import('../pages/admin/admin-sellers-page').then((page) => page.AdminSellersPage),
@@ -141,6 +144,7 @@ const shellRoutes: RouteObject[] = [
   },
   { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
   { path: '/admin/sellers', element: <AdminSellersPage />, handle: handle('Admin Sellers', 'platformAdmin') },
+  { path: '/admin/reports', element: <AdminReportsPage />, handle: handle('Admin Reports', 'platformAdmin') },
   // admin.md section 2: the explorers exist in development builds only.
   ...(isDevelopmentBuild ? developmentRoutes() : []),
   {

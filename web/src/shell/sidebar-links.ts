@@ -40,6 +40,7 @@ const rules: readonly Rule[] = [
   // The admin pages built so far, until the admin overview links them itself.
   { label: 'Admin Sellers', to: '/admin/sellers', shows: (f) => f.isPlatformAdmin },
   { label: 'Admin Metrics', to: '/admin/metrics', shows: (f) => f.isPlatformAdmin },
+  { label: 'Admin Reports', to: '/admin/reports', shows: (f) => f.isPlatformAdmin },
   { label: 'DevOps', to: '/devops', shows: (f) => f.isPlatformAdmin },
 ];
 

@@ -1,9 +1,13 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { RecipientsResponse } from '../../../../contracts/api/recipients';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  RecipientResponse,
+  RecipientsResponse,
+  type PatchSubscriptionRequest,
+} from '../../../../contracts/api/recipients';
 import { useAppServices } from '../../session/app-services-context';
 import { useCurrentTenantId } from '../../session/session-query';
 import type { ApiClient } from '../api-client';
-import { tenantResource, type TenantId } from './tenant-scope';
+import { tenantResource, useInvalidateResources, type TenantId } from './tenant-scope';
 
 /** Report recipients (GET /api/subscriptions). */
 export const recipientsResource = tenantResource('recipients');
@@ -20,4 +24,30 @@ export const recipientQueries = {
 export const useRecipients = () => {
   const { api } = useAppServices();
   return useQuery(recipientQueries.list(api, useCurrentTenantId()));
+};
+
+/** PATCH /api/subscriptions/{id}: activate or deactivate (platform admin), or one send flag. */
+export const usePatchRecipient = () => {
+  const { api } = useAppServices();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (input: { recipientId: number; body: PatchSubscriptionRequest }) =>
+      api.request(`/api/subscriptions/${input.recipientId}`, {
+        method: 'PATCH',
+        body: input.body,
+        schema: RecipientResponse,
+      }),
+    onSuccess: () => invalidate(recipientsResource),
+  });
+};
+
+/** DELETE /api/subscriptions/{id} (platform admin, after confirmation). */
+export const useDeleteRecipient = () => {
+  const { api } = useAppServices();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (recipientId: number) =>
+      api.request(`/api/subscriptions/${recipientId}`, { method: 'DELETE' }),
+    onSuccess: () => invalidate(recipientsResource),
+  });
 };

@@ -1,0 +1,120 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  JobsResponse,
+  SellerReportStatus,
+  type ReportsRequest,
+  type SellerReportType,
+} from '../../../../contracts/api/jobs';
+import { ArchivedReport, FileContent, ManagedReport } from '../../../../contracts/api/reports';
+import { useAppServices } from '../../session/app-services-context';
+import { useCurrentTenantId } from '../../session/session-query';
+import type { ApiClient } from '../api-client';
+import { jobsResource } from './jobs';
+import { tenantResource, useInvalidateResources, type TenantId } from './tenant-scope';
+
+/** Archived and managed reports; a finished report job changes them (live notice `job`). */
+export const reportsResource = tenantResource('reports');
+
+const ArchivedReports = z.object({ rows: z.array(ArchivedReport) });
+const ManagedReports = z.object({ rows: z.array(ManagedReport) });
+
+export const reportQueries = {
+  archived: (api: ApiClient, input: { tenantId: TenantId; sellerId?: number | undefined }) =>
+    queryOptions({
+      queryKey: [...reportsResource.key(input.tenantId), 'archived', input.sellerId ?? 'all'],
+      queryFn: () =>
+        api.get('/api/reports/archived', { query: { sellerId: input.sellerId }, schema: ArchivedReports }),
+      // A platform admin looks at any tenant's seller without a current tenant.
+      enabled: input.tenantId !== null || input.sellerId !== undefined,
+    }),
+  managed: (api: ApiClient, tenantId: TenantId) =>
+    queryOptions({
+      queryKey: [...reportsResource.key(tenantId), 'managed'],
+      queryFn: () => api.get('/api/reports/managed', { schema: ManagedReports }),
+      enabled: tenantId !== null,
+    }),
+  sellerStatus: (api: ApiClient, input: { tenantId: TenantId; sellerId: number; type: SellerReportType }) =>
+    queryOptions({
+      queryKey: [...reportsResource.key(input.tenantId), 'status', input.sellerId, input.type],
+      queryFn: () =>
+        api.get(`/api/sellers/${input.sellerId}/reports/${input.type}`, { schema: SellerReportStatus }),
+      enabled: input.tenantId !== null,
+    }),
+};
+
+export const useArchivedReports = (sellerId?: number, enabled = true) => {
+  const { api } = useAppServices();
+  return useQuery({ ...reportQueries.archived(api, { tenantId: useCurrentTenantId(), sellerId }), enabled });
+};
+
+export const useManagedReports = () => {
+  const { api } = useAppServices();
+  return useQuery(reportQueries.managed(api, useCurrentTenantId()));
+};
+
+/** POST /api/sellers/{id}/reports/{type}: send one of a seller's reports now to chosen recipients. */
+export const useRequestSellerReport = () => {
+  const { api } = useAppServices();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (input: { sellerId: number; type: SellerReportType; recipientIds: number[] }) =>
+      api.request(`/api/sellers/${input.sellerId}/reports/${input.type}`, {
+        method: 'POST',
+        body: { recipientIds: input.recipientIds },
+        schema: JobsResponse,
+      }),
+    onSuccess: () => invalidate(jobsResource, reportsResource),
+  });
+};
+
+/** POST /api/reports: the admin send-reports page (report options, workflow options, client performance). */
+export const useRequestAdminReports = () => {
+  const { api } = useAppServices();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (body: ReportsRequest) =>
+      api.request('/api/reports', { method: 'POST', body, schema: JobsResponse }),
+    onSuccess: () => invalidate(jobsResource, reportsResource),
+  });
+};
+
+/** Files this size or larger stream from the download route instead of coming back as base64 JSON. */
+export const streamedDownloadBytes = 10 * 1024 * 1024;
+
+const saveBytes = (file: { bytes: BlobPart; contentType: string; fileName: string }) => {
+  const url = URL.createObjectURL(new Blob([file.bytes], { type: file.contentType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.fileName;
+  link.click();
+  URL.revokeObjectURL(url);
+};
+
+const base64Bytes = (data: string): Uint8Array<ArrayBuffer> => {
+  const text = atob(data);
+  const bytes = new Uint8Array(text.length);
+  for (let index = 0; index < text.length; index++) bytes[index] = text.charCodeAt(index);
+  return bytes;
+};
+
+/** Saves a file answered as FileContent (archived report content, client reports). */
+export const saveFileContent = (file: FileContent) =>
+  saveBytes({ bytes: base64Bytes(file.data), contentType: file.contentType, fileName: file.fileName });
+
+/**
+ * Downloads an archived report: small files through the JSON content call (so a failure can be shown
+ * in a dialog), large ones by letting the browser stream the download route.
+ */
+export const useDownloadArchivedReport = () => {
+  const { api } = useAppServices();
+  return useMutation({
+    mutationFn: async (report: Pick<ArchivedReport, 'Id' | 'Size'>) => {
+      if (report.Size >= streamedDownloadBytes) {
+        window.location.assign(`/api/reports/archived/${report.Id}/download`);
+        return;
+      }
+      saveFileContent(await api.get(`/api/reports/archived/${report.Id}/content`, { schema: FileContent }));
+    },
+  });
+};

@@ -1,0 +1,46 @@
+import type { SellerReportType } from '../../../../contracts/api/jobs';
+import type { ArchivedReportType } from '../../../../contracts/api/reports';
+
+/** The catalogue's report texts (portal.md section 8, admin.md section 8). */
+export const reportTexts = {
+  requestReceivedTitle: 'Report Request Received',
+  requestReceivedNote: 'Please check your email in a few minutes.',
+  sendErrorTitle: 'Error Sending Report',
+  stillProcessing: 'A previous request to send the report is still processing.',
+  needRecipient: 'Select at least one recipient.',
+  needSelf: 'Select yourself among the recipients.',
+  demoRecipient: 'Demo recipients do not receive email.',
+  errorPrefix: 'There was an error: ',
+  confirmDelete: (name: string) =>
+    `Delete ${name} as a report recipient? They will no longer receive reports.`,
+} as const;
+
+export const sellerReportLabels: Record<SellerReportType, string> = {
+  weekly: 'Weekly report',
+  monthly: 'Monthly report',
+  scorecard: 'Scorecard',
+};
+
+export const archivedTypeLabels: Record<ArchivedReportType, string> = {
+  CUSTOMER_SHEET: 'Customer sheet',
+  PRODUCT_SHEET: 'Product sheet',
+  PRIORITIZED_INVOICES_SHEET: 'Prioritized invoices',
+  AR_FORECAST_SHEET: 'AR forecast sheet',
+  MONTHLY_REPORT: 'Monthly report',
+  WEEKLY_REPORT: 'Weekly report',
+  SCORECARD_REPORT: 'Scorecard',
+  ONDEMAND_REPORT: 'On-demand report',
+  WELCOME_REPORT: 'Welcome report',
+  BENCHMARKS_REPORT: 'Benchmarks',
+  CLIENT_PERFORMANCE_REPORT: 'Client performance',
+};
+
+export const dateTimeOf = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export const fileSizeOf = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${Math.round(bytes / 1024)} KB`
+      : `${(bytes / 1048576).toFixed(1)} MB`;

@@ -1,0 +1,63 @@
+import { Card } from '@tremor/react';
+import { useCallback, useState } from 'react';
+import { Navigate } from 'react-router';
+import { useConnectedSellers } from '../../api/queries/platforms';
+import { useRecipients } from '../../api/queries/recipients';
+import { ErrorCallout } from '../../components/error-callout';
+import { factsOf } from '../../session/session-facts';
+import { useSession } from '../../session/session-query';
+import { ArchivedReportsTable } from './archived-reports-table';
+import { ManagedReportsTable } from './managed-reports-table';
+import { RecipientsTable } from './recipients-table';
+import { RequestReportCard } from './request-report-card';
+
+/**
+ * /reports (portal.md section 2.3): Request Report, Live Reports, the Report Archive and the Report
+ * Recipients. It needs a connected seller; without one the user goes to / (section 2.1).
+ */
+export const ReportsPage = () => {
+  const session = useSession();
+  const facts = factsOf(session);
+  const sellers = useConnectedSellers();
+  const recipients = useRecipients();
+  const [failure, setFailure] = useState<string | null>(null);
+  const onError = useCallback((message: string) => setFailure(message), []);
+
+  if (sellers.isPending) return <p className="p-4 text-sm text-gray-600">Loading...</p>;
+  const rows = sellers.data?.rows ?? [];
+  if (rows.length === 0) return <Navigate to="/" replace />;
+  // A load failure is logged by the API client and shows as an empty table (portal.md section 8).
+  const recipientRows = recipients.isError ? [] : recipients.data?.rows;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <h1 className="text-xl font-semibold text-gray-900">Reports</h1>
+      <ErrorCallout message={failure} />
+      <RequestReportCard
+        sellers={rows}
+        recipients={recipientRows ?? []}
+        requester={{ userId: session.user.Id, email: session.user.Email }}
+      />
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">Live Reports</h2>
+        <ManagedReportsTable />
+      </Card>
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">Report Archive</h2>
+        <ArchivedReportsTable showSeller={rows.length > 1} onError={onError} />
+      </Card>
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">Report Recipients</h2>
+        <RecipientsTable
+          recipients={recipientRows}
+          viewer={{
+            userId: session.user.Id,
+            isTenantAdmin: facts.isTenantAdmin,
+            isPlatformAdmin: facts.isPlatformAdmin,
+          }}
+          onError={onError}
+        />
+      </Card>
+    </div>
+  );
+};
