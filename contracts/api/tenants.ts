@@ -5,6 +5,7 @@ import {
   BusinessModel,
   Currency,
   DisableReason,
+  IanaTimeZone,
   LogoContentType,
   LogoReviewDecision,
   ReportingSettings,
@@ -180,6 +181,8 @@ const ReportingInput = z
     Currency: Currency.optional(),
     WeeklyEmailsDisabled: z.boolean().optional(),
     MonthlyEmailsDisabled: z.boolean().optional(),
+    /** IANA name; the scheduled sends go out at 07:00 in it. */
+    TimeZone: IanaTimeZone.optional(),
   })
   .strict();
 

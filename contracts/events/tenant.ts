@@ -32,6 +32,24 @@ export type RetentionPeriod = z.infer<typeof RetentionPeriod>;
 export const Currency = z.enum(['USD', 'GBP', 'EUR']);
 export type Currency = z.infer<typeof Currency>;
 
+/** True when the runtime knows the IANA zone name (`Europe/London`, `UTC`). */
+export const isTimeZone = (name: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const defaultTimeZone = 'UTC';
+
+export const IanaTimeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine(isTimeZone, { message: 'Choose a time zone from the list' });
+
 /** Settings.Reporting; the report-send schedules are derived from WeeklyDay and MonthlyDay. */
 export const ReportingSettings = z.object({
   RetentionPeriod,
@@ -42,6 +60,11 @@ export const ReportingSettings = z.object({
   Currency,
   WeeklyEmailsDisabled: z.boolean(),
   MonthlyEmailsDisabled: z.boolean(),
+  /**
+   * The IANA time zone whose morning the scheduled sends go out in (docs/adr/0038); absent in events
+   * recorded before it existed, which means UTC.
+   */
+  TimeZone: IanaTimeZone.optional(),
 });
 export type ReportingSettings = z.infer<typeof ReportingSettings>;
 

@@ -1,0 +1,352 @@
+import { heartbeat } from '@temporalio/activity';
+import type { Db } from 'mongodb';
+import type { CommandHandlerDeps } from '../../commands/command-handler';
+import type { ArchivedReportType } from '../../contracts/api/reports';
+import type { Config } from '../../contracts/config';
+import type { TrackedReport } from '../../contracts/events/recipient';
+import { jobStream, recipientStream, sellerStream, tenantStream } from '../../contracts/stream-ids';
+import { isFinished } from '../../domain/job/job';
+import { jobDecider } from '../../domain/job/job-decider';
+import { recipientDecider } from '../../domain/recipient/recipient-decider';
+import { sellerDecider } from '../../domain/seller/seller-decider';
+import { tenantDecider } from '../../domain/tenant/tenant-decider';
+import { listSellerRecipients } from '../../projections/recipients/query-recipients';
+import type { OutgoingEmail } from '../email/smtp-mailer';
+import { readState, runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
+import { reportEmailMessage, reportMessageId, type ReportHighlight } from './email/report-email';
+import { signUnsubscribeToken } from './email/unsubscribe-token';
+import { chooseRecipients, skipReasons } from './recipient-choice';
+import type { RenderedReport } from './rendered-report';
+import type {
+  ArchivedFile,
+  PdfFrequency,
+  ReportFile,
+  ReportJobResult,
+  ReportJobStep,
+  ReportPlan,
+  SendOutcome,
+  SheetOptions,
+} from './report-job-input';
+import { timeZoneOf } from './report-schedules/schedule-spec';
+
+/** The headline of a rendered report, small enough for the workflow's history: the email shows it. */
+export type ReportSummary = { periodLabel: string; highlights: ReportHighlight[] };
+
+export type SheetType = Extract<
+  ArchivedReportType,
+  'CUSTOMER_SHEET' | 'PRODUCT_SHEET' | 'PRIORITIZED_INVOICES_SHEET' | 'AR_FORECAST_SHEET'
+>;
+
+/**
+ * The parts the report workflow orchestrates, built by the other parts of issue 14 (renderers, archive,
+ * email ledger, mailer) and injected, so each is replaceable in a test and the activities hold only
+ * the orchestration: what to render, whom to send to, and doing each side effect once.
+ */
+export type ReportParts = {
+  renderPdf: (request: {
+    tenantId: number;
+    sellerId: number;
+    frequency: PdfFrequency;
+    asOf: Date;
+  }) => Promise<{ report: RenderedReport; summary: ReportSummary }>;
+  renderSheet: (request: { sellerId: number; type: SheetType; asOf: Date }) => Promise<RenderedReport>;
+  /** Idempotent per job, type and seller: a retried archive returns the first one's id. */
+  archive: (request: {
+    tenantId: number;
+    sellerId: number;
+    jobId: number;
+    report: RenderedReport;
+  }) => Promise<{ archivedId: number }>;
+  readArchived: (request: { tenantId: number; archivedId: number }) => Promise<RenderedReport>;
+  wasEmailed: (request: { jobId: number; recipientId: number }) => Promise<boolean>;
+  /** Recorded once SMTP accepted the message. */
+  recordEmailed: (request: {
+    jobId: number;
+    tenantId: number;
+    recipientId: number;
+    messageId: string;
+    workflowId: string;
+  }) => Promise<void>;
+  isDemoRecipient: (email: string) => boolean;
+  mailer: { send: (email: OutgoingEmail) => Promise<{ messageId: string }> };
+};
+
+export type ReportDeps = {
+  db: Db;
+  writeSide: CommandHandlerDeps;
+  now: () => Date;
+  config: Pick<Config, 'PLATFORM_ADMIN_EMAILS' | 'PUBLIC_URL' | 'SESSION_SECRET'>;
+  parts: ReportParts;
+};
+
+/** The job's failure texts a user reads in the jobs table. */
+export const reportSkips = {
+  sellerGone: 'The seller was deleted.',
+  sellerInactive: 'The seller is inactive.',
+  notSynced: 'The seller has not synced yet.',
+  noRecentData: 'No data was received from the seller in the past 24 hours.',
+  tenantInactive: 'The company is disabled.',
+  nothingToDo: 'Nothing to send or archive: no recipient takes this report.',
+} as const;
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+const pdfTypes: Record<PdfFrequency, ArchivedReportType> = {
+  weekly: 'WEEKLY_REPORT',
+  monthly: 'MONTHLY_REPORT',
+  welcome: 'WELCOME_REPORT',
+  scorecard: 'SCORECARD_REPORT',
+  ondemand: 'ONDEMAND_REPORT',
+};
+
+const sheetTypes: Record<keyof SheetOptions, SheetType> = {
+  includeCustomerSheet: 'CUSTOMER_SHEET',
+  // The customer review sheet is the product sheet: what each customer bought (admin.md section 3).
+  includeCustomerReviewSheet: 'PRODUCT_SHEET',
+  includePrioritizedInvoices: 'PRIORITIZED_INVOICES_SHEET',
+  includeForecast: 'AR_FORECAST_SHEET',
+};
+
+const isSheet = (type: ArchivedReportType): type is SheetType =>
+  Object.values(sheetTypes).some((sheet) => sheet === type);
+
+const trackedOf: Partial<Record<PdfFrequency, TrackedReport>> = {
+  weekly: 'weekly',
+  monthly: 'monthly',
+  welcome: 'welcome',
+};
+
+const commandContext = (deps: ReportDeps, step: ReportJobStep): SystemCommandContext => ({
+  writeSide: deps.writeSide,
+  workflowId: step.workflowId,
+  tenantId: step.tenantId,
+  process: 'reports',
+});
+
+const recordProgress = (
+  deps: ReportDeps,
+  step: ReportJobStep,
+  progress: { stage: string; done: number; total: number | null },
+) =>
+  runSystemCommand(commandContext(deps, step), jobDecider, {
+    streamId: jobStream(step.jobId),
+    step: `progress:${progress.stage}:${progress.done}`,
+    command: { type: 'RecordJobProgress', now: deps.now(), data: progress },
+  });
+
+/** Who and what, from the seller's and tenant's current state and the seller's subscriptions. */
+const planFor = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPlan> => {
+  const skip = (reason: string): ReportPlan => ({
+    skipped: reason,
+    files: [],
+    recipientIds: [],
+    skippedRecipients: [],
+  });
+  const seller = await readState(deps.writeSide, sellerDecider, sellerStream(step.sellerId));
+  if (seller.status !== 'known') return skip(reportSkips.sellerGone);
+  if (!seller.active) return skip(reportSkips.sellerInactive);
+  if (seller.collectionDate === null || seller.metricsDate === null) return skip(reportSkips.notSynced);
+  const now = deps.now();
+  if (step.requireRecentData && now.getTime() - Date.parse(seller.collectionDate) > dayMs)
+    return skip(reportSkips.noRecentData);
+  const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
+  if (tenant.status !== 'active') return skip(reportSkips.tenantInactive);
+  const { recipients } = await listSellerRecipients(deps.db, {
+    sellerId: step.sellerId,
+    tenantId: step.tenantId,
+  });
+  const chosen = chooseRecipients(recipients, {
+    pdf: step.pdf,
+    selection: step.recipients,
+    noOverride: step.noOverride,
+    now,
+    timeZone: timeZoneOf(tenant.reporting),
+    adminEmails: deps.config.PLATFORM_ADMIN_EMAILS.map((email) => email.toLowerCase()),
+    isDemoRecipient: deps.parts.isDemoRecipient,
+  });
+  // Every sent report is archived; an unsent one only when asked.
+  if (chosen.recipientIds.length === 0 && !step.archive)
+    return { ...skip(reportSkips.nothingToDo), skippedRecipients: chosen.skipped };
+  const files: ReportFile[] = [
+    ...(step.pdf ? [{ type: pdfTypes[step.pdf] }] : []),
+    ...(Object.keys(sheetTypes) as (keyof SheetOptions)[])
+      .filter((option) => step.sheets[option])
+      .map((option) => ({ type: sheetTypes[option] })),
+  ];
+  return { skipped: null, files, recipientIds: chosen.recipientIds, skippedRecipients: chosen.skipped };
+};
+
+/** Heartbeats while a long render runs, so a killed worker's attempt is retried within the timeout. */
+const heartbeating = async <T>(work: () => Promise<T>): Promise<T> => {
+  const timer = setInterval(() => heartbeat(), 5_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+};
+
+export const createReportActivities = (deps: ReportDeps) => ({
+  /** Marks the job started; a job cancelled meanwhile fails the run (the decider's refusal). */
+  async beginReportJob(step: ReportJobStep): Promise<void> {
+    await runSystemCommand(commandContext(deps, step), jobDecider, {
+      streamId: jobStream(step.jobId),
+      step: 'start-job',
+      command: { type: 'StartJob', now: deps.now(), data: {} },
+    });
+  },
+
+  async planReport(step: ReportJobStep): Promise<ReportPlan> {
+    const plan = await planFor(deps, step);
+    if (plan.skipped === null)
+      await recordProgress(deps, step, { stage: 'rendering', done: 0, total: plan.files.length });
+    return plan;
+  },
+
+  /**
+   * Renders one file and archives it (once per job and type, however often this is retried); the
+   * PDF also gives the headline figures the email shows.
+   */
+  async renderAndArchive(
+    step: ReportJobStep & { file: ReportFile; index: number; total: number },
+  ): Promise<{ archived: ArchivedFile; summary: ReportSummary | null }> {
+    const asOf = new Date(step.asOf);
+    const { report, summary } = await heartbeating(async () => {
+      if (isSheet(step.file.type))
+        return {
+          report: await deps.parts.renderSheet({ sellerId: step.sellerId, type: step.file.type, asOf }),
+          summary: null,
+        };
+      if (step.pdf === null) throw new Error(`no PDF frequency for ${step.file.type}`);
+      return deps.parts.renderPdf({
+        tenantId: step.tenantId,
+        sellerId: step.sellerId,
+        frequency: step.pdf,
+        asOf,
+      });
+    });
+    const { archivedId } = await deps.parts.archive({
+      tenantId: step.tenantId,
+      sellerId: step.sellerId,
+      jobId: step.jobId,
+      report,
+    });
+    await recordProgress(deps, step, { stage: 'rendering', done: step.index + 1, total: step.total });
+    return {
+      archived: { archivedId, type: report.type, fileName: report.fileName, size: report.bytes.byteLength },
+      summary,
+    };
+  },
+
+  /**
+   * One email to one recipient, at most once per job: a send already recorded (a retry after SMTP
+   * accepted it) is not sent again, only tracked. The recipient is read now, so a subscription turned
+   * off since the plan receives nothing. Then TrackWeeklyDate (or monthly, welcome) and the progress.
+   */
+  async sendReportEmail(
+    step: ReportJobStep & {
+      recipientId: number;
+      archived: ArchivedFile[];
+      summary: ReportSummary | null;
+      index: number;
+      total: number;
+    },
+  ): Promise<SendOutcome> {
+    heartbeat();
+    const outcome = await sendOnce(deps, step);
+    const tracked = step.pdf ? trackedOf[step.pdf] : undefined;
+    if (outcome.status !== 'skipped' && tracked)
+      await runSystemCommand(commandContext(deps, step), recipientDecider, {
+        streamId: recipientStream(step.recipientId),
+        step: `track-${step.recipientId}`,
+        command: {
+          type: 'TrackRecipientReport',
+          now: deps.now(),
+          data: { report: tracked, sentAt: deps.now() },
+        },
+      });
+    await recordProgress(deps, step, { stage: 'sending', done: step.index + 1, total: step.total });
+    return outcome;
+  },
+
+  /** Completes the job with its result, or fails it with the reason; an ended job is left as it is. */
+  async finishReportJob(
+    step: ReportJobStep & { failure: string | null; result: ReportJobResult | null },
+  ): Promise<void> {
+    const job = await readState(deps.writeSide, jobDecider, jobStream(step.jobId));
+    if (job.status === 'none' || isFinished(job.status)) return;
+    const now = deps.now();
+    await runSystemCommand(commandContext(deps, step), jobDecider, {
+      streamId: jobStream(step.jobId),
+      step: step.failure === null ? 'complete-job' : 'fail-job',
+      command:
+        step.failure === null
+          ? { type: 'CompleteJob', now, data: { result: step.result } }
+          : { type: 'FailJob', now, data: { reason: step.failure } },
+    });
+  },
+});
+
+const sendOnce = async (
+  deps: ReportDeps,
+  step: ReportJobStep & { recipientId: number; archived: ArchivedFile[]; summary: ReportSummary | null },
+): Promise<SendOutcome> => {
+  const { recipientId } = step;
+  const { parts } = deps;
+  if (await parts.wasEmailed({ jobId: step.jobId, recipientId }))
+    return { recipientId, status: 'already-sent', messageId: reportMessageId(step.jobId, recipientId) };
+  const { recipients } = await listSellerRecipients(deps.db, {
+    sellerId: step.sellerId,
+    tenantId: step.tenantId,
+  });
+  const recipient = recipients.find((row) => row.Id === recipientId);
+  if (!recipient || (recipient.STATE !== 'ACTIVE' && recipient.STATE !== 'ADMIN'))
+    return { recipientId, status: 'skipped', reason: skipReasons.inactive };
+  const email = recipient.Subscriber.Email?.trim() ?? '';
+  if (email === '') return { recipientId, status: 'skipped', reason: skipReasons.noEmail };
+  if (parts.isDemoRecipient(email)) return { recipientId, status: 'skipped', reason: skipReasons.demo };
+  const [seller, tenant] = await Promise.all([
+    readState(deps.writeSide, sellerDecider, sellerStream(step.sellerId)),
+    readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId)),
+  ]);
+  const attachments = await Promise.all(
+    step.archived.map((file) => parts.readArchived({ tenantId: step.tenantId, archivedId: file.archivedId })),
+  );
+  const frequency = step.pdf ?? 'weekly';
+  const unsubscribable = frequency === 'weekly' || frequency === 'monthly' ? frequency : null;
+  const message = await reportEmailMessage({
+    jobId: step.jobId,
+    recipientId,
+    to: email,
+    recipientName: recipient.Subscriber.GivenName,
+    tenantName: tenant.status === 'none' ? '' : (tenant.friendlyName ?? tenant.name),
+    sellerName: (seller.status === 'known' ? seller.companyName : null) ?? 'Your company',
+    frequency,
+    periodLabel: step.summary?.periodLabel ?? step.asOf.slice(0, 10),
+    highlights: step.summary?.highlights ?? [],
+    attachments,
+    reportsUrl: new URL('/reports', deps.config.PUBLIC_URL).toString(),
+    unsubscribeUrl: unsubscribable
+      ? new URL(
+          `/api/reports/unsubscribe?token=${signUnsubscribeToken(deps.config.SESSION_SECRET, {
+            recipientId,
+            frequency: unsubscribable,
+          })}`,
+          deps.config.PUBLIC_URL,
+        ).toString()
+      : null,
+    logoUrl: tenant.status === 'none' ? null : tenant.logo.approvedUrl,
+  });
+  const accepted = await parts.mailer.send(message);
+  const messageId = message.messageId ?? accepted.messageId;
+  await parts.recordEmailed({
+    jobId: step.jobId,
+    tenantId: step.tenantId,
+    recipientId,
+    messageId,
+    workflowId: step.workflowId,
+  });
+  return { recipientId, status: 'sent', messageId };
+};
+
+export type ReportActivities = ReturnType<typeof createReportActivities>;

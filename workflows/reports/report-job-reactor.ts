@@ -1,0 +1,72 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Config } from '../../contracts/config';
+import type { RecordedEvent } from '../../contracts/events/envelope';
+import { JobCreated } from '../../contracts/events/job';
+import { jobStream } from '../../contracts/stream-ids';
+import { isFinished } from '../../domain/job/job';
+import { jobDecider } from '../../domain/job/job-decider';
+import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reactor';
+import { sellerSearchAttributes } from '../search-attributes';
+import { readState } from '../sync/system-commands';
+import { taskQueues } from '../task-queues';
+import { reportRunOf } from './report-job';
+import type { ReportJobInput } from './report-job-input';
+import type { reportJobWorkflow } from './workflows';
+
+type ReportJobReactorDeps = ReactorDeps & {
+  client: Client;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>;
+};
+
+/**
+ * Starts a report job's run under the workflow id its job names. A closed run's id is never reused,
+ * so a redelivered request starts nothing (`started` false), even after the run has finished.
+ */
+export const startReportJob = async (
+  run: ReportJobInput & { workflowId: string },
+  temporal: { client: Client; config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'> },
+): Promise<{ workflowId: string; started: boolean }> => {
+  const { workflowId, ...input } = run;
+  try {
+    await temporal.client.workflow.start<typeof reportJobWorkflow>('reportJobWorkflow', {
+      taskQueue: taskQueues(temporal.config).reports,
+      workflowId,
+      workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: sellerSearchAttributes(input),
+      args: [input],
+    });
+    return { workflowId, started: true };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };
+    throw error;
+  }
+};
+
+/**
+ * A recorded report job of a seller becomes a run on the reports queue; one run per job, however
+ * often the event is delivered. A job already ended (cancelled while the worker was down) starts
+ * nothing; jobs without a seller (CLIENT_PERFORMANCE) are left to their own pipeline.
+ */
+const startRecorded = async (deps: ReportJobReactorDeps, event: RecordedEvent) => {
+  const { data } = JobCreated.parse({ type: event.type, data: event.data });
+  const run = reportRunOf(data);
+  if (!run) return;
+  const job = await readState(deps.writeSide, jobDecider, jobStream(run.jobId));
+  if (job.status === 'none' || isFinished(job.status)) return;
+  const started = await startReportJob({ ...run, workflowId: data.workflowId }, deps);
+  deps.logger.info({ jobId: run.jobId, sellerId: run.sellerId, ...started }, 'report job run requested');
+};
+
+/**
+ * Turns recorded report jobs (POST /api/reports, POST /api/sellers/{id}/reports/{type}, the scheduled
+ * sends and the welcome report) into runs, from its own checkpoint (docs/adr/0018-pipeline-start.md).
+ */
+export const startReportJobReactor = (
+  deps: ReportJobReactorDeps & { retryMs?: number },
+): { stop: () => Promise<void> } =>
+  startCheckpointedReactor(deps, {
+    name: 'report-jobs',
+    eventTypes: ['JobCreated'],
+    handle: (event) => startRecorded(deps, event),
+  });

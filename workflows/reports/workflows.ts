@@ -1,0 +1,124 @@
+import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { ReportActivities, ReportSummary } from './activities';
+import type {
+  ArchivedFile,
+  ReportJobInput,
+  ReportJobResult,
+  SendOutcome,
+  SkippedRecipient,
+} from './report-job-input';
+import type { ScheduledReportsActivities } from './report-schedules/scheduled-reports-activities';
+import type {
+  ScheduledReportsInput,
+  ScheduledReportsResult,
+} from './report-schedules/scheduled-reports-input';
+
+const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation'];
+
+const jobSteps = proxyActivities<ReportActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 8, nonRetryableErrorTypes: refusals },
+});
+
+/** A big seller's report takes minutes; the heartbeat lets a killed worker's attempt be retried soon. */
+const { renderAndArchive } = proxyActivities<ReportActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: refusals,
+  },
+});
+
+/**
+ * One email: retried for an hour of SMTP trouble. The activity itself makes a retry safe (it checks
+ * the job's emailed record first), and the short heartbeat timeout retries a send whose worker died.
+ */
+const { sendReportEmail } = proxyActivities<ReportActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: refusals,
+  },
+});
+
+const reasonOf = (error: unknown): string => {
+  const cause = error instanceof Error && 'cause' in error ? error.cause : undefined;
+  if (cause instanceof ApplicationFailure && cause.message) return cause.message;
+  return error instanceof Error && error.message ? error.message : 'Sending the report failed.';
+};
+
+/**
+ * A report job (issue 14, Sending): plan whom and what, render and archive each file once, send one
+ * email per recipient (each at most once, in order, so the progress reads n of m), then end the job
+ * with what was archived, sent and skipped. Its id is the job's workflowId, the idempotency key of
+ * every side effect (docs/adr/0038-report-workflow-and-schedules.md).
+ */
+export async function reportJobWorkflow(input: ReportJobInput): Promise<ReportJobResult> {
+  const step = { ...input, workflowId: workflowInfo().workflowId };
+  try {
+    await jobSteps.beginReportJob(step);
+    const plan = await jobSteps.planReport(step);
+    const skippedRecipients: SkippedRecipient[] = [...plan.skippedRecipients];
+    if (plan.skipped !== null) {
+      const result: ReportJobResult = { skipped: plan.skipped, archived: [], sent: [], skippedRecipients };
+      await jobSteps.finishReportJob({ ...step, failure: null, result });
+      return result;
+    }
+    const archived: ArchivedFile[] = [];
+    let summary: ReportSummary | null = null;
+    for (const [index, file] of plan.files.entries()) {
+      const rendered = await renderAndArchive({ ...step, file, index, total: plan.files.length });
+      archived.push(rendered.archived);
+      summary ??= rendered.summary;
+    }
+    const sent: number[] = [];
+    for (const [index, recipientId] of plan.recipientIds.entries()) {
+      const outcome: SendOutcome = await sendReportEmail({
+        ...step,
+        recipientId,
+        archived,
+        summary,
+        index,
+        total: plan.recipientIds.length,
+      });
+      if (outcome.status === 'skipped') skippedRecipients.push({ recipientId, reason: outcome.reason });
+      else sent.push(recipientId);
+    }
+    const result: ReportJobResult = { skipped: null, archived, sent, skippedRecipients };
+    await jobSteps.finishReportJob({ ...step, failure: null, result });
+    return result;
+  } catch (error) {
+    await jobSteps.finishReportJob({ ...step, failure: reasonOf(error), result: null });
+    throw error;
+  }
+}
+
+const scheduledSteps = proxyActivities<ScheduledReportsActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 10, nonRetryableErrorTypes: refusals },
+});
+
+/**
+ * A tenant's scheduled send (its weekly or monthly Temporal Schedule's action): one report job per
+ * active seller, recorded as the gateway records them, so each shows in the jobs tables and the audit
+ * and the job reactor runs it. The schedule names each run `<schedule id>-<scheduled time>`: that id
+ * keys the jobs, so a retried or replayed run records none twice.
+ */
+export async function scheduledReportsWorkflow(
+  input: ScheduledReportsInput,
+): Promise<ScheduledReportsResult> {
+  const info = workflowInfo();
+  return scheduledSteps.recordScheduledReportJobs({
+    ...input,
+    scheduledRunId: info.workflowId,
+    scheduledAt: input.scheduledAt ?? new Date(info.startTime).toISOString(),
+  });
+}
