@@ -116,4 +116,29 @@ describe('DataTable', () => {
     expect(screen.getByText('Selected: 1,2,3,4')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Switch to Alpha Inc' })).toBeInTheDocument();
   });
+
+  it('opens and closes a row to show its details under it', async () => {
+    render(
+      <DataTable
+        label="Clients"
+        data={clients}
+        columns={columns}
+        getRowId={(row) => String(row.Id)}
+        expanded={{
+          label: (row) => `Details of ${row.Name}`,
+          render: (row) => <p>{`${row.Name} has ${row.Recipients} recipients`}</p>,
+        }}
+      />,
+    );
+    const toggle = screen.getByRole('button', { name: 'Details of Alpha Inc' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByText('Alpha Inc has 5 recipients')).not.toBeInTheDocument();
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText('Alpha Inc has 5 recipients')).toBeInTheDocument();
+    // Other rows stay closed.
+    expect(screen.queryByText('Zeta plc has 3 recipients')).not.toBeInTheDocument();
+    await userEvent.click(toggle);
+    expect(screen.queryByText('Alpha Inc has 5 recipients')).not.toBeInTheDocument();
+  });
 });

@@ -18,7 +18,7 @@ import {
   type SortFn,
   type SortingState,
 } from '@tanstack/react-table';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useId, useMemo, useState, type ReactNode } from 'react';
 import { compareValues, type CellValue, type DataColumn } from './data-columns';
 import { tableTexts } from './empty-texts';
 import { TablePagination } from './table-pagination';
@@ -97,6 +97,8 @@ export type DataTableProps<T extends RowData> = {
   rowName?: (row: T) => string;
   /** The server pages, sorts and searches; `data` is one page. */
   server?: ServerSide;
+  /** Expandable rows: what a row shows under itself when opened (a seller's archived reports). */
+  expanded?: { render: (row: T) => ReactNode; label: (row: T) => string };
 };
 
 const sortFnOf =
@@ -117,7 +119,14 @@ const ariaSortOf = (sorted: false | 'asc' | 'desc') =>
  * search, pagination, row selection, row actions, and the spec's Loading... and empty texts.
  */
 export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
-  const { data, columns, getRowId, selection, rowActions, keepLast, searchText, server } = props;
+  const { data, columns, getRowId, selection, rowActions, keepLast, searchText, server, expanded } = props;
+  const [openRows, setOpenRows] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleOpen = (rowId: string) =>
+    setOpenRows((current) => {
+      const next = new Set(current);
+      if (!next.delete(rowId)) next.add(rowId);
+      return next;
+    });
   const searchId = useId();
   const [localSorting, setSorting] = useState<SortingState>(
     props.initialSort ? [{ id: props.initialSort.id, desc: props.initialSort.desc ?? false }] : [],
@@ -218,7 +227,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
     : noMatch && (search.trim() !== '' || props.filtered)
       ? (props.noMatchText ?? tableTexts.noData)
       : (props.emptyText ?? tableTexts.noData);
-  const shownColumns = columns.length + (selection ? 1 : 0) + (rowActions ? 1 : 0);
+  const shownColumns = columns.length + (selection ? 1 : 0) + (rowActions ? 1 : 0) + (expanded ? 1 : 0);
   const mobileHidden = (column: DataColumn<T>) => (column.hideOnMobile ? 'hidden sm:table-cell' : '');
 
   return (
@@ -251,6 +260,11 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
         <Table aria-label={props.label}>
           <TableHead>
             <TableRow>
+              {expanded && (
+                <TableHeaderCell className="w-10">
+                  <span className="sr-only">Details</span>
+                </TableHeaderCell>
+              )}
               {selection && (
                 <TableHeaderCell className="w-10">
                   <input
@@ -308,36 +322,58 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
               </TableRow>
             ) : (
               visibleRows.map((row) => (
-                <TableRow key={row.id}>
-                  {selection && (
-                    <TableCell>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${props.rowName?.(row.original) ?? row.id}`}
-                        className="h-4 w-4 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
-                        checked={row.getIsSelected()}
-                        disabled={!row.getCanSelect()}
-                        onChange={row.getToggleSelectedHandler()}
-                      />
-                    </TableCell>
+                <Fragment key={row.id}>
+                  <TableRow>
+                    {expanded && (
+                      <TableCell className="w-10">
+                        <button
+                          type="button"
+                          aria-expanded={openRows.has(row.id)}
+                          aria-label={expanded.label(row.original)}
+                          onClick={() => toggleOpen(row.id)}
+                          className="rounded px-1 text-gray-600 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+                        >
+                          <span aria-hidden="true">{openRows.has(row.id) ? '▾' : '▸'}</span>
+                        </button>
+                      </TableCell>
+                    )}
+                    {selection && (
+                      <TableCell>
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${props.rowName?.(row.original) ?? row.id}`}
+                          className="h-4 w-4 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+                          checked={row.getIsSelected()}
+                          disabled={!row.getCanSelect()}
+                          onChange={row.getToggleSelectedHandler()}
+                        />
+                      </TableCell>
+                    )}
+                    {columns.map((column) => (
+                      <TableCell
+                        key={column.id}
+                        className={`whitespace-normal ${cellPadding} ${mobileHidden(column)} ${column.align === 'end' ? 'text-right' : ''}`}
+                      >
+                        {column.cell ? column.cell(row.original) : String(column.value?.(row.original) ?? '')}
+                      </TableCell>
+                    ))}
+                    {rowActions && (
+                      <TableCell className={`whitespace-normal ${cellPadding}`}>
+                        {/* Stacked on narrow screens, so a row's actions fit beside its columns at 360 px. */}
+                        <div className="flex flex-col items-end gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
+                          {rowActions(row.original)}
+                        </div>
+                      </TableCell>
+                    )}
+                  </TableRow>
+                  {expanded && openRows.has(row.id) && (
+                    <TableRow>
+                      <TableCell colSpan={shownColumns} className="bg-gray-50 whitespace-normal">
+                        {expanded.render(row.original)}
+                      </TableCell>
+                    </TableRow>
                   )}
-                  {columns.map((column) => (
-                    <TableCell
-                      key={column.id}
-                      className={`whitespace-normal ${cellPadding} ${mobileHidden(column)} ${column.align === 'end' ? 'text-right' : ''}`}
-                    >
-                      {column.cell ? column.cell(row.original) : String(column.value?.(row.original) ?? '')}
-                    </TableCell>
-                  ))}
-                  {rowActions && (
-                    <TableCell className={`whitespace-normal ${cellPadding}`}>
-                      {/* Stacked on narrow screens, so a row's actions fit beside its columns at 360 px. */}
-                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
-                        {rowActions(row.original)}
-                      </div>
-                    </TableCell>
-                  )}
-                </TableRow>
+                </Fragment>
               ))
             )}
           </TableBody>

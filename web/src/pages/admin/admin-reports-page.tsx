@@ -86,7 +86,6 @@ export const AdminReportsPage = () => {
   const search = useDebouncedValue(searchInput, 300);
   const [pageIndex, setPageIndex] = useState(0);
   const [selected, setSelected] = useState<string[]>([]);
-  const [archiveOf, setArchiveOf] = useState<SellerResponse | null>(null);
   const [notice, setNotice] = useTimedMessage();
   const [failure, setFailure] = useState<string | null>(null);
   const view = useMemo(
@@ -133,16 +132,12 @@ export const AdminReportsPage = () => {
           searchLabel="Search sellers"
           emptyText="No sellers yet."
           noMatchText="No sellers match the search."
-          rowActions={(seller) => (
-            <Button
-              size="xs"
-              variant="secondary"
-              aria-label={`Archived reports of ${sellerName(seller)}`}
-              onClick={() => setArchiveOf(seller)}
-            >
-              Archive
-            </Button>
-          )}
+          expanded={{
+            label: (seller) => `Archived reports of ${sellerName(seller)}`,
+            render: (seller) => (
+              <ArchivedReportsTable sellerId={seller.Id} showSeller={false} onError={setFailure} />
+            ),
+          }}
           server={{
             rowCount: sellers.data?.filtered ?? 0,
             pageIndex,
@@ -165,14 +160,6 @@ export const AdminReportsPage = () => {
         <h2 className="mb-3 text-lg font-medium text-gray-900">Send Report to Advisors</h2>
         <ClientPerformanceForm onDone={onDone} onError={setFailure} />
       </Card>
-      {archiveOf && (
-        <Card>
-          <h2 className="mb-3 text-lg font-medium text-gray-900">
-            Archived reports of {sellerName(archiveOf)}
-          </h2>
-          <ArchivedReportsTable sellerId={archiveOf.Id} showSeller={false} onError={setFailure} />
-        </Card>
-      )}
     </PageFrame>
   );
 };

@@ -125,13 +125,19 @@ describe('the admin sellers table', () => {
     expect(forecasts?.body).toEqual({ id: 2, onlyMissing: false });
     expect(queryOf(customers)).toEqual({ jobType: 'customers' });
     expect(customers?.body).toEqual({ id: 1, onlyMissing: true });
-    // Every row has the four buttons of admin.md section 2.
+    // Every row opens to its archived reports and has the four buttons of admin.md section 2.
     const row = within(table).getByRole('row', { name: /Acme Demo/ });
     expect(
       within(row)
         .getAllByRole('button')
-        .map((button) => button.textContent),
-    ).toEqual(['S', 'F S', 'F C', 'C']);
+        .map((button) => button.getAttribute('aria-label') ?? button.textContent),
+    ).toEqual([
+      'Archived reports of Acme Demo',
+      'Seller metrics for Acme Demo',
+      'Seller forecasts for Acme Demo',
+      'Customer forecasts for Acme Demo',
+      'Customer metrics for Acme Demo',
+    ]);
   });
 
   it('shows the reason when a job cannot be created', async () => {

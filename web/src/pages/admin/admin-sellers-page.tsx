@@ -14,6 +14,7 @@ import { TextField } from '../../forms/text-field';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
 import { PageFrame } from '../dashboard/stat-card';
+import { ArchivedReportsTable } from '../reports/archived-reports-table';
 import { dayText } from '../sellers/receivables-format';
 import { useDebouncedValue } from '../sellers/use-debounced-value';
 
@@ -394,6 +395,12 @@ export const AdminSellersPage = () => {
               </Button>
             ))
           }
+          expanded={{
+            label: (seller) => `Archived reports of ${sellerName(seller)}`,
+            render: (seller) => (
+              <ArchivedReportsTable sellerId={seller.Id} showSeller={false} onError={setFailure} />
+            ),
+          }}
           server={{
             rowCount: sellers.data?.filtered ?? 0,
             pageIndex: order.pageIndex,
