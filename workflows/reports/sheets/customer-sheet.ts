@@ -1,0 +1,205 @@
+import type { Db } from 'mongodb';
+import { toDay } from '../../metrics/compute-metrics';
+import type { CustomerReceivablesDoc } from '../../metrics/customer-receivables';
+import { CUSTOMER_RECEIVABLES, liveGenerationOf, querySellerMetricSummary } from '../../metrics/metric-store';
+import { segmentsOf, type CustomerSegment } from './customer-segments';
+import type { SheetContext } from './sheet-context';
+import {
+  countedAmount,
+  customerNames,
+  DAY_MS,
+  endOfDay,
+  exclusionSets,
+  invoicesDated,
+  monthsBeforeDay,
+  settlementsDated,
+} from './sheet-ledger';
+import type { CellValue, SheetColumn } from './sheet-writer';
+
+/**
+ * CUSTOMER_SHEET: one row per customer of the seller. Balances, aging, DSO, days late, sales over 36
+ * months, last purchase and risk are the seller's last metrics run (customer_receivables, ADR 30), the
+ * figures the customers table shows; the trailing-12-month sales, the last payment and the other
+ * credits (what payments and credit memos hold unapplied) come from the ledger as of the sheet's day.
+ */
+export type CustomerSheetRow = {
+  customerId: number;
+  name: string;
+  segment: CustomerSegment;
+  openBalance: number;
+  current: number;
+  overdue: number;
+  days1To30: number;
+  days31To60: number;
+  days61To90: number;
+  over90: number;
+  otherCredits: number;
+  dsoDays: number | null;
+  averageDaysLate: number | null;
+  lastPayment: Date | null;
+  lastPurchase: Date | null;
+  salesT12M: number;
+  salesT36M: number;
+  risk: 'Low' | 'Medium' | 'High';
+};
+
+const riskLabels = { low: 'Low', medium: 'Medium', high: 'High' } as const;
+
+type ReceivablesFields = Pick<
+  CustomerReceivablesDoc,
+  | 'customerId'
+  | 'salesT36M'
+  | 'openBalance'
+  | 'overdue'
+  | 'aging'
+  | 'dsoDays'
+  | 'averageDaysLate'
+  | 'lastPurchase'
+  | 'risk'
+>;
+
+/** Per customer: trailing-12-month sales, last payment day and unapplied credits, from the ledger. */
+const ledgerFiguresOf = async (db: Db, context: SheetContext, asOf: Date) => {
+  const excluded = exclusionSets(context.exclusions);
+  const lastDay = toDay(asOf);
+  const end = endOfDay(asOf);
+  const salesT12M = new Map<number, number>();
+  const lastPayment = new Map<number, number>();
+  const otherCredits = new Map<number, number>();
+  const add = (map: Map<number, number>, key: number, amount: number) =>
+    map.set(key, (map.get(key) ?? 0) + amount);
+
+  const t12Day = monthsBeforeDay(asOf, 12);
+  for await (const invoice of invoicesDated(db, {
+    sellerId: context.sellerId,
+    from: new Date((t12Day + 1) * DAY_MS),
+    to: end,
+  })) {
+    if (excluded.customers.has(invoice.customerId)) continue;
+    const amount = countedAmount(invoice, excluded);
+    if (amount !== null) add(salesT12M, invoice.customerId, amount);
+  }
+  for (const kind of ['payments', 'creditMemos'] as const)
+    for await (const settlement of settlementsDated(db, { sellerId: context.sellerId, kind, to: end })) {
+      if (excluded.customers.has(settlement.customerId)) continue;
+      const day = toDay(settlement.date);
+      if (
+        kind === 'payments' &&
+        day <= lastDay &&
+        day > (lastPayment.get(settlement.customerId) ?? -Infinity)
+      )
+        lastPayment.set(settlement.customerId, day);
+      const applied = settlement.applications.reduce((sum, a) => sum + a.amount, 0);
+      if (settlement.amount - applied > 0)
+        add(otherCredits, settlement.customerId, settlement.amount - applied);
+    }
+  return { salesT12M, lastPayment, otherCredits };
+};
+
+/** The sheet's rows, every customer of the seller but the excluded ones, by name. */
+export const loadCustomerSheetRows = async (
+  db: Db,
+  context: SheetContext,
+  asOf: Date,
+): Promise<{ rows: CustomerSheetRow[]; metricsAsOf: Date | null }> => {
+  const excluded = exclusionSets(context.exclusions);
+  const [names, generation, summary, ledger] = await Promise.all([
+    customerNames(db, context.sellerId),
+    liveGenerationOf(db, context.sellerId, 'receivables'),
+    querySellerMetricSummary(db, context.sellerId),
+    ledgerFiguresOf(db, context, asOf),
+  ]);
+  const receivables = new Map<number, ReceivablesFields>();
+  if (generation !== undefined) {
+    const cursor = db.collection<CustomerReceivablesDoc>(CUSTOMER_RECEIVABLES).find(
+      { sellerId: context.sellerId, generation },
+      {
+        projection: {
+          _id: 0,
+          customerId: 1,
+          salesT36M: 1,
+          openBalance: 1,
+          overdue: 1,
+          aging: 1,
+          dsoDays: 1,
+          averageDaysLate: 1,
+          lastPurchase: 1,
+          risk: 1,
+        },
+      },
+    );
+    for await (const doc of cursor) receivables.set(doc.customerId, doc);
+  }
+  const ids = [...new Set([...names.keys(), ...receivables.keys()])].filter(
+    (id) => !excluded.customers.has(id),
+  );
+  const segments = segmentsOf(
+    ids.map((customerId) => ({ customerId, salesT12M: ledger.salesT12M.get(customerId) ?? 0 })),
+  );
+  const rows = ids.map((customerId): CustomerSheetRow => {
+    const r = receivables.get(customerId);
+    const paidDay = ledger.lastPayment.get(customerId);
+    return {
+      customerId,
+      name: names.get(customerId) ?? `Customer ${customerId}`,
+      segment: segments.get(customerId) ?? 'Inactive',
+      openBalance: r?.openBalance ?? 0,
+      current: r?.aging.current ?? 0,
+      overdue: r?.overdue ?? 0,
+      days1To30: r?.aging.days1To30 ?? 0,
+      days31To60: r?.aging.days31To60 ?? 0,
+      days61To90: r?.aging.days61To90 ?? 0,
+      over90: r?.aging.over90 ?? 0,
+      otherCredits: ledger.otherCredits.get(customerId) ?? 0,
+      dsoDays: r?.dsoDays ?? null,
+      averageDaysLate: r?.averageDaysLate ?? null,
+      lastPayment: paidDay === undefined ? null : new Date(paidDay * DAY_MS),
+      lastPurchase: r?.lastPurchase ?? null,
+      salesT12M: ledger.salesT12M.get(customerId) ?? 0,
+      salesT36M: r?.salesT36M ?? 0,
+      risk: riskLabels[r?.risk ?? 'low'],
+    };
+  });
+  const keyed = rows.map((row) => ({ row, key: row.name.toLowerCase() }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.row.customerId - b.row.customerId));
+  return { rows: keyed.map((k) => k.row), metricsAsOf: summary ? new Date(summary.asOf) : null };
+};
+
+type Field = { column: SheetColumn; value: (row: CustomerSheetRow) => CellValue };
+
+/** The columns of the sheet, as the seller's flags want them, and how each row fills them. */
+export const customerSheetLayout = (context: Pick<SheetContext, 'showOtherCredits' | 'showSegmentation'>) => {
+  const fields: Field[] = [
+    { column: { header: 'Customer ID', kind: 'id', width: 12 }, value: (r) => r.customerId },
+    { column: { header: 'Customer', kind: 'text', width: 34 }, value: (r) => r.name },
+    ...(context.showSegmentation
+      ? [{ column: { header: 'Segment', kind: 'text', width: 11 }, value: (r) => r.segment } satisfies Field]
+      : []),
+    { column: { header: 'Open Balance', kind: 'money', width: 15 }, value: (r) => r.openBalance },
+    { column: { header: 'Current', kind: 'money', width: 14 }, value: (r) => r.current },
+    { column: { header: 'Overdue', kind: 'money', width: 14 }, value: (r) => r.overdue },
+    { column: { header: '1-30 Days', kind: 'money', width: 14 }, value: (r) => r.days1To30 },
+    { column: { header: '31-60 Days', kind: 'money', width: 14 }, value: (r) => r.days31To60 },
+    { column: { header: '61-90 Days', kind: 'money', width: 14 }, value: (r) => r.days61To90 },
+    { column: { header: 'Over 90 Days', kind: 'money', width: 14 }, value: (r) => r.over90 },
+    ...(context.showOtherCredits
+      ? [
+          {
+            column: { header: 'Other Credits', kind: 'money', width: 14 },
+            value: (r) => r.otherCredits,
+          } satisfies Field,
+        ]
+      : []),
+    { column: { header: 'DSO (days)', kind: 'days', width: 11 }, value: (r) => r.dsoDays },
+    { column: { header: 'Avg Days Late', kind: 'days', width: 12 }, value: (r) => r.averageDaysLate },
+    { column: { header: 'Last Payment', kind: 'date', width: 13 }, value: (r) => r.lastPayment },
+    { column: { header: 'Last Purchase', kind: 'date', width: 13 }, value: (r) => r.lastPurchase },
+    { column: { header: 'Sales 12 Months', kind: 'money', width: 16 }, value: (r) => r.salesT12M },
+    { column: { header: 'Sales 36 Months', kind: 'money', width: 16 }, value: (r) => r.salesT36M },
+    { column: { header: 'Risk', kind: 'text', width: 9 }, value: (r) => r.risk },
+  ];
+  return {
+    columns: fields.map((f) => f.column),
+    cells: (row: CustomerSheetRow): CellValue[] => fields.map((f) => f.value(row)),
+  };
+};
