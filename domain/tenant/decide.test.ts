@@ -456,6 +456,23 @@ describe('ChangeReportingSettings', () => {
     });
   });
 
+  it('keeps the time zone the scheduled sends follow, and refuses an unknown one', () => {
+    spec
+      .given([business])
+      .when(command('ChangeReportingSettings', { timeZone: 'Europe/London' }))
+      .then([
+        {
+          type: 'TenantReportingSettingsChanged',
+          data: { TenantId: 42, Reporting: { ...defaults, TimeZone: 'Europe/London' } },
+        },
+      ]);
+    const error = spec
+      .given([business])
+      .when(command('ChangeReportingSettings', { timeZone: 'Mars/Olympus' }))
+      .thenFails('validation', 'Choose a time zone from the list');
+    expect(error.properties).toEqual({ TimeZone: 'invalid' });
+  });
+
   it.each([-1, 7, 2.5])('rejects weekly day %p', (weeklyDay) => {
     const error = spec
       .given([business])

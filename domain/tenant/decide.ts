@@ -2,6 +2,7 @@ import { match } from 'ts-pattern';
 import { AppError } from '../../contracts/errors';
 import {
   Currency,
+  isTimeZone,
   LogoContentType,
   RetentionPeriod,
   defaultReportingSettings,
@@ -78,6 +79,8 @@ export type ChangeReportingSettings = TenantCommandOf<
     currency?: Currency;
     weeklyEmailsDisabled?: boolean;
     monthlyEmailsDisabled?: boolean;
+    /** IANA name; the scheduled report sends go out at 07:00 in it. */
+    timeZone?: string;
   }
 >;
 
@@ -129,6 +132,7 @@ const text = {
   monthlyDay: 'MonthlyDay must be a whole number from 1 to 28.',
   retentionPeriod: `RetentionPeriod must be one of ${RetentionPeriod.options.join(', ')}.`,
   currency: `Currency must be one of ${Currency.options.join(', ')}.`,
+  timeZone: 'Choose a time zone from the list',
   logoType: 'The logo must be a JPEG, PNG, GIF or SVG image.',
   logoUrlRequired: 'The logo upload is missing its file location.',
   noLogoPending: 'There is no logo waiting for review.',
@@ -267,6 +271,8 @@ const reportingProblems = (settings: ReportingSettings): Problem[] => {
     problems.push({ field: 'MonthlyDay', code: 'out_of_range', message: text.monthlyDay });
   if (!Currency.options.includes(settings.Currency))
     problems.push({ field: 'Currency', code: 'invalid', message: text.currency });
+  if (settings.TimeZone !== undefined && !isTimeZone(settings.TimeZone))
+    problems.push({ field: 'TimeZone', code: 'invalid', message: text.timeZone });
   return problems;
 };
 
@@ -282,6 +288,9 @@ const decideReporting = (command: ChangeReportingSettings, state: TenantState): 
     Currency: data.currency ?? current.Currency,
     WeeklyEmailsDisabled: data.weeklyEmailsDisabled ?? current.WeeklyEmailsDisabled,
     MonthlyEmailsDisabled: data.monthlyEmailsDisabled ?? current.MonthlyEmailsDisabled,
+    ...((data.timeZone ?? current.TimeZone) === undefined
+      ? {}
+      : { TimeZone: data.timeZone ?? current.TimeZone }),
   };
   rejectInvalid(reportingProblems(next));
   const unchanged = (Object.keys(next) as (keyof ReportingSettings)[]).every(

@@ -211,11 +211,12 @@ describe('PUT and PATCH /api/tenants/:id', () => {
       Settings: { Reporting: { WeeklyDay: 5, MonthlyDay: 7, Currency: 'EUR' } },
     });
     const patched = await owner.browser.patch(`/api/tenants/${tenantId}`, {
-      Settings: { Reporting: { MonthlyEmailsDisabled: true } },
+      Settings: { Reporting: { MonthlyEmailsDisabled: true, TimeZone: 'America/New_York' } },
     });
     expect(Tenant.parse(patched.json()).Settings.Reporting).toMatchObject({
       WeeklyDay: 5,
       MonthlyEmailsDisabled: true,
+      TimeZone: 'America/New_York',
     });
   });
 
@@ -226,11 +227,15 @@ describe('PUT and PATCH /api/tenants/:id', () => {
       403,
     );
     const bad = await owner.browser.put(`/api/tenants/${tenantId}`, {
-      Settings: { Reporting: { WeeklyDay: 7, MonthlyDay: 29 } },
+      Settings: { Reporting: { WeeklyDay: 7, MonthlyDay: 29, TimeZone: 'Mars/Olympus' } },
     });
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(propertiesOf(bad))).toEqual(
-      expect.arrayContaining(['Settings.Reporting.WeeklyDay', 'Settings.Reporting.MonthlyDay']),
+      expect.arrayContaining([
+        'Settings.Reporting.WeeklyDay',
+        'Settings.Reporting.MonthlyDay',
+        'Settings.Reporting.TimeZone',
+      ]),
     );
     const mixed = await owner.browser.put(`/api/tenants/${tenantId}`, { Name: 'Test Co', UsageType: 'TEST' });
     expect(mixed.statusCode).toBe(403);

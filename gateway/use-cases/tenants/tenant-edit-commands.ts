@@ -41,6 +41,7 @@ const reportingCommand = (body: UpdateTenantRequest, base: Base): TenantCommand[
         currency: reporting.Currency,
         weeklyEmailsDisabled: reporting.WeeklyEmailsDisabled,
         monthlyEmailsDisabled: reporting.MonthlyEmailsDisabled,
+        timeZone: reporting.TimeZone,
       },
     },
   ];

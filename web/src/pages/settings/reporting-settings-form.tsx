@@ -1,6 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@tremor/react';
+import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
+import { defaultTimeZone } from '../../../../contracts/events/tenant';
 import { z } from 'zod';
 import { UpdateTenantRequest, type Tenant } from '../../../../contracts/api/tenants';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
@@ -14,6 +16,7 @@ import {
   monthDayOptions,
   reportingWithDefaults,
   retentionOptions,
+  timeZoneOptions,
   weekdayOptions,
 } from './settings-rules';
 
@@ -34,6 +37,7 @@ const ReportingForm = z
     MonthlyDay: selectedDay(reporting.MonthlyDay.unwrap()),
     Currency: reporting.Currency.unwrap(),
     RetentionPeriod: reporting.RetentionPeriod.unwrap(),
+    TimeZone: reporting.TimeZone.unwrap(),
     WeeklyEmails: z.boolean(),
     MonthlyEmails: z.boolean(),
   })
@@ -50,6 +54,7 @@ const valuesOf = (tenant: Tenant): z.input<typeof ReportingForm> => {
     MonthlyDay: String(settings.MonthlyDay),
     Currency: settings.Currency,
     RetentionPeriod: settings.RetentionPeriod,
+    TimeZone: settings.TimeZone ?? defaultTimeZone,
     WeeklyEmails: !settings.WeeklyEmailsDisabled,
     MonthlyEmails: !settings.MonthlyEmailsDisabled,
   };
@@ -58,6 +63,7 @@ const valuesOf = (tenant: Tenant): z.input<typeof ReportingForm> => {
 /** Reporting settings: weekly and monthly days, currency, retention, and whether each email goes out. */
 export const ReportingSettingsForm = ({ tenant, disabled }: { tenant: Tenant; disabled: boolean }) => {
   const updateTenant = useUpdateTenant();
+  const zoneOptions = useMemo(() => timeZoneOptions(), []);
   const form = useForm({ resolver: zodResolver(ReportingForm), defaultValues: valuesOf(tenant) });
   const serverErrors = useServerErrors(form, {
     failure: companyMessages.reportingFailed,
@@ -67,6 +73,7 @@ export const ReportingSettingsForm = ({ tenant, disabled }: { tenant: Tenant; di
       'Settings.Reporting.MonthlyDay': 'MonthlyDay',
       'Settings.Reporting.Currency': 'Currency',
       'Settings.Reporting.RetentionPeriod': 'RetentionPeriod',
+      'Settings.Reporting.TimeZone': 'TimeZone',
       'Settings.Reporting.WeeklyEmailsDisabled': 'WeeklyEmails',
       'Settings.Reporting.MonthlyEmailsDisabled': 'MonthlyEmails',
     },
@@ -98,6 +105,12 @@ export const ReportingSettingsForm = ({ tenant, disabled }: { tenant: Tenant; di
           name="MonthlyDay"
           label="Monthly report day"
           options={monthDayOptions}
+        />
+        <FormSelectField
+          control={form.control}
+          name="TimeZone"
+          label="Time zone (reports are sent at 7:00)"
+          options={zoneOptions}
         />
         <FormSelectField
           control={form.control}

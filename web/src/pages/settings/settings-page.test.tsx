@@ -154,6 +154,12 @@ describe('Settings page', () => {
     await userEvent.selectOptions(within(reporting()).getByLabelText('Weekly report day'), 'Friday');
     await userEvent.selectOptions(within(reporting()).getByLabelText('Monthly report day'), 'Every 21st');
     await userEvent.selectOptions(within(reporting()).getByLabelText('Display currency'), 'GBP');
+    // Scheduled sends go out at 7:00 in the tenant's zone; UTC until one is chosen.
+    const zone = within(reporting()).getByLabelText<HTMLSelectElement>(
+      'Time zone (reports are sent at 7:00)',
+    );
+    expect(zone.value).toBe('UTC');
+    await userEvent.selectOptions(zone, 'Europe/London');
     await userEvent.click(within(reporting()).getByLabelText('Send the monthly report emails'));
     await userEvent.click(within(reporting()).getByRole('button', { name: 'Save reporting settings' }));
     expect(await screen.findByText('Successfully updated reporting settings')).toBeInTheDocument();
@@ -168,6 +174,7 @@ describe('Settings page', () => {
           WeeklyDay: 5,
           MonthlyDay: 21,
           Currency: 'GBP',
+          TimeZone: 'Europe/London',
           WeeklyEmailsDisabled: false,
           MonthlyEmailsDisabled: true,
         },

@@ -58,6 +58,22 @@ export const reportingWithDefaults = (
   ),
 });
 
+/**
+ * The zones the scheduled sends can follow: the runtime's IANA list (UTC first), labelled with the
+ * zone's current offset so a reader can find theirs.
+ */
+export const timeZoneOptions = (now = new Date()): { value: string; label: string }[] => {
+  const offsetOf = (zone: string) =>
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'shortOffset' })
+      .formatToParts(now)
+      .find((part) => part.type === 'timeZoneName')?.value ?? '';
+  const zones = Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC');
+  return ['UTC', ...zones].map((zone) => ({
+    value: zone,
+    label: `${zone.replaceAll('_', ' ')} (${offsetOf(zone)})`,
+  }));
+};
+
 export const companyMessages = {
   updated: 'Successfully updated the company.',
   updateFailed: 'There was an error while updating the company.',
