@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../contracts/config';
 
 /**
  * Names that belong to one test file's run alone (a Mongo database, Kafka topics and consumer groups,
- * Temporal task queues), so test files run in parallel and rerun without any cleanup.
+ * Temporal task queues, an S3 bucket), so test files run in parallel and rerun without any cleanup.
  */
 export type IsolatedNames = {
   runId: string;
@@ -60,6 +60,11 @@ export const testConfig = (names: IsolatedNames, overrides: Record<string, strin
       : join(process.env.LEDGERWISE_TEST_SCRATCH ?? tmpdir(), `${names.mongoDatabase}.sqlite`),
     KAFKA_TOPIC_PREFIX: names.kafkaTopicPrefix,
     TEMPORAL_TASK_QUEUE_PREFIX: names.taskQueuePrefix,
+    // Archive object keys start from ids that restart in each file's fresh event store: a bucket each.
+    S3_BUCKET: `lwt-${names.runId}`
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .slice(0, 63),
   };
 };
 
