@@ -67,3 +67,56 @@ export const contentTypeOf = {
   pdf: 'application/pdf',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const satisfies Record<ReportExtension, string>;
+
+const QueryId = z.coerce.number().pipe(
+  z
+    .int()
+    .positive()
+    .max(2 ** 31),
+);
+
+/**
+ * GET /api/reports/archived: the current tenant's archived reports, or one seller's (any seller's for
+ * platform admins), newest first, `limit` at a time from `offset`.
+ */
+export const ArchivedReportsQuery = z
+  .object({
+    sellerId: QueryId.optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  })
+  .strict();
+export type ArchivedReportsQuery = z.infer<typeof ArchivedReportsQuery>;
+
+export const ArchivedReportsResponse = z.object({ rows: z.array(ArchivedReport) });
+export type ArchivedReportsResponse = z.infer<typeof ArchivedReportsResponse>;
+
+/** /api/reports/archived/{id}/content and /download. */
+export const ArchivedReportParams = z.object({ id: QueryId }).strict();
+
+/** GET /api/reports/managed: the current tenant's live reports. */
+export const ManagedReportsQuery = z
+  .object({ limit: z.coerce.number().int().min(1).max(500).default(100) })
+  .strict();
+
+export const ManagedReportsResponse = z.object({ rows: z.array(ManagedReport) });
+export type ManagedReportsResponse = z.infer<typeof ManagedReportsResponse>;
+
+/** Larger archived files are refused as JSON (base64 adds a third): the download route streams them. */
+export const maxContentBytes = 20 * 1024 * 1024;
+
+/**
+ * The sections an on-demand report (ONDEMAND_REPORT, from a report template) is made of, in the
+ * order they print; docs/adr/0036-report-content.md says what each holds.
+ */
+export const ReportSection = z.enum([
+  'summary',
+  'revenue-collections',
+  'receivables-aging',
+  'payment-habits',
+  'invoices-to-chase',
+  'collections-forecast',
+  'health-score',
+  'benchmarks',
+]);
+export type ReportSection = z.infer<typeof ReportSection>;
