@@ -118,3 +118,20 @@ export const useDownloadArchivedReport = () => {
     },
   });
 };
+
+/**
+ * The advisor's Client Performance Summary (GET /api/users/{id}/reports/client): a PDF for 1 to 29
+ * clients; from 30 the server answers the customer-sheet workbook instead (portal.md section 9).
+ */
+export const useDownloadClientReport = () => {
+  const { api } = useAppServices();
+  return useMutation({
+    mutationFn: async (input: { userId: number; format: 'pdf' | 'xlsx' }) =>
+      saveFileContent(
+        await api.get(`/api/users/${input.userId}/reports/client`, {
+          query: { format: input.format },
+          schema: FileContent,
+        }),
+      ),
+  });
+};

@@ -157,6 +157,38 @@ describe('Clients page', () => {
     expect({ ...body, Id: [...body.Id].sort() }).toEqual({ Id: [20, 21], WeeklyDay: 1, TeamMemberId: 3 });
   });
 
+  it("downloads the advisor's client report, and shows a failure in a dialog", async () => {
+    const saved: Blob[] = [];
+    URL.createObjectURL = (blob: Blob) => {
+      saved.push(blob);
+      return 'blob:client-report';
+    };
+    URL.revokeObjectURL = () => undefined;
+    const fake = advisorApi().on(
+      'GET /api/users/3/reports/client',
+      {
+        body: {
+          encoding: 'base64',
+          data: btoa('%PDF-1.7 clients'),
+          contentType: 'application/pdf',
+          fileName: 'Client Performance Summary.pdf',
+        },
+      },
+      { status: 409, body: { code: 'conflict', message: 'You have no clients to report on.' } },
+    );
+    renderApp({ path: '/clients', fake });
+    const download = await screen.findByRole('button', { name: 'Download client report' });
+    await userEvent.click(download);
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]?.type).toBe('application/pdf');
+    expect(fake.callsTo('GET /api/users/3/reports/client')[0]?.url).toContain('format=pdf');
+    await userEvent.click(download);
+    const dialog = await screen.findByRole('alertdialog', { name: 'Client report' });
+    expect(
+      within(dialog).getByText('There was an error: You have no clients to report on.'),
+    ).toBeInTheDocument();
+  });
+
   it('shows the catalogue text when a bulk edit fails', async () => {
     const fake = advisorApi().on('PUT /api/tenants/batch', { status: 500 });
     renderApp({ path: '/clients', fake });

@@ -2,6 +2,8 @@ import { Button, Card } from '@tremor/react';
 import { useMemo, useState } from 'react';
 import type { ClientRow } from '../../../../contracts/api/clients';
 import { useClients } from '../../api/queries/clients';
+import { useDownloadClientReport } from '../../api/queries/reports';
+import { ModalDialog } from '../../components/modal-dialog';
 import { SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
 import { SelectField } from '../../forms/select-field';
@@ -43,6 +45,16 @@ export const ClientsPage = () => {
   const [editing, setEditing] = useState<{ ids: number[]; planOnly: boolean } | null>(null);
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useTimedMessage();
+  const clientReport = useDownloadClientReport();
+  const [reportFailure, setReportFailure] = useState<string | null>(null);
+  const downloadClientReport = async () => {
+    try {
+      await clientReport.mutateAsync({ userId: session.user.Id, format: 'pdf' });
+    } catch (error) {
+      // portal.md section 8: a client report failure shows the error in a dialog.
+      setReportFailure(error instanceof Error ? error.message : String(error));
+    }
+  };
   const viewer = {
     isPlatformAdmin: facts.isPlatformAdmin,
     isTenantAdmin: facts.isTenantAdmin,
@@ -179,6 +191,13 @@ export const ClientsPage = () => {
               >
                 {`Bulk edit${selected.length > 0 ? ` (${selected.length})` : ''}`}
               </Button>
+              <Button
+                variant="secondary"
+                loading={clientReport.isPending}
+                onClick={() => void downloadClientReport()}
+              >
+                Download client report
+              </Button>
               <Button onClick={() => setAdding(true)}>Add client</Button>
             </>
           }
@@ -208,6 +227,17 @@ export const ClientsPage = () => {
       />
       {adding && <NewClientModal open onClose={() => setAdding(false)} />}
       {failureDialog}
+      <ModalDialog
+        open={reportFailure !== null}
+        title="Client report"
+        role="alertdialog"
+        onClose={() => setReportFailure(null)}
+      >
+        <p className="text-sm text-gray-700">{`There was an error: ${reportFailure ?? ''}`}</p>
+        <div className="flex justify-end">
+          <Button onClick={() => setReportFailure(null)}>OK</Button>
+        </div>
+      </ModalDialog>
     </div>
   );
 };
