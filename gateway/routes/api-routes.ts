@@ -14,6 +14,7 @@ import { sessionRoutes } from './auth/session-routes';
 import { integrationRoutes } from './platforms/integration-routes';
 import { qbdConfigRoutes } from './platforms/qbd-config-routes';
 import { recipientRoutes } from './platforms/recipient-routes';
+import { unsubscribeRoutes } from './reports/unsubscribe-routes';
 import { sellerRoutes } from './platforms/seller-routes';
 import { sellerSyncRoutes } from './platforms/seller-sync-routes';
 import { browserStateRoutes } from './browser-state/browser-state-routes';
@@ -52,6 +53,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(qbdConfigRoutes);
   await app.register(integrationRoutes);
   await app.register(recipientRoutes);
+  await app.register(unsubscribeRoutes);
   await app.register(partnerRoutes);
   await app.register(auditRoutes);
   await app.register(statsRoutes);
