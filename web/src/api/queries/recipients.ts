@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   RecipientResponse,
   RecipientsResponse,
+  type CreateSubscriptionRequest,
   type PatchSubscriptionRequest,
 } from '../../../../contracts/api/recipients';
 import { useAppServices } from '../../session/app-services-context';
@@ -48,6 +49,17 @@ export const useDeleteRecipient = () => {
   return useMutation({
     mutationFn: (recipientId: number) =>
       api.request(`/api/subscriptions/${recipientId}`, { method: 'DELETE' }),
+    onSuccess: () => invalidate(recipientsResource),
+  });
+};
+
+/** POST /api/subscriptions: a team member or a contact for a seller's reports. */
+export const useAddRecipient = () => {
+  const { api } = useAppServices();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (body: CreateSubscriptionRequest) =>
+      api.request('/api/subscriptions', { method: 'POST', body, schema: RecipientResponse }),
     onSuccess: () => invalidate(recipientsResource),
   });
 };

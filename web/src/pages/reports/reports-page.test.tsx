@@ -153,4 +153,40 @@ describe('the reports page', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(fake.callsTo('DELETE /api/subscriptions/2')).toHaveLength(1));
   });
+
+  it("adds a recipient from the platforms page's link, with the catalogue texts", async () => {
+    const fake = reportsApi().on(
+      'POST /api/subscriptions',
+      {
+        status: 422,
+        body: {
+          code: 'validation',
+          message: 'The email is already in use.',
+          properties: { email: 'not_unique' },
+        },
+      },
+      { body: grace },
+    );
+    renderApp({ path: '/reports?sellerId=1', fake });
+    const modal = await screen.findByRole('dialog', { name: 'Add recipient' });
+    await userEvent.type(within(modal).getByLabelText('Email'), 'not an email');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Add recipient' }));
+    expect(await within(modal).findByText('Email is invalid')).toBeInTheDocument();
+    expect(fake.callsTo('POST /api/subscriptions')).toHaveLength(0);
+
+    await userEvent.clear(within(modal).getByLabelText('Email'));
+    await userEvent.type(within(modal).getByLabelText('Email'), 'grace@acme.com');
+    await userEvent.type(within(modal).getByLabelText('Name'), 'Grace Hopper');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Add recipient' }));
+    expect(await within(modal).findByText('The email is already in use.')).toBeInTheDocument();
+    await userEvent.click(within(modal).getByRole('button', { name: 'Add recipient' }));
+    expect(await screen.findByText('Recipient Added Successfully')).toBeInTheDocument();
+    expect(fake.callsTo('POST /api/subscriptions')[1]?.body).toEqual({
+      sellerId: 1,
+      email: 'grace@acme.com',
+      name: 'Grace Hopper',
+      SendWeekly: true,
+      SendMonthly: true,
+    });
+  });
 });

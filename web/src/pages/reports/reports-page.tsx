@@ -1,9 +1,11 @@
-import { Card } from '@tremor/react';
+import { Button, Card } from '@tremor/react';
 import { useCallback, useState } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 import { useConnectedSellers } from '../../api/queries/platforms';
 import { useRecipients } from '../../api/queries/recipients';
-import { ErrorCallout } from '../../components/error-callout';
+import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
+import { useTimedMessage } from '../../components/use-timed-message';
+import { AddRecipientModal } from './add-recipient-modal';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
 import { ArchivedReportsTable } from './archived-reports-table';
@@ -22,6 +24,17 @@ export const ReportsPage = () => {
   const recipients = useRecipients();
   const [failure, setFailure] = useState<string | null>(null);
   const onError = useCallback((message: string) => setFailure(message), []);
+  const [notice, setNotice] = useTimedMessage();
+  // The platforms page's Add recipient link opens the form for its company (/reports?sellerId=).
+  const [search, setSearch] = useSearchParams();
+  const linkedSeller = Number(search.get('sellerId')) || null;
+  const [adding, setAdding] = useState<{ sellerId: number | null } | null>(
+    linkedSeller === null ? null : { sellerId: linkedSeller },
+  );
+  const closeAdding = () => {
+    setAdding(null);
+    if (search.has('sellerId')) setSearch({}, { replace: true });
+  };
 
   if (sellers.isPending) return <p className="p-4 text-sm text-gray-600">Loading...</p>;
   const rows = sellers.data?.rows ?? [];
@@ -32,6 +45,7 @@ export const ReportsPage = () => {
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <h1 className="text-xl font-semibold text-gray-900">Reports</h1>
+      <SuccessCallout message={notice} />
       <ErrorCallout message={failure} />
       <RequestReportCard
         sellers={rows}
@@ -47,7 +61,12 @@ export const ReportsPage = () => {
         <ArchivedReportsTable showSeller={rows.length > 1} onError={onError} />
       </Card>
       <Card>
-        <h2 className="mb-3 text-lg font-medium text-gray-900">Report Recipients</h2>
+        <div className="mb-3 flex items-center justify-between gap-2">
+          <h2 className="text-lg font-medium text-gray-900">Report Recipients</h2>
+          <Button variant="secondary" onClick={() => setAdding({ sellerId: null })}>
+            Add recipient
+          </Button>
+        </div>
         <RecipientsTable
           recipients={recipientRows}
           viewer={{
@@ -58,6 +77,14 @@ export const ReportsPage = () => {
           onError={onError}
         />
       </Card>
+      {adding && (
+        <AddRecipientModal
+          sellers={rows}
+          sellerId={adding.sellerId}
+          onClose={closeAdding}
+          onAdded={setNotice}
+        />
+      )}
     </div>
   );
 };
