@@ -18,6 +18,9 @@ const ResetPasswordPage = lazyPage(() =>
 const InvitationPage = lazyPage(() =>
   import('../pages/auth/invitation-page').then((page) => page.InvitationPage),
 );
+const UnsubscribePage = lazyPage(() =>
+  import('../pages/reports/unsubscribe-page').then((page) => page.UnsubscribePage),
+);
 const messagePages = () => import('../pages/auth/message-pages');
 const EmailVerifiedPage = lazyPage(() => messagePages().then((pages) => pages.EmailVerifiedPage));
 const InviteCancelledPage = lazyPage(() => messagePages().then((pages) => pages.InviteCancelledPage));
@@ -173,6 +176,8 @@ const bareRoutes: RouteObject[] = [
     element: <InviteCancelledPage />,
     handle: handle('Invite Cancelled', 'any', true),
   },
+  // A report email's stop link; the signed token is the credential, signed in or not.
+  { path: '/unsubscribe', element: <UnsubscribePage />, handle: handle('Unsubscribe', 'any') },
   { path: '/recovery-failed', element: <RecoveryFailedPage />, handle: handle('Recovery Failed', 'any') },
   {
     path: '/verification-failed',
