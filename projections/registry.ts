@@ -10,6 +10,7 @@ import { partnersProjection } from './partners/partners-projection';
 import { plansProjection } from './plans/plans-projection';
 import { billingSubscriptionsProjection } from './billing/billing-projection';
 import { jobsProjection } from './jobs/jobs-projection';
+import { reportsProjection } from './reports/reports-projection';
 
 /** Every read model the projector keeps; each gets its own processor and checkpoint. */
 export const projections: readonly Projection[] = [
@@ -24,6 +25,7 @@ export const projections: readonly Projection[] = [
   plansProjection,
   billingSubscriptionsProjection,
   jobsProjection,
+  reportsProjection,
 ];
 
 export const projectionNamed = (name: string): Projection | undefined =>

@@ -21,6 +21,7 @@ import { browserStateRoutes } from './browser-state/browser-state-routes';
 import { streamHistoryRoutes } from './stream-history';
 import { ledgerRoutes } from './ledger/ledger-routes';
 import { forecastRoutes } from './forecasts/forecast-routes';
+import { reportRoutes } from './reports/report-routes';
 import { receivablesRoutes } from './ledger/receivables-routes';
 import { planFeatureRoutes } from './platforms/plan-feature-routes';
 import { tenantUpdateRoutes } from './tenants/tenant-update-routes';
@@ -62,6 +63,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(browserStateRoutes);
   await app.register(metricsJobRoutes);
   await app.register(reportRequestRoutes);
+  await app.register(reportRoutes);
   await app.register(datasetTaskRoutes);
   await app.register(jobRoutes);
   await app.register(tenantRoutes);

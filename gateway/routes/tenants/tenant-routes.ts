@@ -1,4 +1,6 @@
 import { deleteTenantLedger } from '../../../workflows/ledger/delete-tenant-ledger';
+import { tenantArchivePrefix } from '../../../workflows/reports/archive/report-archive';
+import { reportObjectStoreOf } from '../reports/report-object-store-of';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done, IdParam } from '../../../contracts/api/common';
 import { DeleteTenantQuery, Tenant, TenantsQuery, TenantsResponse } from '../../../contracts/api/tenants';
@@ -105,6 +107,8 @@ export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
           tenantId,
           sellerIds: await tenantSellerIds(services.db, tenantId),
         });
+        // Archived report files name the company's customers too (docs/adr/0035-report-archive.md).
+        await reportObjectStoreOf(services).deletePrefix(tenantArchivePrefix(tenantId));
       }
       return { ok: true as const };
     },
