@@ -16,6 +16,8 @@ const workflowModules = {
   customerMetricsWorkflow: '../../workflows/metrics/workflows',
   forecastJobWorkflow: '../../workflows/forecast/workflows',
   pingWorkflow: '../../workflows/system/workflows',
+  reportJobWorkflow: '../../workflows/reports/workflows',
+  scheduledReportsWorkflow: '../../workflows/reports/workflows',
 } as const;
 type WorkflowType = keyof typeof workflowModules;
 

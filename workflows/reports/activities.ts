@@ -32,10 +32,14 @@ import { timeZoneOf } from './report-schedules/schedule-spec';
 /** The headline of a rendered report, small enough for the workflow's history: the email shows it. */
 export type ReportSummary = { periodLabel: string; highlights: ReportHighlight[] };
 
-export type SheetType = Extract<
-  ArchivedReportType,
-  'CUSTOMER_SHEET' | 'PRODUCT_SHEET' | 'PRIORITIZED_INVOICES_SHEET' | 'AR_FORECAST_SHEET'
->;
+/** Which worksheets one workbook holds (workflows/reports/sheets/render-sheets.ts). */
+export type SheetInclude = {
+  customerSheet?: boolean;
+  customerReviewSheet?: boolean;
+  productSheet?: boolean;
+  prioritizedInvoices?: boolean;
+  forecast?: boolean;
+};
 
 /**
  * The parts the report workflow orchestrates, built by the other parts of issue 14 (renderers, archive,
@@ -49,7 +53,12 @@ export type ReportParts = {
     frequency: PdfFrequency;
     asOf: Date;
   }) => Promise<{ report: RenderedReport; summary: ReportSummary }>;
-  renderSheet: (request: { sellerId: number; type: SheetType; asOf: Date }) => Promise<RenderedReport>;
+  /** One workbook; null when it has nothing to show (no forecast yet for the AR forecast sheet). */
+  renderSheet: (request: {
+    sellerId: number;
+    asOf: Date;
+    include: SheetInclude;
+  }) => Promise<RenderedReport | null>;
   /** Idempotent per job, type and seller: a retried archive returns the first one's id. */
   archive: (request: {
     tenantId: number;
@@ -57,7 +66,8 @@ export type ReportParts = {
     jobId: number;
     report: RenderedReport;
   }) => Promise<{ archivedId: number }>;
-  readArchived: (request: { tenantId: number; archivedId: number }) => Promise<RenderedReport>;
+  /** A file this job archived, to attach. */
+  readArchived: (request: { jobId: number; sellerId: number; file: ArchivedFile }) => Promise<RenderedReport>;
   wasEmailed: (request: { jobId: number; recipientId: number }) => Promise<boolean>;
   /** Recorded once SMTP accepted the message. */
   recordEmailed: (request: {
@@ -99,16 +109,41 @@ const pdfTypes: Record<PdfFrequency, ArchivedReportType> = {
   ondemand: 'ONDEMAND_REPORT',
 };
 
-const sheetTypes: Record<keyof SheetOptions, SheetType> = {
-  includeCustomerSheet: 'CUSTOMER_SHEET',
-  // The customer review sheet is the product sheet: what each customer bought (admin.md section 3).
-  includeCustomerReviewSheet: 'PRODUCT_SHEET',
-  includePrioritizedInvoices: 'PRIORITIZED_INVOICES_SHEET',
-  includeForecast: 'AR_FORECAST_SHEET',
-};
+/**
+ * The workbooks the options ask for. The customer review is a worksheet of the customer sheet's
+ * workbook (alone in it when only the review is asked for), as render-sheets.ts makes it.
+ */
+const sheetFilesOf = (sheets: SheetOptions): ReportFile[] => [
+  ...(sheets.includeCustomerSheet || sheets.includeCustomerReviewSheet
+    ? [{ type: 'CUSTOMER_SHEET' as const }]
+    : []),
+  ...(sheets.includePrioritizedInvoices ? [{ type: 'PRIORITIZED_INVOICES_SHEET' as const }] : []),
+  ...(sheets.includeForecast ? [{ type: 'AR_FORECAST_SHEET' as const }] : []),
+];
 
-const isSheet = (type: ArchivedReportType): type is SheetType =>
-  Object.values(sheetTypes).some((sheet) => sheet === type);
+const sheetIncludeOf = (type: ArchivedReportType, sheets: SheetOptions): SheetInclude | null => {
+  switch (type) {
+    case 'CUSTOMER_SHEET':
+      return {
+        customerSheet: sheets.includeCustomerSheet,
+        customerReviewSheet: sheets.includeCustomerReviewSheet,
+      };
+    case 'PRODUCT_SHEET':
+      return { productSheet: true };
+    case 'PRIORITIZED_INVOICES_SHEET':
+      return { prioritizedInvoices: true };
+    case 'AR_FORECAST_SHEET':
+      return { forecast: true };
+    case 'MONTHLY_REPORT':
+    case 'WEEKLY_REPORT':
+    case 'SCORECARD_REPORT':
+    case 'ONDEMAND_REPORT':
+    case 'WELCOME_REPORT':
+    case 'BENCHMARKS_REPORT':
+    case 'CLIENT_PERFORMANCE_REPORT':
+      return null;
+  }
+};
 
 const trackedOf: Partial<Record<PdfFrequency, TrackedReport>> = {
   weekly: 'weekly',
@@ -169,9 +204,7 @@ const planFor = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPla
     return { ...skip(reportSkips.nothingToDo), skippedRecipients: chosen.skipped };
   const files: ReportFile[] = [
     ...(step.pdf ? [{ type: pdfTypes[step.pdf] }] : []),
-    ...(Object.keys(sheetTypes) as (keyof SheetOptions)[])
-      .filter((option) => step.sheets[option])
-      .map((option) => ({ type: sheetTypes[option] })),
+    ...sheetFilesOf(step.sheets),
   ];
   return { skipped: null, files, recipientIds: chosen.recipientIds, skippedRecipients: chosen.skipped };
 };
@@ -209,12 +242,13 @@ export const createReportActivities = (deps: ReportDeps) => ({
    */
   async renderAndArchive(
     step: ReportJobStep & { file: ReportFile; index: number; total: number },
-  ): Promise<{ archived: ArchivedFile; summary: ReportSummary | null }> {
+  ): Promise<{ archived: ArchivedFile | null; summary: ReportSummary | null }> {
     const asOf = new Date(step.asOf);
+    const include = sheetIncludeOf(step.file.type, step.sheets);
     const { report, summary } = await heartbeating(async () => {
-      if (isSheet(step.file.type))
+      if (include !== null)
         return {
-          report: await deps.parts.renderSheet({ sellerId: step.sellerId, type: step.file.type, asOf }),
+          report: await deps.parts.renderSheet({ sellerId: step.sellerId, asOf, include }),
           summary: null,
         };
       if (step.pdf === null) throw new Error(`no PDF frequency for ${step.file.type}`);
@@ -225,17 +259,26 @@ export const createReportActivities = (deps: ReportDeps) => ({
         asOf,
       });
     });
-    const { archivedId } = await deps.parts.archive({
-      tenantId: step.tenantId,
-      sellerId: step.sellerId,
-      jobId: step.jobId,
-      report,
-    });
+    const archived =
+      report === null
+        ? null
+        : {
+            archivedId: (
+              await deps.parts.archive({
+                tenantId: step.tenantId,
+                sellerId: step.sellerId,
+                jobId: step.jobId,
+                report,
+              })
+            ).archivedId,
+            type: report.type,
+            fileName: report.fileName,
+            displayName: report.displayName,
+            contentType: report.contentType,
+            size: report.bytes.byteLength,
+          };
     await recordProgress(deps, step, { stage: 'rendering', done: step.index + 1, total: step.total });
-    return {
-      archived: { archivedId, type: report.type, fileName: report.fileName, size: report.bytes.byteLength },
-      summary,
-    };
+    return { archived, summary };
   },
 
   /**
@@ -310,7 +353,7 @@ const sendOnce = async (
     readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId)),
   ]);
   const attachments = await Promise.all(
-    step.archived.map((file) => parts.readArchived({ tenantId: step.tenantId, archivedId: file.archivedId })),
+    step.archived.map((file) => parts.readArchived({ jobId: step.jobId, sellerId: step.sellerId, file })),
   );
   const frequency = step.pdf ?? 'weekly';
   const unsubscribable = frequency === 'weekly' || frequency === 'monthly' ? frequency : null;

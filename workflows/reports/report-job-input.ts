@@ -64,10 +64,13 @@ export type ReportPlan = {
   skippedRecipients: SkippedRecipient[];
 };
 
+/** A file the run archived: what the email needs to attach it again (the bytes stay in the archive). */
 export type ArchivedFile = {
   archivedId: number;
   type: ArchivedReportType;
   fileName: string;
+  displayName: string;
+  contentType: string;
   size: number;
 };
 

@@ -1,3 +1,4 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ReportActivities, ReportSummary } from './activities';
 import type {
@@ -75,7 +76,7 @@ export async function reportJobWorkflow(input: ReportJobInput): Promise<ReportJo
     let summary: ReportSummary | null = null;
     for (const [index, file] of plan.files.entries()) {
       const rendered = await renderAndArchive({ ...step, file, index, total: plan.files.length });
-      archived.push(rendered.archived);
+      if (rendered.archived) archived.push(rendered.archived);
       summary ??= rendered.summary;
     }
     const sent: number[] = [];
@@ -106,6 +107,9 @@ const scheduledSteps = proxyActivities<ScheduledReportsActivities>({
   retry: { initialInterval: '2 seconds', maximumAttempts: 10, nonRetryableErrorTypes: refusals },
 });
 
+/** Set by Temporal on a scheduled run: the time it was due (a backfilled run starts later). */
+const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+
 /**
  * A tenant's scheduled send (its weekly or monthly Temporal Schedule's action): one report job per
  * active seller, recorded as the gateway records them, so each shows in the jobs tables and the audit
@@ -116,9 +120,10 @@ export async function scheduledReportsWorkflow(
   input: ScheduledReportsInput,
 ): Promise<ScheduledReportsResult> {
   const info = workflowInfo();
+  const due = info.typedSearchAttributes.get(ScheduledStartTime) ?? info.startTime;
   return scheduledSteps.recordScheduledReportJobs({
     ...input,
     scheduledRunId: info.workflowId,
-    scheduledAt: input.scheduledAt ?? new Date(info.startTime).toISOString(),
+    scheduledAt: input.scheduledAt ?? new Date(due).toISOString(),
   });
 }

@@ -1,0 +1,227 @@
+import { ActivityFailure } from '@temporalio/common';
+import type { ReportActivities } from '../../workflows/reports/activities';
+import type { ReportJobInput, ReportJobResult } from '../../workflows/reports/report-job-input';
+import type { ScheduledReportsActivities } from '../../workflows/reports/report-schedules/scheduled-reports-activities';
+import type { reportJobWorkflow, scheduledReportsWorkflow } from '../../workflows/reports/workflows';
+import { activitiesCalling, failureOf, refusal, useTimeSkippingWorkers } from '../harness/time-skipping';
+import { keepHistory } from '../harness/workflow-histories';
+
+/**
+ * reportJobWorkflow and scheduledReportsWorkflow with their activities mocked, on Temporal's
+ * time-skipping test server: the order of the steps, what reaches each, and how the job ends. The
+ * activities run against the real servers in report-workflow.test.ts. (That server has no Schedules:
+ * CreateSchedule answers "unimplemented"; the schedules run on the dev server in report-schedules.test.ts.)
+ */
+
+type Mocks = { [K in keyof ReportActivities | keyof ScheduledReportsActivities]: jest.Mock };
+
+const queue = 'test-reports';
+
+const archivedPdf = {
+  archivedId: 31,
+  type: 'WEEKLY_REPORT' as const,
+  fileName: 'Acme - Weekly Report - 2026-03-10.pdf',
+  displayName: 'Weekly Report 2026-03-10',
+  contentType: 'application/pdf',
+  size: 20_480,
+};
+const archivedSheet = {
+  archivedId: 32,
+  type: 'CUSTOMER_SHEET' as const,
+  fileName: 'Acme - Customer Sheet - 2026-03-10.xlsx',
+  displayName: 'Customer Sheet 2026-03-10',
+  contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  size: 9_000,
+};
+const summary = {
+  periodLabel: 'Week of 2 Mar 2026',
+  highlights: [{ label: 'Collected', value: '$1,200.00' }],
+};
+
+let mocks: Mocks;
+const newMocks = () => {
+  mocks = {
+    beginReportJob: jest.fn().mockResolvedValue(undefined),
+    planReport: jest.fn().mockResolvedValue({
+      skipped: null,
+      files: [{ type: 'WEEKLY_REPORT' }, { type: 'CUSTOMER_SHEET' }],
+      recipientIds: [4, 6, 9],
+      skippedRecipients: [{ recipientId: 5, reason: 'Demo recipients never receive email.' }],
+    }),
+    renderAndArchive: jest
+      .fn()
+      .mockResolvedValueOnce({ archived: archivedPdf, summary })
+      .mockResolvedValueOnce({ archived: archivedSheet, summary: null }),
+    sendReportEmail: jest.fn((step: { recipientId: number }) =>
+      Promise.resolve(
+        step.recipientId === 6
+          ? { recipientId: 6, status: 'skipped', reason: 'The subscription is not active.' }
+          : {
+              recipientId: step.recipientId,
+              status: 'sent',
+              messageId: `<7.${step.recipientId}@ledgerwise>`,
+            },
+      ),
+    ),
+    finishReportJob: jest.fn().mockResolvedValue(undefined),
+    recordScheduledReportJobs: jest.fn().mockResolvedValue({ skipped: null, jobIds: [70, 71] }),
+  };
+};
+newMocks();
+
+const environment = useTimeSkippingWorkers([
+  {
+    taskQueue: queue,
+    workflowsPath: require.resolve('../../workflows/reports/workflows'),
+    activities: activitiesCalling(() => mocks, [
+      'beginReportJob',
+      'planReport',
+      'renderAndArchive',
+      'sendReportEmail',
+      'finishReportJob',
+      'recordScheduledReportJobs',
+    ] satisfies (keyof Mocks)[]),
+  },
+]);
+
+beforeEach(newMocks);
+
+const input: ReportJobInput = {
+  jobId: 7,
+  tenantId: 3,
+  sellerId: 5,
+  pdf: 'weekly',
+  sheets: {
+    includeCustomerSheet: true,
+    includeCustomerReviewSheet: false,
+    includePrioritizedInvoices: false,
+    includeForecast: false,
+  },
+  recipients: { kind: 'subscribed' },
+  archive: true,
+  noOverride: true,
+  requireRecentData: true,
+  asOf: '2026-03-10T07:00:00.000Z',
+  jobType: 'workflow',
+};
+
+const start = (workflowId: string) =>
+  environment().client.workflow.start<typeof reportJobWorkflow>('reportJobWorkflow', {
+    taskQueue: queue,
+    workflowId,
+    args: [input],
+  });
+
+describe('reportJobWorkflow', () => {
+  it('renders and archives each file, emails each recipient in turn, and completes the job', async () => {
+    const handle = await start('report-job-sent');
+    const expected: ReportJobResult = {
+      skipped: null,
+      archived: [archivedPdf, archivedSheet],
+      sent: [4, 9],
+      skippedRecipients: [
+        { recipientId: 5, reason: 'Demo recipients never receive email.' },
+        { recipientId: 6, reason: 'The subscription is not active.' },
+      ],
+    };
+    await expect(handle.result()).resolves.toEqual(expected);
+
+    const step = { ...input, workflowId: handle.workflowId };
+    expect(mocks.beginReportJob).toHaveBeenCalledWith(step);
+    expect(
+      mocks.renderAndArchive.mock.calls.map(([call]: [{ file: unknown; index: number; total: number }]) => [
+        call.file,
+        call.index,
+        call.total,
+      ]),
+    ).toEqual([
+      [{ type: 'WEEKLY_REPORT' }, 0, 2],
+      [{ type: 'CUSTOMER_SHEET' }, 1, 2],
+    ]);
+    // The PDF's headline goes into every email; the files by archive id, never their bytes.
+    expect(
+      mocks.sendReportEmail.mock.calls.map(
+        ([call]: [{ recipientId: number; index: number; total: number }]) => [
+          call.recipientId,
+          call.index,
+          call.total,
+        ],
+      ),
+    ).toEqual([
+      [4, 0, 3],
+      [6, 1, 3],
+      [9, 2, 3],
+    ]);
+    expect(mocks.sendReportEmail).toHaveBeenCalledWith(
+      expect.objectContaining({ archived: [archivedPdf, archivedSheet], summary }),
+    );
+    expect(mocks.finishReportJob).toHaveBeenCalledWith({ ...step, failure: null, result: expected });
+    await keepHistory(handle);
+  });
+
+  it('completes a skipped job with its reason and renders and sends nothing', async () => {
+    mocks.planReport.mockResolvedValue({
+      skipped: 'No data was received from the seller in the past 24 hours.',
+      files: [],
+      recipientIds: [],
+      skippedRecipients: [],
+    });
+    const handle = await start('report-job-skipped');
+
+    await expect(handle.result()).resolves.toMatchObject({
+      skipped: 'No data was received from the seller in the past 24 hours.',
+      sent: [],
+    });
+    expect(mocks.renderAndArchive).not.toHaveBeenCalled();
+    expect(mocks.sendReportEmail).not.toHaveBeenCalled();
+    await keepHistory(handle);
+  });
+
+  it('a refusal is not retried, sends nothing, and fails the job with its text', async () => {
+    mocks.renderAndArchive.mockReset().mockRejectedValue(refusal('not_found', 'Job not found.'));
+    const handle = await start('report-job-refused');
+
+    const failure = await failureOf(handle.result());
+    expect(failure).toBeInstanceOf(ActivityFailure);
+    expect(mocks.renderAndArchive).toHaveBeenCalledTimes(1);
+    expect(mocks.sendReportEmail).not.toHaveBeenCalled();
+    expect(mocks.finishReportJob).toHaveBeenLastCalledWith(
+      expect.objectContaining({ failure: 'Job not found.', result: null }),
+    );
+    await keepHistory(handle);
+  });
+
+  it('retries a failing send (SMTP down) until it goes through', async () => {
+    mocks.sendReportEmail
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:1025'))
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:1025'));
+    const handle = await start('report-job-smtp-retried');
+
+    await expect(handle.result()).resolves.toMatchObject({ sent: [4, 9] });
+    expect(
+      mocks.sendReportEmail.mock.calls.map(([call]: [{ recipientId: number }]) => call.recipientId),
+    ).toEqual([4, 4, 4, 6, 9]);
+  });
+});
+
+describe('scheduledReportsWorkflow', () => {
+  it('records the jobs under its own run id, the idempotency key of the send', async () => {
+    const handle = await environment().client.workflow.start<typeof scheduledReportsWorkflow>(
+      'scheduledReportsWorkflow',
+      {
+        taskQueue: queue,
+        workflowId: 'scheduled-reports-weekly-tenant-3-2026-03-10T07:00:00Z',
+        args: [{ tenantId: 3, frequency: 'weekly', scheduledAt: '2026-03-10T07:00:00.000Z' }],
+      },
+    );
+
+    await expect(handle.result()).resolves.toEqual({ skipped: null, jobIds: [70, 71] });
+    expect(mocks.recordScheduledReportJobs).toHaveBeenCalledWith({
+      tenantId: 3,
+      frequency: 'weekly',
+      scheduledAt: '2026-03-10T07:00:00.000Z',
+      scheduledRunId: 'scheduled-reports-weekly-tenant-3-2026-03-10T07:00:00Z',
+    });
+    await keepHistory(handle);
+  });
+});
