@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { DeleteBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { ArchivedReportsResponse, FileContent } from '../../contracts/api/reports';
 import { ErrorResponse } from '../../contracts/errors';
 import { jobStream } from '../../contracts/stream-ids';
@@ -7,6 +7,7 @@ import { reportObjectStoreOf } from '../../gateway/routes/reports/report-object-
 import { archivedReportsCollection } from '../../projections/reports/query-reports';
 import {
   archiveReport,
+  createReportObjectStore,
   recordReportEmailed,
   wasReportEmailed,
   type ReportObjectStore,
@@ -23,14 +24,17 @@ import { archiveDepsOf, archivedReportOf, renderedReport, reportJobOf } from './
  */
 const world = useGatewayWorld(__filename);
 
-/** The keys in this file's bucket under a prefix, asked of S3 directly (not through the adapter). */
-const keysUnder = async (w: World, prefix: string): Promise<string[]> => {
-  const client = new S3Client({
+const rawClient = (w: World) =>
+  new S3Client({
     endpoint: w.config.S3_ENDPOINT,
     region: w.config.S3_REGION,
     forcePathStyle: true,
     credentials: { accessKeyId: w.config.S3_ACCESS_KEY_ID, secretAccessKey: w.config.S3_SECRET_ACCESS_KEY },
   });
+
+/** The keys in this file's bucket under a prefix, asked of S3 directly (not through the adapter). */
+const keysUnder = async (w: World, prefix: string): Promise<string[]> => {
+  const client = rawClient(w);
   try {
     const page = await client.send(new ListObjectsV2Command({ Bucket: w.config.S3_BUCKET, Prefix: prefix }));
     return (page.Contents ?? []).map((object) => object.Key ?? '');
@@ -38,6 +42,19 @@ const keysUnder = async (w: World, prefix: string): Promise<string[]> => {
     client.destroy();
   }
 };
+
+// The file's bucket holds some 30 MB: leave the local server's disk as it was.
+afterAll(async () => {
+  const store = createReportObjectStore(world.config);
+  const client = rawClient(world);
+  try {
+    await store.deletePrefix('tenants/');
+    await client.send(new DeleteBucketCommand({ Bucket: world.config.S3_BUCKET }));
+  } finally {
+    store.close();
+    client.destroy();
+  }
+});
 
 const jobEvents = async (jobId: number, type: string) =>
   (await world.services.writeSide.store.readStream(jobStream(jobId))).filter((e) => e.type === type);
