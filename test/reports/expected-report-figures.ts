@@ -11,7 +11,7 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const twoDecimals = (value: number) => Math.round(value * 100) / 100;
 
 export type Exclusions = { customerIds: number[]; productIds: number[] };
-type Range = { startMs: number; endMs: number };
+export type Range = { startMs: number; endMs: number };
 
 export const expectedPeriods = (frequency: 'weekly' | 'monthly', asOf: Date) => {
   const today = midnight(asOf);
@@ -45,13 +45,8 @@ export const expectedPeriods = (frequency: 'weekly' | 'monthly', asOf: Date) => 
 const inRange = (date: Date, range: Range) =>
   midnight(date) >= range.startMs && midnight(date) <= range.endMs;
 
-export const expectedReportFigures = (
-  ledger: LedgerPage,
-  exclusions: Exclusions,
-  frequency: 'weekly' | 'monthly',
-  asOf: Date,
-) => {
-  const periods = expectedPeriods(frequency, asOf);
+/** Facts of a ledger with exclusions applied, each computed from scratch (ADR 30's words). */
+export const ledgerFacts = (ledger: LedgerPage, exclusions: Exclusions) => {
   const keptCustomer = (customerId: number) => !exclusions.customerIds.includes(customerId);
   const keptLines = (invoice: LedgerInvoice) =>
     invoice.lines.filter((line) => !exclusions.productIds.includes(line.productId));
@@ -101,6 +96,28 @@ export const expectedReportFigures = (
     return twoDecimals((agingAt(range.endMs).open / sales) * days);
   };
 
+  /** Each customer's open balance at the end of a day. */
+  const openByCustomerAt = (dayMs: number) => {
+    const open = new Map<number, number>();
+    for (const invoice of counted)
+      if (midnight(invoice.transactionDate) <= dayMs)
+        open.set(invoice.customerId, (open.get(invoice.customerId) ?? 0) + openAt(invoice, dayMs));
+    return open;
+  };
+  return { keptCustomer, keptLines, counted, revenueIn, collectionsIn, agingAt, dsoOf, openByCustomerAt };
+};
+
+export const expectedReportFigures = (
+  ledger: LedgerPage,
+  exclusions: Exclusions,
+  frequency: 'weekly' | 'monthly',
+  asOf: Date,
+) => {
+  const periods = expectedPeriods(frequency, asOf);
+  const { keptCustomer, keptLines, revenueIn, collectionsIn, agingAt, dsoOf } = ledgerFacts(
+    ledger,
+    exclusions,
+  );
   const lastDay = periods.current.endMs;
   const chase = ledger.invoices
     .filter(

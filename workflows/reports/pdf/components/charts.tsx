@@ -1,0 +1,227 @@
+import type { Currency } from '../../../../contracts/events/tenant';
+import type { AgingFigure, ForecastWeek, TrendPoint } from '../../report-data/report-data';
+import { compactMoney, money, share, shortDate, shortMonth } from '../pdf-format';
+import { pdf } from '../react-pdf';
+import { colors, CONTENT_WIDTH, text } from './theme';
+
+/**
+ * The reports' charts, drawn as vectors with react-pdf's Svg primitives: bars of revenue against
+ * collections, one stacked bar of the aging buckets, and the collections forecast as a line in
+ * its 80% band. Axis labels are SVG text, so they stay sharp and searchable.
+ */
+
+/** The smallest 1, 2, 2.5 or 5 times a power of ten at or above `value`. */
+export const niceMax = (value: number) => {
+  if (value <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return ([1, 2, 2.5, 5, 10].find((m) => m * power >= value) ?? 10) * power;
+};
+
+const AXIS_WIDTH = 48;
+const X_LABELS_HEIGHT = 14;
+/** Room above the plot for the top axis label. */
+const TOP = 6;
+
+const YAxis = (props: { max: number; height: number; width: number; currency: Currency }) => (
+  <>
+    {[0, 0.25, 0.5, 0.75, 1].map((step) => {
+      const y = props.height - step * props.height;
+      return (
+        <pdf.G key={step}>
+          <pdf.Line x1={AXIS_WIDTH} x2={props.width} y1={y} y2={y} stroke={colors.faint} strokeWidth={0.5} />
+          <pdf.Text
+            x={AXIS_WIDTH - 4}
+            y={y + 2.5}
+            textAnchor="end"
+            style={{ fontSize: 6.5 }}
+            fill={colors.muted}
+          >
+            {compactMoney(props.max * step, props.currency)}
+          </pdf.Text>
+        </pdf.G>
+      );
+    })}
+  </>
+);
+
+const Legend = ({ items }: { items: { label: string; color: string }[] }) => (
+  <pdf.View style={{ flexDirection: 'row', marginTop: 4 }}>
+    {items.map((item) => (
+      <pdf.View key={item.label} style={{ flexDirection: 'row', alignItems: 'center', marginRight: 12 }}>
+        <pdf.View style={{ width: 8, height: 8, backgroundColor: item.color, marginRight: 4 }} />
+        <pdf.Text style={text.small}>{item.label}</pdf.Text>
+      </pdf.View>
+    ))}
+  </pdf.View>
+);
+
+/** Revenue and collections side by side for each period of the trend, the reported one last. */
+export const RevenueCollectionsChart = (props: {
+  trend: TrendPoint[];
+  frequency: 'weekly' | 'monthly';
+  currency: Currency;
+}) => {
+  const height = 130;
+  const width = CONTENT_WIDTH;
+  const plot = width - AXIS_WIDTH;
+  const max = niceMax(Math.max(...props.trend.flatMap((p) => [p.revenue, p.collections])));
+  const slot = plot / Math.max(1, props.trend.length);
+  const bar = Math.min(18, slot * 0.32);
+  const y = (value: number) => height - (Math.max(0, value) / max) * height;
+  return (
+    <pdf.View>
+      <pdf.Svg width={width} height={TOP + height + X_LABELS_HEIGHT}>
+        <pdf.G transform={`translate(0, ${TOP})`}>
+          <YAxis max={max} height={height} width={width} currency={props.currency} />
+          {props.trend.map((point, i) => {
+            const center = AXIS_WIDTH + slot * i + slot / 2;
+            return (
+              <pdf.G key={point.start}>
+                <pdf.Rect
+                  x={center - bar - 1}
+                  y={y(point.revenue)}
+                  width={bar}
+                  height={height - y(point.revenue)}
+                  fill={colors.accent}
+                />
+                <pdf.Rect
+                  x={center + 1}
+                  y={y(point.collections)}
+                  width={bar}
+                  height={height - y(point.collections)}
+                  fill={colors.accentSoft}
+                />
+                <pdf.Text
+                  x={center}
+                  y={height + 10}
+                  textAnchor="middle"
+                  style={{ fontSize: 6.5 }}
+                  fill={colors.muted}
+                >
+                  {props.frequency === 'weekly' ? shortDate(point.start) : shortMonth(point.start)}
+                </pdf.Text>
+              </pdf.G>
+            );
+          })}
+        </pdf.G>
+      </pdf.Svg>
+      <Legend
+        items={[
+          { label: 'Revenue (invoiced)', color: colors.accent },
+          { label: 'Collections (payments)', color: colors.accentSoft },
+        ]}
+      />
+    </pdf.View>
+  );
+};
+
+export const agingLabels: Record<AgingFigure['bucket'], string> = {
+  current: 'Current',
+  '1-30': '1-30 days',
+  '31-60': '31-60 days',
+  '61-90': '61-90 days',
+  'over-90': 'Over 90 days',
+};
+
+/** The open receivables as one bar split by age, with each bucket's amount and share below. */
+export const AgingBar = (props: { aging: AgingFigure[]; currency: Currency }) => {
+  const total = props.aging.reduce((sum, b) => sum + Math.max(0, b.amount), 0);
+  const width = CONTENT_WIDTH;
+  let x = 0;
+  return (
+    <pdf.View>
+      <pdf.Svg width={width} height={16}>
+        {total === 0 ? (
+          <pdf.Rect x={0} y={0} width={width} height={16} fill={colors.faint} />
+        ) : (
+          props.aging.map((bucket, i) => {
+            const w = (Math.max(0, bucket.amount) / total) * width;
+            const rect = (
+              <pdf.Rect
+                key={bucket.bucket}
+                x={x}
+                y={0}
+                width={w}
+                height={16}
+                fill={colors.aging[i] ?? colors.neutral}
+              />
+            );
+            x += w;
+            return rect;
+          })
+        )}
+      </pdf.Svg>
+      <pdf.View style={{ flexDirection: 'row', marginTop: 6 }}>
+        {props.aging.map((bucket, i) => (
+          <pdf.View key={bucket.bucket} style={{ flex: 1, flexDirection: 'row' }}>
+            <pdf.View
+              style={{
+                width: 8,
+                height: 8,
+                marginTop: 1,
+                marginRight: 4,
+                backgroundColor: colors.aging[i] ?? colors.neutral,
+              }}
+            />
+            <pdf.View>
+              <pdf.Text style={{ ...text.small, ...text.muted }}>{agingLabels[bucket.bucket]}</pdf.Text>
+              <pdf.Text style={text.bold}>{money(bucket.amount, props.currency)}</pdf.Text>
+              <pdf.Text style={{ ...text.small, ...text.muted }}>
+                {`${share(total === 0 ? 0 : bucket.amount / total)} - ${bucket.invoices} inv.`}
+              </pdf.Text>
+            </pdf.View>
+          </pdf.View>
+        ))}
+      </pdf.View>
+    </pdf.View>
+  );
+};
+
+/** Expected cash-in per week: the forecast's mean as a line inside its 80% band. */
+export const ForecastChart = (props: { weeks: ForecastWeek[]; currency: Currency }) => {
+  const height = 110;
+  const width = CONTENT_WIDTH;
+  const plot = width - AXIS_WIDTH;
+  const max = niceMax(Math.max(...props.weeks.map((w) => w.upper80)));
+  const step = plot / Math.max(1, props.weeks.length);
+  const xOf = (i: number) => AXIS_WIDTH + step * i + step / 2;
+  const yOf = (value: number) => height - (Math.max(0, value) / max) * height;
+  const upper = props.weeks.map((w, i) => `${xOf(i)},${yOf(w.upper80)}`);
+  const lower = props.weeks.map((w, i) => `${xOf(i)},${yOf(w.lower80)}`).reverse();
+  return (
+    <pdf.View>
+      <pdf.Svg width={width} height={TOP + height + X_LABELS_HEIGHT}>
+        <pdf.G transform={`translate(0, ${TOP})`}>
+          <YAxis max={max} height={height} width={width} currency={props.currency} />
+          <pdf.Polygon points={[...upper, ...lower].join(' ')} fill={colors.accentSoft} fillOpacity={0.45} />
+          <pdf.Polyline
+            points={props.weeks.map((w, i) => `${xOf(i)},${yOf(w.mean)}`).join(' ')}
+            stroke={colors.accent}
+            strokeWidth={1.5}
+            fill="none"
+          />
+          {props.weeks.map((w, i) => (
+            <pdf.G key={w.start}>
+              <pdf.Circle cx={xOf(i)} cy={yOf(w.mean)} r={2} fill={colors.accent} />
+              <pdf.Text
+                x={xOf(i)}
+                y={height + 10}
+                textAnchor="middle"
+                style={{ fontSize: 6.5 }}
+                fill={colors.muted}
+              >
+                {shortDate(w.start)}
+              </pdf.Text>
+            </pdf.G>
+          ))}
+        </pdf.G>
+      </pdf.Svg>
+      <Legend
+        items={[
+          { label: 'Expected collections', color: colors.accent },
+          { label: '80% range', color: colors.accentSoft },
+        ]}
+      />
+    </pdf.View>
+  );
+};

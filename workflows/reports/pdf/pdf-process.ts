@@ -1,0 +1,34 @@
+import { documentOf } from './documents/report-documents';
+import type { PdfJob } from './pdf-job';
+import type { PdfReply, PdfRequest } from './pdf-renderer';
+import { loadReactPdf } from './react-pdf';
+
+/**
+ * The PDF process: started by pdf-renderer.ts with tsx, it loads @react-pdf/renderer with a native
+ * import (ADR 36) and turns each job it is sent into PDF bytes, answering with how long the
+ * rendering took and the process's peak memory.
+ */
+const render = async (job: PdfJob) => {
+  const pdf = await loadReactPdf();
+  const started = performance.now();
+  const buffer = await pdf.renderToBuffer(documentOf(job));
+  return {
+    bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
+    ms: performance.now() - started,
+  };
+};
+
+const reply = (message: PdfReply) => process.send?.(message);
+
+process.on('message', (request: PdfRequest) => {
+  render(request.job).then(
+    ({ bytes, ms }) => reply({ id: request.id, bytes, ms, maxRssKb: process.resourceUsage().maxRSS }),
+    (error: unknown) =>
+      reply({
+        id: request.id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
+  );
+});
+// The parent going away (even killed) closes the channel: nothing is left running.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,101 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { PdfJob } from './pdf-job';
+
+/**
+ * Renders PDF jobs in a child process (pdf-process.ts, run with tsx), started on first use and
+ * kept for the next ones. Why a process (ADR 36): @react-pdf/renderer loads only through a native
+ * import(), which jest cannot run in-process; and a large document's layout memory stays out of
+ * the worker that asked for it. While no job is pending the child does not keep its parent alive.
+ */
+export type PdfRequest = { id: number; job: PdfJob };
+export type PdfReply =
+  { id: number; bytes: Uint8Array; ms: number; maxRssKb: number } | { id: number; error: string };
+
+export type RenderedPdf = {
+  bytes: Uint8Array;
+  /** Time spent laying out and writing the PDF, in the PDF process. */
+  renderMs: number;
+  /** The PDF process's peak resident memory so far, kilobytes. */
+  processMaxRssKb: number;
+};
+
+/** A document taking longer than this is abandoned and its process restarted. */
+const RENDER_TIMEOUT_MS = 5 * 60_000;
+
+type Pending = { resolve: (pdf: RenderedPdf) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+
+let child: ChildProcess | undefined;
+let nextId = 1;
+const pending = new Map<number, Pending>();
+
+const settleAll = (error: Error) => {
+  for (const [id, job] of pending) {
+    clearTimeout(job.timer);
+    job.reject(error);
+    pending.delete(id);
+  }
+};
+
+const idle = () => {
+  if (pending.size > 0 || !child) return;
+  child.unref();
+  child.channel?.unref();
+};
+
+const startChild = (): ChildProcess => {
+  const started = fork(join(__dirname, 'pdf-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  started.on('message', (message: PdfReply) => {
+    const job = pending.get(message.id);
+    if (!job) return;
+    pending.delete(message.id);
+    clearTimeout(job.timer);
+    if ('error' in message) job.reject(new Error(`PDF rendering failed: ${message.error}`));
+    else
+      job.resolve({
+        bytes: new Uint8Array(message.bytes),
+        renderMs: message.ms,
+        processMaxRssKb: message.maxRssKb,
+      });
+    idle();
+  });
+  started.on('exit', (code, signal) => {
+    if (child === started) child = undefined;
+    settleAll(new Error(`The PDF process stopped (${signal ?? `exit code ${code}`})`));
+  });
+  started.on('error', (error) => {
+    if (child === started) child = undefined;
+    settleAll(error);
+  });
+  return started;
+};
+
+/** Renders one job to PDF bytes. */
+export const renderPdf = (job: PdfJob): Promise<RenderedPdf> =>
+  new Promise((resolve, reject) => {
+    child ??= startChild();
+    child.ref();
+    child.channel?.ref();
+    const id = nextId++;
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(new Error(`PDF rendering took over ${RENDER_TIMEOUT_MS / 1000} s`));
+      child?.kill();
+    }, RENDER_TIMEOUT_MS);
+    pending.set(id, { resolve, reject, timer });
+    child.send({ id, job } satisfies PdfRequest);
+  });
+
+/** Stops the PDF process (the next render starts a new one). */
+export const stopPdfProcess = async (): Promise<void> => {
+  const running = child;
+  if (!running) return;
+  child = undefined;
+  const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+  running.kill();
+  await exited;
+};
