@@ -97,6 +97,7 @@ const input: ReportJobInput = {
     includePrioritizedInvoices: false,
     includeForecast: false,
   },
+  sections: null,
   recipients: { kind: 'subscribed' },
   archive: true,
   noOverride: true,

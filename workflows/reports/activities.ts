@@ -1,7 +1,7 @@
 import { heartbeat } from '@temporalio/activity';
 import type { Db } from 'mongodb';
 import type { CommandHandlerDeps } from '../../commands/command-handler';
-import type { ArchivedReportType } from '../../contracts/api/reports';
+import type { ArchivedReportType, ReportSection } from '../../contracts/api/reports';
 import type { Config } from '../../contracts/config';
 import type { TrackedReport } from '../../contracts/events/recipient';
 import { jobStream, recipientStream, sellerStream, tenantStream } from '../../contracts/stream-ids';
@@ -14,7 +14,7 @@ import { listSellerRecipients } from '../../projections/recipients/query-recipie
 import type { OutgoingEmail } from '../email/smtp-mailer';
 import { readState, runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
 import { reportEmailMessage, reportMessageId, type ReportHighlight } from './email/report-email';
-import { signUnsubscribeToken } from './email/unsubscribe-token';
+import { signUnsubscribeToken, unsubscribeLink } from './email/unsubscribe-token';
 import { chooseRecipients, skipReasons } from './recipient-choice';
 import type { RenderedReport } from './rendered-report';
 import type {
@@ -52,6 +52,8 @@ export type ReportParts = {
     sellerId: number;
     frequency: PdfFrequency;
     asOf: Date;
+    /** An on-demand report's sections; null for all of them. */
+    sections: ReportSection[] | null;
   }) => Promise<{ report: RenderedReport; summary: ReportSummary }>;
   /** One workbook; null when it has nothing to show (no forecast yet for the AR forecast sheet). */
   renderSheet: (request: {
@@ -72,10 +74,9 @@ export type ReportParts = {
   /** Recorded once SMTP accepted the message. */
   recordEmailed: (request: {
     jobId: number;
-    tenantId: number;
     recipientId: number;
+    reportTypes: ArchivedReportType[];
     messageId: string;
-    workflowId: string;
   }) => Promise<void>;
   isDemoRecipient: (email: string) => boolean;
   mailer: { send: (email: OutgoingEmail) => Promise<{ messageId: string }> };
@@ -257,6 +258,7 @@ export const createReportActivities = (deps: ReportDeps) => ({
         sellerId: step.sellerId,
         frequency: step.pdf,
         asOf,
+        sections: step.sections,
       });
     });
     const archived =
@@ -370,13 +372,10 @@ const sendOnce = async (
     attachments,
     reportsUrl: new URL('/reports', deps.config.PUBLIC_URL).toString(),
     unsubscribeUrl: unsubscribable
-      ? new URL(
-          `/api/reports/unsubscribe?token=${signUnsubscribeToken(deps.config.SESSION_SECRET, {
-            recipientId,
-            frequency: unsubscribable,
-          })}`,
+      ? unsubscribeLink(
           deps.config.PUBLIC_URL,
-        ).toString()
+          signUnsubscribeToken(deps.config.SESSION_SECRET, { recipientId, frequency: unsubscribable }),
+        )
       : null,
     logoUrl: tenant.status === 'none' ? null : tenant.logo.approvedUrl,
   });
@@ -384,10 +383,9 @@ const sendOnce = async (
   const messageId = message.messageId ?? accepted.messageId;
   await parts.recordEmailed({
     jobId: step.jobId,
-    tenantId: step.tenantId,
     recipientId,
+    reportTypes: step.archived.map((file) => file.type),
     messageId,
-    workflowId: step.workflowId,
   });
   return { recipientId, status: 'sent', messageId };
 };

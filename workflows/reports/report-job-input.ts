@@ -1,4 +1,4 @@
-import type { ArchivedReportType } from '../../contracts/api/reports';
+import type { ArchivedReportType, ReportSection } from '../../contracts/api/reports';
 
 /**
  * What a report job's run needs, read once from its JobCreated event (report-job.ts). Plain data: it
@@ -34,6 +34,8 @@ export type ReportJobInput = {
   sellerId: number;
   pdf: PdfFrequency | null;
   sheets: SheetOptions;
+  /** An on-demand report's sections (a report template); null for all of them. */
+  sections: ReportSection[] | null;
   recipients: RecipientSelection;
   /** Archive even when nothing is sent (a sent report is archived anyway). */
   archive: boolean;

@@ -26,6 +26,7 @@ describe('reportRunOf', () => {
         includePrioritizedInvoices: false,
         includeForecast: false,
       },
+      sections: null,
       recipients: { kind: 'recipients', recipientIds: [4, 6] },
       archive: false,
       noOverride: false,
@@ -57,6 +58,13 @@ describe('reportRunOf', () => {
       userIds: [9],
     });
     expect(reportRunOf(job({ ...options, admin: false }))?.recipients).toEqual({ kind: 'subscribed' });
+    // Sections are an on-demand report's only.
+    expect(reportRunOf(job({ ...options, sections: ['summary'] }))?.sections).toBeNull();
+    expect(
+      reportRunOf(
+        job({ ...options, type: 'ondemand', frequency: 'ondemand', sections: ['summary', 'benchmarks'] }),
+      )?.sections,
+    ).toEqual(['summary', 'benchmarks']);
   });
 
   it('reads the workflow options: defaults noOverride and noRecent, onlyArchive sends nothing', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReportSection } from '../../contracts/api/reports';
 import type { Config } from '../../contracts/config';
 import type { JobCreated } from '../../contracts/events/job';
 import type { PdfFrequency, RecipientSelection, ReportJobInput, SheetOptions } from './report-job-input';
@@ -33,6 +34,7 @@ const ReportOptions = Sheets.extend({
   admin: flag,
   archive: flag,
   subscriberIds: Ids.nullable().optional(),
+  sections: z.array(ReportSection).min(1).nullable().optional(),
 });
 
 /** POST /api/reports, workflow options, and the scheduled sends (report-schedules/). */
@@ -70,6 +72,7 @@ const frequencyRun = (job: RecordedJob & { sellerId: number }, pdf: PdfFrequency
       ...base(job),
       pdf,
       sheets: noSheets,
+      sections: null,
       recipients: { kind: 'recipients', recipientIds: request.data.recipientIds },
       archive: false,
       noOverride: false,
@@ -84,11 +87,12 @@ const frequencyRun = (job: RecordedJob & { sellerId: number }, pdf: PdfFrequency
       : options.admin
         ? { kind: 'admins' }
         : { kind: 'subscribed' };
-  const { admin: _admin, archive, subscriberIds: _subscribers, ...sheets } = options;
+  const { admin: _admin, archive, subscriberIds: _subscribers, sections, ...sheets } = options;
   return {
     ...base(job),
     pdf,
     sheets,
+    sections: pdf === 'ondemand' ? (sections ?? null) : null,
     recipients,
     archive,
     noOverride: false,
@@ -106,6 +110,7 @@ const workflowRun = (job: RecordedJob & { sellerId: number }): ReportJobInput | 
     // Frequency none archives the weekly report and sends nothing (docs/adr/0038).
     pdf: options.frequency === 'none' ? 'weekly' : options.frequency,
     sheets: noSheets,
+    sections: null,
     recipients: sends ? { kind: 'subscribed' } : { kind: 'nobody' },
     archive: true,
     noOverride: options.noOverride,

@@ -108,7 +108,10 @@ const scheduledSteps = proxyActivities<ScheduledReportsActivities>({
 });
 
 /** Set by Temporal on a scheduled run: the time it was due (a backfilled run starts later). */
-const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+const ScheduledStartTime = defineSearchAttributeKey(
+  'TemporalScheduledStartTime',
+  SearchAttributeType.DATETIME,
+);
 
 /**
  * A tenant's scheduled send (its weekly or monthly Temporal Schedule's action): one report job per
