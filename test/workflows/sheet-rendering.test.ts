@@ -188,6 +188,7 @@ const handMade = (): LedgerPage => {
     customer(4, 'Fabrikam'),
     customer(5, 'Globex'),
     customer(6, 'Initech'),
+    customer(7, 'Hooli'),
   ];
   page.products = [
     { sellerId: SELLER, providerId: 'P10', productId: 10, name: 'Widget', unitPrice: 1000 },
@@ -220,7 +221,7 @@ const handMade = (): LedgerPage => {
       ],
       0,
     ),
-    // Globex: only the excluded Widget: the invoice counts nowhere.
+    // Globex: only the excluded Widget: the invoice counts nowhere, and Globex is in no sheet.
     invoice('I6', 5, { on: '2025-11-10', due: '2025-11-12' }, [{ productId: 10, amount: 5000 }], 5000),
     // Initech paid on time (0 and 2 days late) before the last 90 days, 20 days late in them, and
     // bought 80.00 in them against 800.00 in the 365 days before.
@@ -237,6 +238,8 @@ const handMade = (): LedgerPage => {
     settlement('P5', 6, '2025-01-31', 40000, [['I7', 40000]]),
     settlement('P6', 6, '2025-04-02', 40000, [['I8', 40000]]),
     settlement('P7', 6, '2025-10-21', 8000, [['I9', 8000]]),
+    // Hooli never bought: a 150.00 deposit is all it has, unapplied.
+    settlement('P8', 7, '2025-06-01', 15000, []),
   ];
   // A 50.00 credit note Contoso has not used: its other credits.
   page.creditMemos = [settlement('CM1', 2, '2025-01-10', 5000, [])];
@@ -272,7 +275,7 @@ const render = async (include: Parameters<typeof renderSheets>[1]['include'], se
   renderSheets(db(), { sellerId, asOf, include });
 
 describe('the customer sheet', () => {
-  it('lists every customer but the excluded one with its balances, aging, payments and sales', async () => {
+  it('lists the customers with activity, excluded ones left out, with balances, payments and sales', async () => {
     const [report] = await render({ customerSheet: true });
     expect(report).toMatchObject({
       type: 'CUSTOMER_SHEET',
@@ -291,7 +294,7 @@ describe('the customer sheet', () => {
     expect(sheet.rows.map((r) => r.Customer)).toEqual([
       'Contoso',
       'Fabrikam',
-      'Globex',
+      'Hooli',
       'Initech',
       'Northwind',
     ]);
@@ -331,10 +334,14 @@ describe('the customer sheet', () => {
       'Sales 12 Months': 300,
       'Last Payment': d('2025-11-05'),
     });
-    expect(sheet.rows.find((r) => r.Customer === 'Globex')).toMatchObject({
+    // Not in the metrics run (no invoice), found by its payment.
+    expect(sheet.rows.find((r) => r.Customer === 'Hooli')).toMatchObject({
+      'Customer ID': 7,
       'Open Balance': 0,
       'Sales 12 Months': 0,
+      'Last Payment': d('2025-06-01'),
       'Last Purchase': null,
+      Risk: 'Low',
     });
     expect(sheet.worksheet.getRow(2).getCell(sheet.headers.indexOf('Last Payment') + 1).numFmt).toBe(
       'yyyy-mm-dd',
@@ -352,7 +359,7 @@ describe('the customer sheet', () => {
       const by = (name: string) => sheet.rows.find((r) => r.Customer === name);
       // Sales over 12 months: Northwind 1,500.00, Initech 880.00, Fabrikam 300.00 (2,680.00 in all).
       // Ranked, the sales before each are 0%, 56% and 89% of the total: A, A, B.
-      expect(['Northwind', 'Initech', 'Fabrikam', 'Contoso', 'Globex'].map((n) => by(n)?.Segment)).toEqual([
+      expect(['Northwind', 'Initech', 'Fabrikam', 'Contoso', 'Hooli'].map((n) => by(n)?.Segment)).toEqual([
         'A',
         'A',
         'B',
@@ -362,6 +369,7 @@ describe('the customer sheet', () => {
       expect(by('Northwind')?.['Other Credits']).toBe(250);
       expect(by('Contoso')?.['Other Credits']).toBe(50);
       expect(by('Initech')?.['Other Credits']).toBe(0);
+      expect(by('Hooli')?.['Other Credits']).toBe(150);
     } finally {
       await setFlag(SELLER, 'customerSheet.showOtherCredits', false);
       await setFlag(SELLER, 'customerSheet.showSegmentation', false);

@@ -66,7 +66,12 @@ export const loadCustomerReviewRows = async (
   type Kept = { customerId: number; day: number; dueDay: number; amount: number };
   const invoices = new Map<string, Kept>();
   const sales = new Map<number, { before: number; after: number }>();
-  for await (const invoice of invoicesDated(db, { sellerId: context.sellerId, from: readFrom, to: end })) {
+  for await (const invoice of invoicesDated(db, {
+    sellerId: context.sellerId,
+    from: readFrom,
+    to: end,
+    fields: ['providerId', 'customerId', 'transactionDate', 'dueDate', 'amount', 'lines'],
+  })) {
     if (excluded.customers.has(invoice.customerId)) continue;
     const counted = countedAmount(invoice, excluded);
     if (counted === null) continue;

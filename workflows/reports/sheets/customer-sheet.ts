@@ -1,4 +1,6 @@
 import type { Db } from 'mongodb';
+import type { LedgerCustomer } from '../../../contracts/ledger';
+import { ledgerCollections } from '../../ledger/ledger-collections';
 import { toDay } from '../../metrics/compute-metrics';
 import type { CustomerReceivablesDoc } from '../../metrics/customer-receivables';
 import { CUSTOMER_RECEIVABLES, liveGenerationOf, querySellerMetricSummary } from '../../metrics/metric-store';
@@ -48,6 +50,7 @@ const riskLabels = { low: 'Low', medium: 'Medium', high: 'High' } as const;
 type ReceivablesFields = Pick<
   CustomerReceivablesDoc,
   | 'customerId'
+  | 'name'
   | 'salesT36M'
   | 'openBalance'
   | 'overdue'
@@ -74,6 +77,7 @@ const ledgerFiguresOf = async (db: Db, context: SheetContext, asOf: Date) => {
     sellerId: context.sellerId,
     from: new Date((t12Day + 1) * DAY_MS),
     to: end,
+    fields: ['customerId', 'lines'],
   })) {
     if (excluded.customers.has(invoice.customerId)) continue;
     const amount = countedAmount(invoice, excluded);
@@ -96,48 +100,67 @@ const ledgerFiguresOf = async (db: Db, context: SheetContext, asOf: Date) => {
   return { salesT12M, lastPayment, otherCredits };
 };
 
-/** The sheet's rows, every customer of the seller but the excluded ones, by name. */
+/** The live metrics run's customer docs, whole: they are small, and reading them whole is the fast way. */
+const receivablesOf = async (db: Db, sellerId: number): Promise<Map<number, ReceivablesFields> | null> => {
+  const generation = await liveGenerationOf(db, sellerId, 'receivables');
+  if (generation === undefined) return null;
+  const docs = new Map<number, ReceivablesFields>();
+  const cursor = db.collection<CustomerReceivablesDoc>(CUSTOMER_RECEIVABLES).find({ sellerId, generation });
+  for await (const doc of cursor) docs.set(doc.customerId, doc);
+  return docs;
+};
+
+/** Names of the customers the ledger figures found that the metrics run did not (new since, or payers only). */
+const namesOfOthers = async (db: Db, sellerId: number, customerIds: number[]) => {
+  const names = new Map<number, string>();
+  for (let i = 0; i < customerIds.length; i += 1000) {
+    const cursor = db
+      .collection<LedgerCustomer>(ledgerCollections.customers)
+      .find(
+        { sellerId, customerId: { $in: customerIds.slice(i, i + 1000) } },
+        { projection: { _id: 0, customerId: 1, name: 1 } },
+      );
+    for await (const customer of cursor) names.set(customer.customerId, customer.name);
+  }
+  return names;
+};
+
+/**
+ * The sheet's rows, by name. After a metrics run: the customers of that run (every customer with an
+ * invoice), with their names as of the run, plus any the ledger figures find since (a new customer's
+ * first invoice, a payment from a customer without invoices). Before the first run: every customer
+ * of the ledger, with empty balances. Excluded customers never.
+ */
 export const loadCustomerSheetRows = async (
   db: Db,
   context: SheetContext,
   asOf: Date,
 ): Promise<{ rows: CustomerSheetRow[]; metricsAsOf: Date | null }> => {
   const excluded = exclusionSets(context.exclusions);
-  const [names, generation, summary, ledger] = await Promise.all([
-    customerNames(db, context.sellerId),
-    liveGenerationOf(db, context.sellerId, 'receivables'),
+  const receivables = await receivablesOf(db, context.sellerId);
+  const [summary, ledger] = await Promise.all([
     querySellerMetricSummary(db, context.sellerId),
     ledgerFiguresOf(db, context, asOf),
   ]);
-  const receivables = new Map<number, ReceivablesFields>();
-  if (generation !== undefined) {
-    const cursor = db.collection<CustomerReceivablesDoc>(CUSTOMER_RECEIVABLES).find(
-      { sellerId: context.sellerId, generation },
-      {
-        projection: {
-          _id: 0,
-          customerId: 1,
-          salesT36M: 1,
-          openBalance: 1,
-          overdue: 1,
-          aging: 1,
-          dsoDays: 1,
-          averageDaysLate: 1,
-          lastPurchase: 1,
-          risk: 1,
-        },
-      },
-    );
-    for await (const doc of cursor) receivables.set(doc.customerId, doc);
+  let names: Map<number, string>;
+  if (receivables === null) names = await customerNames(db, context.sellerId);
+  else {
+    const seen = new Set([
+      ...ledger.salesT12M.keys(),
+      ...ledger.lastPayment.keys(),
+      ...ledger.otherCredits.keys(),
+    ]);
+    const others = [...seen].filter((id) => !receivables.has(id));
+    names =
+      others.length === 0 ? new Map<number, string>() : await namesOfOthers(db, context.sellerId, others);
+    for (const [id, doc] of receivables) names.set(id, doc.name);
   }
-  const ids = [...new Set([...names.keys(), ...receivables.keys()])].filter(
-    (id) => !excluded.customers.has(id),
-  );
+  const ids = [...names.keys()].filter((id) => !excluded.customers.has(id));
   const segments = segmentsOf(
     ids.map((customerId) => ({ customerId, salesT12M: ledger.salesT12M.get(customerId) ?? 0 })),
   );
   const rows = ids.map((customerId): CustomerSheetRow => {
-    const r = receivables.get(customerId);
+    const r = receivables?.get(customerId);
     const paidDay = ledger.lastPayment.get(customerId);
     return {
       customerId,

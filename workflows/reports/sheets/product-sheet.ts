@@ -64,6 +64,7 @@ export const loadProductSheetRows = async (
     sellerId: context.sellerId,
     from: new Date(dayOfMonthIndex(previousFirst) * DAY_MS),
     to: endOfDay(asOf),
+    fields: ['providerId', 'customerId', 'transactionDate', 'lines'],
   })) {
     if (excluded.customers.has(invoice.customerId)) continue;
     const month = monthIndexOf(toDay(invoice.transactionDate));

@@ -83,14 +83,23 @@ export const productNames = async (db: Db, sellerId: number): Promise<Map<number
   return names;
 };
 
-/** Invoices dated in [from, to] (inclusive instants), through the seller-and-date index. */
-export const invoicesDated = (db: Db, query: { sellerId: number; from: Date; to: Date }) =>
-  db
-    .collection<LedgerInvoice>(ledgerCollections.invoices)
-    .find(
-      { sellerId: query.sellerId, transactionDate: { $gte: query.from, $lte: query.to } },
-      { projection: invoiceProjection },
-    ) as unknown as AsyncIterable<InvoiceFields>;
+/**
+ * Invoices dated in [from, to] (inclusive instants), through the seller-and-date index. `fields`
+ * narrows what is read to those fields (the embedded store copies each projected field, so fewer is
+ * faster there, and less travels from MongoDB).
+ */
+export const invoicesDated = <F extends keyof InvoiceFields = keyof InvoiceFields>(
+  db: Db,
+  query: { sellerId: number; from: Date; to: Date; fields?: readonly F[] },
+) =>
+  db.collection<LedgerInvoice>(ledgerCollections.invoices).find(
+    { sellerId: query.sellerId, transactionDate: { $gte: query.from, $lte: query.to } },
+    {
+      projection: query.fields
+        ? { _id: 0, ...Object.fromEntries(query.fields.map((field) => [field, 1])) }
+        : invoiceProjection,
+    },
+  ) as unknown as AsyncIterable<Pick<InvoiceFields, F>>;
 
 /** Payments (or credit memos) dated up to `to`, or in a range, through the seller-and-date index. */
 export const settlementsDated = (
