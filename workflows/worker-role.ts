@@ -8,6 +8,14 @@ import { openEventSource } from '../commands/open-event-source';
 import { startMetricsJobReactor } from './metrics/metrics-job-reactor';
 import { startForecastAfterMetricsReactor } from './forecast/forecast-after-metrics-reactor';
 import { createMetricsWorker } from './metrics/worker';
+import { createMailer } from './email/smtp-mailer';
+import { createReportObjectStore } from './reports/archive/report-archive';
+import { stopPdfProcess } from './reports/pdf/pdf-renderer';
+import { startReportJobReactor } from './reports/report-job-reactor';
+import { createReportParts } from './reports/report-parts';
+import { startReportScheduleReactor } from './reports/report-schedules/report-schedule-reactor';
+import { startWelcomeReportReactor } from './reports/welcome-report-reactor';
+import { createReportsWorker } from './reports/worker';
 import { createLedgerFeedSender } from './outbox/ledger-feed-sender';
 import { createLedgerOutboxPublisher } from './outbox/ledger-outbox-publisher';
 import * as systemActivities from './system/activities';
@@ -28,8 +36,8 @@ const installTemporalRuntime = (config: Config) => {
 };
 
 /**
- * The Temporal worker process: one worker per task queue (system, sync, metrics; reports and datasets
- * arrive with their issues) and the ledger outbox publisher that feeds Kafka.
+ * The Temporal worker process: one worker per task queue (system, sync, metrics, reports; datasets
+ * arrive with their issue) and the ledger outbox publisher that feeds Kafka.
  */
 export const startWorkerRole = async (config: Config, logger: Logger): Promise<RunningProcess> => {
   installTemporalRuntime(config);
@@ -45,6 +53,8 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
   });
   // Syncs send the pages they write to the ledger feed themselves; the outbox publisher is the fallback.
   const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+  const reportObjects = createReportObjectStore(config);
+  const reportMailer = createMailer(config);
   const pipelineWorkers = [
     await createSyncWorker({
       connection,
@@ -52,6 +62,23 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now, feed },
     }),
     await createMetricsWorker({ connection, config, deps: { db, writeSide: events.writeSide, now } }),
+    await createReportsWorker({
+      connection,
+      config,
+      deps: {
+        db,
+        writeSide: events.writeSide,
+        now,
+        config,
+        parts: createReportParts({
+          db,
+          writeSide: events.writeSide,
+          now,
+          objects: reportObjects,
+          mailer: reportMailer,
+        }),
+      },
+    }),
   ];
   const outbox = createLedgerOutboxPublisher({
     db,
@@ -86,6 +113,28 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     config,
     logger: logger.child({ reactor: 'forecast-after-metrics' }),
   });
+  // Report jobs (the gateway's, the scheduled sends', the welcome report's) become runs on the
+  // reports queue; tenants' reporting settings become their Temporal Schedules (docs/adr/0038).
+  const reportJobs = startReportJobReactor({
+    writeSide: events.writeSide,
+    db,
+    client,
+    config,
+    logger: logger.child({ reactor: 'report-jobs' }),
+  });
+  const welcomeReports = startWelcomeReportReactor({
+    writeSide: events.writeSide,
+    db,
+    config,
+    logger: logger.child({ reactor: 'welcome-report' }),
+  });
+  const reportSchedules = startReportScheduleReactor({
+    writeSide: events.writeSide,
+    db,
+    client,
+    config,
+    logger: logger.child({ reactor: 'report-schedules' }),
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -117,9 +166,15 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       await syncRequests.stop();
       await metricsJobs.stop();
       await forecastsAfterMetrics.stop();
+      await reportJobs.stop();
+      await welcomeReports.stop();
+      await reportSchedules.stop();
       await outbox.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);
+      await stopPdfProcess();
+      reportMailer.close();
+      reportObjects.close();
       await feed.disconnect();
       await connection.close();
       await clientConnection.close();

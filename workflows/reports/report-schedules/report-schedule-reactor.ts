@@ -49,6 +49,8 @@ const actionOf = (
   taskQueue: taskQueues(target.config).reports,
   args: [{ tenantId, frequency: shape.frequency }],
   typedSearchAttributes: [{ key: TenantIdKey, value: tenantId }],
+  // A send no worker picked up within a day is stale (the next one is due soon): it ends unsent.
+  workflowExecutionTimeout: '1 day',
 });
 
 /** Creates or updates one schedule to match its shape (an upsert: any number of times, same result). */
