@@ -22,6 +22,7 @@ import { streamHistoryRoutes } from './stream-history';
 import { ledgerRoutes } from './ledger/ledger-routes';
 import { forecastRoutes } from './forecasts/forecast-routes';
 import { reportRoutes } from './reports/report-routes';
+import { clientReportRoutes } from './reports/client-report-routes';
 import { receivablesRoutes } from './ledger/receivables-routes';
 import { planFeatureRoutes } from './platforms/plan-feature-routes';
 import { tenantUpdateRoutes } from './tenants/tenant-update-routes';
@@ -64,6 +65,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(metricsJobRoutes);
   await app.register(reportRequestRoutes);
   await app.register(reportRoutes);
+  await app.register(clientReportRoutes);
   await app.register(datasetTaskRoutes);
   await app.register(jobRoutes);
   await app.register(tenantRoutes);

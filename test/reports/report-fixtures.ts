@@ -10,7 +10,8 @@ import {
   type SellerCollections,
   type SellerDoc,
 } from '../../projections/sellers/sellers-projection';
-import { tenantsCollection } from '../../projections/tenants/tenant-view';
+import type { PartnerDoc } from '../../projections/partners/partners-projection';
+import { partnersCollection, tenantsCollection } from '../../projections/tenants/tenant-view';
 import type { TenantDocument } from '../../projections/tenants/tenants-projection';
 import { fetchDemoPage } from '../../workflows/demo/demo-connector';
 import {
@@ -222,4 +223,22 @@ export const solidPng = (width: number, height: number, rgb: [number, number, nu
     chunk('IDAT', pixels),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+};
+
+/** A partner owned by a firm, whose clients are the tenants naming it (PartnerId). */
+export const seedPartner = async (db: Db, partner: { partnerId: number; tenantId: number; name: string }) => {
+  const doc: PartnerDoc = {
+    _id: partner.partnerId,
+    position: 1,
+    partnerId: partner.partnerId,
+    tenantId: partner.tenantId,
+    name: partner.name,
+    nameKey: partner.name.toLowerCase(),
+    clientPlanIdentifier: 'free_client',
+    logoUrl: null,
+    clientWeeklyDay: null,
+    clientMonthlyDay: null,
+    createdAt: new Date('2022-01-01T00:00:00.000Z'),
+  };
+  await (await partnersCollection(db)).insertOne(doc);
 };
