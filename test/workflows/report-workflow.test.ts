@@ -6,7 +6,9 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import ExcelJS from 'exceljs';
 import pino from 'pino';
+import { Job } from '../../contracts/api/jobs';
 import { FileContent } from '../../contracts/api/reports';
+import type { JobProgressNotice } from '../../contracts/live';
 import { RecipientResponse, RecipientsResponse } from '../../contracts/api/recipients';
 import { SellerResponse, SellersResponse } from '../../contracts/api/sellers';
 import { JobEvent } from '../../contracts/events/job';
@@ -29,6 +31,7 @@ import { startSyncRequestReactor } from '../../workflows/sync/sync-request-react
 import { createSyncWorker } from '../../workflows/sync/worker';
 import { companyFor, signUp } from '../gateway/fixtures';
 import { useGatewayWorld, type Browser } from '../gateway/gateway-world';
+import { connectLive } from '../gateway/live-client';
 import { mailTo, waitForMail, type ReportMail } from './report-mail';
 
 /**
@@ -40,7 +43,7 @@ import { mailTo, waitForMail, type ReportMail } from './report-mail';
  */
 jest.setTimeout(300_000);
 
-const world = useGatewayWorld(__filename);
+const world = useGatewayWorld(__filename, {}, { live: { heartbeatMs: 2000 } });
 let nativeConnection: NativeConnection;
 let connection: Connection;
 let client: Client;
@@ -112,6 +115,7 @@ const syncedCompany = async (): Promise<Company> => {
 };
 
 beforeAll(async () => {
+  await world.app.listen({ host: '127.0.0.1', port: 0 });
   const { config, services } = world;
   nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -248,6 +252,7 @@ describe('report jobs', () => {
 
   it('send a requested weekly report to the chosen recipients, archived once, with live progress', async () => {
     const { owner, ann, demo } = company.recipients;
+    const live = await connectLive(world, company.owner);
     const jobId = await requestReport({ type: 'weekly', recipientIds: [owner, ann, demo] });
 
     const { events, result } = await finishedJob(jobId);
@@ -286,6 +291,28 @@ describe('report jobs', () => {
     const recipients = await recipientsNow();
     expect(recipients.get(owner)?.TrackWeeklyDate).not.toBeNull();
     expect(recipients.get(ann)?.TrackWeeklyDate).not.toBeNull();
+
+    // The browser follows it live, as it follows a sync, and the jobs table shows how it ended.
+    await live.next('job-progress', {
+      where: (m) => m.jobId === jobId && m.status === 'completed',
+      timeoutMs: 30_000,
+    });
+    const notices = live.messages.filter(
+      (m): m is JobProgressNotice => m.type === 'job-progress' && m.jobId === jobId,
+    );
+    live.close();
+    expect(notices.every((n) => n.tenantId === company.tenantId && n.sellerId === company.sellerId)).toBe(
+      true,
+    );
+    expect(notices.map((n) => n.stage)).toEqual(expect.arrayContaining(['rendering', 'sending']));
+    const job = Job.parse((await company.owner.get(`/api/jobs/${jobId}`)).json());
+    expect(job).toMatchObject({
+      Kind: 'report',
+      Type: 'weekly',
+      Status: 'completed',
+      Progress: { stage: 'sending', done: 2, total: 2 },
+      Result: { sent: [owner, ann] },
+    });
   });
 
   it('attach the sheets the report options ask for, to the chosen subscribers only', async () => {
