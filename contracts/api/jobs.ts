@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReportSection } from './reports';
 import { EntityId } from '../events/values';
 import { JobJson, JobKind } from '../events/job';
 
@@ -88,6 +89,8 @@ export const SellerReportsRequest = z
     includeCustomerReviewSheet: z.boolean().default(false),
     includePrioritizedInvoices: z.boolean().default(false),
     includeForecast: z.boolean().default(false),
+    /** An on-demand report's sections, from a report template; other frequencies ignore them. */
+    sections: z.array(ReportSection).min(1).max(ReportSection.options.length).optional(),
   })
   .strict();
 

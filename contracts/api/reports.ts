@@ -120,3 +120,21 @@ export const ReportSection = z.enum([
   'benchmarks',
 ]);
 export type ReportSection = z.infer<typeof ReportSection>;
+
+/**
+ * A report template (portal.md /reports/new and /reports/{templateId}/edit, development only): the
+ * sections of an on-demand report. Kept per user and tenant as browser state under
+ * `reportTemplatesKey`, since nothing but the template pages reads them.
+ */
+export const ReportTemplate = z.object({
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  name: z.string().trim().min(1, 'Name is required').max(100, 'At most 100 characters'),
+  sections: z
+    .array(ReportSection)
+    .min(1, 'Choose at least one section')
+    .refine((sections) => new Set(sections).size === sections.length, 'Each section once'),
+});
+export type ReportTemplate = z.infer<typeof ReportTemplate>;
+
+export const ReportTemplates = z.array(ReportTemplate).max(50);
+export const reportTemplatesKey = 'report-templates';

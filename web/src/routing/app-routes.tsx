@@ -84,7 +84,21 @@ const developmentRoutes = (): RouteObject[] => {
   const TransactionExplorerPage = lazyPage(() =>
     explorerPages().then((pages) => pages.TransactionExplorerPage),
   );
+  const ReportTemplatePage = lazyPage(() =>
+    import('../pages/reports/report-template-page').then((page) => page.ReportTemplatePage),
+  );
   return [
+    // portal.md section 2.1: report templates are a development tool.
+    {
+      path: '/reports/new',
+      element: <ReportTemplatePage />,
+      handle: handle('ReportTemplateNew', 'signedIn'),
+    },
+    {
+      path: '/reports/:templateId/edit',
+      element: <ReportTemplatePage />,
+      handle: handle('ReportTemplateEdit', 'signedIn'),
+    },
     {
       path: '/admin/explorer/metrics',
       element: <MetricExplorerPage />,
@@ -121,16 +135,6 @@ const shellRoutes: RouteObject[] = [
   },
   { path: '/platforms', element: <PlatformsPage />, handle: handle('Platforms', 'signedIn') },
   { path: '/reports', element: <ReportsPage />, handle: handle('Reports', 'signedIn') },
-  {
-    path: '/reports/new',
-    element: later('New report template'),
-    handle: handle('ReportTemplateNew', 'signedIn'),
-  },
-  {
-    path: '/reports/:templateId/edit',
-    element: later('Edit report template'),
-    handle: handle('ReportTemplateEdit', 'signedIn'),
-  },
   {
     path: '/recipients',
     element: <Navigate to="/reports" replace />,

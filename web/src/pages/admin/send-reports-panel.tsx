@@ -21,7 +21,7 @@ const frequencyLabels: Record<ReportFrequency, string> = {
 
 type ReportOptions = Omit<
   Extract<ReportsRequest, { type: 'REPORTS' }>,
-  'type' | 'sellerIds' | 'subscriberIds'
+  'type' | 'sellerIds' | 'subscriberIds' | 'sections'
 >;
 type WorkflowOptions = Omit<Extract<ReportsRequest, { type: 'WORKFLOW' }>, 'type' | 'sellerIds'>;
 

@@ -5,7 +5,9 @@ import { useConnectedSellers } from '../../api/queries/platforms';
 import { useRecipients } from '../../api/queries/recipients';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
+import { isDevelopmentBuild } from '../../routing/build-mode';
 import { AddRecipientModal } from './add-recipient-modal';
+import { ReportTemplatesCard } from './report-templates-card';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
 import { ArchivedReportsTable } from './archived-reports-table';
@@ -77,6 +79,14 @@ export const ReportsPage = () => {
           onError={onError}
         />
       </Card>
+      {isDevelopmentBuild && (
+        <ReportTemplatesCard
+          sellers={rows}
+          canSend={facts.isPlatformAdmin}
+          onDone={setNotice}
+          onError={onError}
+        />
+      )}
       {adding && (
         <AddRecipientModal
           sellers={rows}
