@@ -14,6 +14,7 @@ import { stopPdfProcess } from './reports/pdf/pdf-renderer';
 import { startReportJobReactor } from './reports/report-job-reactor';
 import { createReportParts } from './reports/report-parts';
 import { startReportScheduleReactor } from './reports/report-schedules/report-schedule-reactor';
+import { startConnectorRecipientReactor } from './reports/subscribe-connector-reactor';
 import { startWelcomeReportReactor } from './reports/welcome-report-reactor';
 import { createReportsWorker } from './reports/worker';
 import { createLedgerFeedSender } from './outbox/ledger-feed-sender';
@@ -128,6 +129,12 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     config,
     logger: logger.child({ reactor: 'welcome-report' }),
   });
+  // Whoever connects a platform receives its reports, the welcome report first.
+  const connectorRecipients = startConnectorRecipientReactor({
+    writeSide: events.writeSide,
+    db,
+    logger: logger.child({ reactor: 'connector-recipient' }),
+  });
   const reportSchedules = startReportScheduleReactor({
     writeSide: events.writeSide,
     db,
@@ -168,6 +175,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       await forecastsAfterMetrics.stop();
       await reportJobs.stop();
       await welcomeReports.stop();
+      await connectorRecipients.stop();
       await reportSchedules.stop();
       await outbox.stop();
       for (const w of workers) w.shutdown();
