@@ -5,6 +5,7 @@ import type { SheetContext } from './sheet-context';
 import {
   countedAmount,
   DAY_MS,
+  eachDoc,
   endOfDay,
   exclusionSets,
   invoicesDated,
@@ -66,15 +67,16 @@ export const loadCustomerReviewRows = async (
   type Kept = { customerId: number; day: number; dueDay: number; amount: number };
   const invoices = new Map<string, Kept>();
   const sales = new Map<number, { before: number; after: number }>();
-  for await (const invoice of invoicesDated(db, {
+  const read = invoicesDated(db, {
     sellerId: context.sellerId,
     from: readFrom,
     to: end,
     fields: ['providerId', 'customerId', 'transactionDate', 'dueDate', 'amount', 'lines'],
-  })) {
-    if (excluded.customers.has(invoice.customerId)) continue;
+  });
+  await eachDoc(read, (invoice) => {
+    if (excluded.customers.has(invoice.customerId)) return;
     const counted = countedAmount(invoice, excluded);
-    if (counted === null) continue;
+    if (counted === null) return;
     const day = toDay(invoice.transactionDate);
     invoices.set(invoice.providerId, {
       customerId: invoice.customerId,
@@ -86,23 +88,21 @@ export const loadCustomerReviewRows = async (
     if (day >= afterStart) sum.after += counted;
     else if (day >= beforeStart) sum.before += counted;
     sales.set(invoice.customerId, sum);
-  }
+  });
   const applications = new Map<string, { day: number; amount: number }[]>();
   for (const kind of ['payments', 'creditMemos'] as const)
-    for await (const settlement of settlementsDated(db, {
-      sellerId: context.sellerId,
-      kind,
-      from: readFrom,
-      to: end,
-    })) {
-      const day = toDay(settlement.date);
-      for (const application of settlement.applications) {
-        if (!invoices.has(application.invoiceProviderId)) continue;
-        const list = applications.get(application.invoiceProviderId) ?? [];
-        list.push({ day, amount: application.amount });
-        applications.set(application.invoiceProviderId, list);
-      }
-    }
+    await eachDoc(
+      settlementsDated(db, { sellerId: context.sellerId, kind, from: readFrom, to: end }),
+      (settlement) => {
+        const day = toDay(settlement.date);
+        for (const application of settlement.applications) {
+          if (!invoices.has(application.invoiceProviderId)) continue;
+          const list = applications.get(application.invoiceProviderId) ?? [];
+          list.push({ day, amount: application.amount });
+          applications.set(application.invoiceProviderId, list);
+        }
+      },
+    );
   const late = new Map<number, { before: number[]; after: number[] }>();
   for (const [providerId, list] of applications) {
     const invoice = invoices.get(providerId);

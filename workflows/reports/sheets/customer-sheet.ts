@@ -10,6 +10,7 @@ import {
   countedAmount,
   customerNames,
   DAY_MS,
+  eachDoc,
   endOfDay,
   exclusionSets,
   invoicesDated,
@@ -73,19 +74,20 @@ const ledgerFiguresOf = async (db: Db, context: SheetContext, asOf: Date) => {
     map.set(key, (map.get(key) ?? 0) + amount);
 
   const t12Day = monthsBeforeDay(asOf, 12);
-  for await (const invoice of invoicesDated(db, {
+  const invoices = invoicesDated(db, {
     sellerId: context.sellerId,
     from: new Date((t12Day + 1) * DAY_MS),
     to: end,
     fields: ['customerId', 'lines'],
-  })) {
-    if (excluded.customers.has(invoice.customerId)) continue;
+  });
+  await eachDoc(invoices, (invoice) => {
+    if (excluded.customers.has(invoice.customerId)) return;
     const amount = countedAmount(invoice, excluded);
     if (amount !== null) add(salesT12M, invoice.customerId, amount);
-  }
+  });
   for (const kind of ['payments', 'creditMemos'] as const)
-    for await (const settlement of settlementsDated(db, { sellerId: context.sellerId, kind, to: end })) {
-      if (excluded.customers.has(settlement.customerId)) continue;
+    await eachDoc(settlementsDated(db, { sellerId: context.sellerId, kind, to: end }), (settlement) => {
+      if (excluded.customers.has(settlement.customerId)) return;
       const day = toDay(settlement.date);
       if (
         kind === 'payments' &&
@@ -96,7 +98,7 @@ const ledgerFiguresOf = async (db: Db, context: SheetContext, asOf: Date) => {
       const applied = settlement.applications.reduce((sum, a) => sum + a.amount, 0);
       if (settlement.amount - applied > 0)
         add(otherCredits, settlement.customerId, settlement.amount - applied);
-    }
+    });
   return { salesT12M, lastPayment, otherCredits };
 };
 
@@ -106,7 +108,7 @@ const receivablesOf = async (db: Db, sellerId: number): Promise<Map<number, Rece
   if (generation === undefined) return null;
   const docs = new Map<number, ReceivablesFields>();
   const cursor = db.collection<CustomerReceivablesDoc>(CUSTOMER_RECEIVABLES).find({ sellerId, generation });
-  for await (const doc of cursor) docs.set(doc.customerId, doc);
+  await eachDoc(cursor, (doc) => docs.set(doc.customerId, doc));
   return docs;
 };
 
@@ -120,7 +122,7 @@ const namesOfOthers = async (db: Db, sellerId: number, customerIds: number[]) =>
         { sellerId, customerId: { $in: customerIds.slice(i, i + 1000) } },
         { projection: { _id: 0, customerId: 1, name: 1 } },
       );
-    for await (const customer of cursor) names.set(customer.customerId, customer.name);
+    await eachDoc(cursor, (customer) => names.set(customer.customerId, customer.name));
   }
   return names;
 };

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { dayOfMonthIndex, monthIndexOf, toDay } from '../../metrics/compute-metrics';
 import type { SheetContext } from './sheet-context';
-import { DAY_MS, endOfDay, exclusionSets, invoicesDated, productNames } from './sheet-ledger';
+import { DAY_MS, eachDoc, endOfDay, exclusionSets, invoicesDated, productNames } from './sheet-ledger';
 import type { CellValue, SheetColumn } from './sheet-writer';
 
 /**
@@ -60,13 +60,14 @@ export const loadProductSheetRows = async (
     products.set(productId, row);
     return row;
   };
-  for await (const invoice of invoicesDated(db, {
+  const read = invoicesDated(db, {
     sellerId: context.sellerId,
     from: new Date(dayOfMonthIndex(previousFirst) * DAY_MS),
     to: endOfDay(asOf),
     fields: ['providerId', 'customerId', 'transactionDate', 'lines'],
-  })) {
-    if (excluded.customers.has(invoice.customerId)) continue;
+  });
+  await eachDoc(read, (invoice) => {
+    if (excluded.customers.has(invoice.customerId)) return;
     const month = monthIndexOf(toDay(invoice.transactionDate));
     for (const line of invoice.lines) {
       if (excluded.products.has(line.productId)) continue;
@@ -84,7 +85,7 @@ export const loadProductSheetRows = async (
         row.lastInvoice = invoice.providerId;
       }
     }
-  }
+  });
   return [...products.values()]
     .map(({ lastInvoice: _lastInvoice, ...row }) => row)
     .sort((a, b) => b.total - a.total || b.previousTotal - a.previousTotal || a.productId - b.productId);

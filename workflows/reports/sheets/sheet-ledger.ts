@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Db, FindCursor } from 'mongodb';
 import type {
   LedgerCreditMemo,
   LedgerCustomer,
@@ -64,13 +64,27 @@ export const countedAmount = (
   return counted ? amount : null;
 };
 
+/**
+ * Visits every document of a cursor in one synchronous pass per batch: the visitor runs as the
+ * cursor's map and the mapped values (one small number each) are dropped. `for await` costs two
+ * promise turns per document, which on the embedded store was a third of reading 100,000 of them.
+ */
+export const eachDoc = async <T>(cursor: FindCursor<T>, visit: (doc: T) => void): Promise<void> => {
+  await cursor
+    .map((doc) => {
+      visit(doc);
+      return 0;
+    })
+    .toArray();
+};
+
 /** A seller's customers' names, by customer id. */
 export const customerNames = async (db: Db, sellerId: number): Promise<Map<number, string>> => {
   const names = new Map<number, string>();
   const cursor = db
     .collection<LedgerCustomer>(ledgerCollections.customers)
     .find({ sellerId }, { projection: { _id: 0, customerId: 1, name: 1 } });
-  for await (const customer of cursor) names.set(customer.customerId, customer.name);
+  await eachDoc(cursor, (customer) => names.set(customer.customerId, customer.name));
   return names;
 };
 
@@ -79,7 +93,7 @@ export const productNames = async (db: Db, sellerId: number): Promise<Map<number
   const cursor = db
     .collection<LedgerProduct>(ledgerCollections.products)
     .find({ sellerId }, { projection: { _id: 0, productId: 1, name: 1 } });
-  for await (const product of cursor) names.set(product.productId, product.name);
+  await eachDoc(cursor, (product) => names.set(product.productId, product.name));
   return names;
 };
 
@@ -91,7 +105,7 @@ export const productNames = async (db: Db, sellerId: number): Promise<Map<number
 export const invoicesDated = <F extends keyof InvoiceFields = keyof InvoiceFields>(
   db: Db,
   query: { sellerId: number; from: Date; to: Date; fields?: readonly F[] },
-) =>
+): FindCursor<Pick<InvoiceFields, F>> =>
   db.collection<LedgerInvoice>(ledgerCollections.invoices).find(
     { sellerId: query.sellerId, transactionDate: { $gte: query.from, $lte: query.to } },
     {
@@ -99,13 +113,13 @@ export const invoicesDated = <F extends keyof InvoiceFields = keyof InvoiceField
         ? { _id: 0, ...Object.fromEntries(query.fields.map((field) => [field, 1])) }
         : invoiceProjection,
     },
-  ) as unknown as AsyncIterable<Pick<InvoiceFields, F>>;
+  );
 
 /** Payments (or credit memos) dated up to `to`, or in a range, through the seller-and-date index. */
 export const settlementsDated = (
   db: Db,
   query: { sellerId: number; kind: 'payments' | 'creditMemos'; from?: Date; to?: Date },
-) => {
+): FindCursor<SettlementFields> => {
   const date: Record<string, Date> = {};
   if (query.from) date.$gte = query.from;
   if (query.to) date.$lte = query.to;
@@ -114,7 +128,7 @@ export const settlementsDated = (
     .find(
       { sellerId: query.sellerId, ...(query.from || query.to ? { date } : {}) },
       { projection: settlementProjection },
-    ) as unknown as AsyncIterable<SettlementFields>;
+    );
 };
 
 export type OpenInvoice = InvoiceFields & { open: number; day: number; dueDay: number };
@@ -135,12 +149,13 @@ export const openInvoicesAsOf = async (
     const later = db
       .collection<LedgerPayment>(ledgerCollections[kind])
       .find({ sellerId: query.sellerId, date: { $gt: end } }, { projection: settlementProjection });
-    for await (const settlement of later)
+    await eachDoc(later, (settlement) => {
       for (const application of settlement.applications)
         appliedLater.set(
           application.invoiceProviderId,
           (appliedLater.get(application.invoiceProviderId) ?? 0) + application.amount,
         );
+    });
   }
   const invoices = db.collection<LedgerInvoice & { _id: string }>(ledgerCollections.invoices);
   const openNow = (await invoices
