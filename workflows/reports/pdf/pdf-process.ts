@@ -6,15 +6,18 @@ import { loadReactPdf } from './react-pdf';
 /**
  * The PDF process: started by pdf-renderer.ts with tsx, it loads @react-pdf/renderer with a native
  * import (ADR 36) and turns each job it is sent into PDF bytes, answering with how long the
- * rendering took and the process's peak memory.
+ * rendering took (wall clock and CPU) and the process's peak memory.
  */
 const render = async (job: PdfJob) => {
   const pdf = await loadReactPdf();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const buffer = await pdf.renderToBuffer(documentOf(job));
+  const used = process.cpuUsage(cpu);
   return {
     bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
     ms: performance.now() - started,
+    cpuMs: (used.user + used.system) / 1000,
   };
 };
 
@@ -22,7 +25,8 @@ const reply = (message: PdfReply) => process.send?.(message);
 
 process.on('message', (request: PdfRequest) => {
   render(request.job).then(
-    ({ bytes, ms }) => reply({ id: request.id, bytes, ms, maxRssKb: process.resourceUsage().maxRSS }),
+    ({ bytes, ms, cpuMs }) =>
+      reply({ id: request.id, bytes, ms, cpuMs, maxRssKb: process.resourceUsage().maxRSS }),
     (error: unknown) =>
       reply({
         id: request.id,

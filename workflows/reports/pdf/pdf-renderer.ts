@@ -10,12 +10,14 @@ import type { PdfJob } from './pdf-job';
  */
 export type PdfRequest = { id: number; job: PdfJob };
 export type PdfReply =
-  { id: number; bytes: Uint8Array; ms: number; maxRssKb: number } | { id: number; error: string };
+  | { id: number; bytes: Uint8Array; ms: number; cpuMs: number; maxRssKb: number }
+  | { id: number; error: string };
 
 export type RenderedPdf = {
   bytes: Uint8Array;
-  /** Time spent laying out and writing the PDF, in the PDF process. */
+  /** Time spent laying out and writing the PDF, in the PDF process: wall clock and CPU. */
   renderMs: number;
+  renderCpuMs: number;
   /** The PDF process's peak resident memory so far, kilobytes. */
   processMaxRssKb: number;
 };
@@ -59,6 +61,7 @@ const startChild = (): ChildProcess => {
       job.resolve({
         bytes: new Uint8Array(message.bytes),
         renderMs: message.ms,
+        renderCpuMs: message.cpuMs,
         processMaxRssKb: message.maxRssKb,
       });
     idle();

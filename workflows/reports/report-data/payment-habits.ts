@@ -45,7 +45,7 @@ const dueDaysOf = async (db: Db, sellerId: number, providerIds: readonly string[
  * amount-weighted days late (payment day - due day, early counting as 0) of what its payments
  * dated in the window applied to its invoices; listed when it paid in both windows and the two
  * averages differ by 10 days or more, the largest moves first. Reads the payments of the two
- * windows by the (seller, date) index and their invoices by id.
+ * windows through the (seller, date) index and their invoices by id.
  */
 export const paymentHabitChanges = async (
   db: Db,
@@ -57,16 +57,22 @@ export const paymentHabitChanges = async (
   },
 ): Promise<{ changes: HabitChange[]; total: number }> => {
   const { sellerId, windows } = query;
-  const payments = await db
+  // Newest first, stopping at the first payment before the windows: an indexed read bounded by the
+  // windows (and the payments since), on MongoDB and on the embedded store alike, which serves a
+  // sort by the (seller, date) index but not a range on a date (ADR 36).
+  const payments: Pick<LedgerPayment, 'customerId' | 'date' | 'applications'>[] = [];
+  const firstMs = windows.before.start * 86_400_000;
+  const cursor = db
     .collection<LedgerPayment>(ledgerCollections.payments)
     .find(
-      {
-        sellerId,
-        date: { $gte: new Date(windows.before.start * 86_400_000), $lte: endOfDay(windows.after.end) },
-      },
+      { sellerId, date: { $lte: endOfDay(windows.after.end) } },
       { projection: { _id: 0, customerId: 1, date: 1, applications: 1 } },
     )
-    .toArray();
+    .sort({ date: -1 });
+  for await (const payment of cursor) {
+    if (payment.date.getTime() < firstMs) break;
+    payments.push(payment);
+  }
   const excluded = new Set(query.exclusions.customerIds);
   const counted = payments.filter((payment) => !excluded.has(payment.customerId));
   const dueDays = await dueDaysOf(db, sellerId, [

@@ -40,7 +40,7 @@ const Header = ({ company, title, subtitle }: { company: PageCompany; title: str
   </pdf.View>
 );
 
-const Footer = ({ note }: { note: string }) => (
+const Footer = ({ note, page }: { note: string; page: string | null }) => (
   <pdf.View
     fixed
     style={{
@@ -55,23 +55,34 @@ const Footer = ({ note }: { note: string }) => (
     }}
   >
     <pdf.Text>{note}</pdf.Text>
-    <pdf.Text render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`} />
+    {page === null ? (
+      <pdf.Text render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`} />
+    ) : (
+      <pdf.Text>{page}</pdf.Text>
+    )}
   </pdf.View>
 );
 
-/** A report page: the company's header on every page, the data's date and page numbers at the foot. */
+/**
+ * A report page: the company's header on every page, the data's date and page numbers at the foot.
+ * A document whose pages are laid out by hand (content bounded to fit) passes its `page` label
+ * ("Page 2 of 3"): react-pdf lays a document out a second time to number pages itself, which
+ * doubled the weekly report's rendering time (docs/adr/0036-report-content.md).
+ */
 export const ReportPage = (props: {
   company: PageCompany;
   title: string;
   subtitle: string;
   /** When the figures are as of (ISO), for the footer. */
   dataAsOf: string | null;
+  page?: { number: number; of: number };
   children: ReactNode;
 }) => (
   <pdf.Page size="A4" style={{ ...text.base, padding: PAGE_PADDING, paddingBottom: PAGE_PADDING + 10 }}>
     <Header company={props.company} title={props.title} subtitle={props.subtitle} />
     {props.children}
     <Footer
+      page={props.page ? `Page ${props.page.number} of ${props.page.of}` : null}
       note={
         props.dataAsOf === null
           ? 'Ledgerwise - no metrics computed yet'

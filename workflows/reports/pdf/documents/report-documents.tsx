@@ -51,24 +51,37 @@ const WEEKLY_MONTHLY: ReportSection[] = [
   'collections-forecast',
 ];
 
+/**
+ * A weekly or monthly report on pages laid out by hand, each section's content bounded (10 rows a
+ * table) so that it fits: the figures, charts and aging on the first page, the two lists on the
+ * second, the forecast (once there is one, issue 14) on the third.
+ */
 const periodicDocument = (data: ReportData) => {
   const title = data.frequency === 'weekly' ? 'Weekly Report' : 'Monthly Report';
-  // The forecast shows once there is one (issue 14); before, the section is left out.
-  const sections = WEEKLY_MONTHLY.filter((s) => s !== 'collections-forecast' || data.forecast !== null);
+  const pages: ReactElement[][] = [
+    [
+      <PeriodIntro key="intro" data={data} />,
+      <SummarySection key="summary" data={data} />,
+      <RevenueCollectionsSection key="revenue" data={data} />,
+      <AgingSection key="aging" data={data} />,
+    ],
+    [<HabitsSection key="habits" data={data} />, <ChaseSection key="chase" data={data} />],
+    ...(data.forecast === null ? [] : [[<ForecastSection key="forecast" data={data} />]]),
+  ];
   return (
     <Doc title={`${data.company.name} - ${title}`}>
-      <ReportPage
-        company={data.company}
-        title={title}
-        subtitle={periodLabel(data.period, data.frequency)}
-        dataAsOf={data.dataAsOf}
-      >
-        <PeriodIntro data={data} />
-        {sections.map((id) => {
-          const Body = periodicSections[id as keyof typeof periodicSections];
-          return <Body key={id} data={data} />;
-        })}
-      </ReportPage>
+      {pages.map((content, i) => (
+        <ReportPage
+          key={i}
+          company={data.company}
+          title={title}
+          subtitle={periodLabel(data.period, data.frequency)}
+          dataAsOf={data.dataAsOf}
+          page={{ number: i + 1, of: pages.length }}
+        >
+          {content}
+        </ReportPage>
+      ))}
     </Doc>
   );
 };
