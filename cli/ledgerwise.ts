@@ -30,6 +30,7 @@ const usage = `Usage: ledgerwise <command>
   infra up|down|status|logs [server]         manage the local servers (deploy/local)
   projections status | rebuild <name>        read-model lag, or rebuild one read model
   history <streamId> [--from=N] [--limit=N]  replay an aggregate's events with the state after each
+  billing catalogue | backfill               apply the plan catalogue, or give every company a subscription
   forecast --input series.csv [...]          forecast revenue series from a CSV (forecast --help)
 `;
 
@@ -122,6 +123,12 @@ const main = async (argv: string[]): Promise<void> => {
   if (command === 'projections') {
     const { runProjectionsCommand } = await import('../projections/projections-cli');
     process.exitCode = await runProjectionsCommand(rest, config, logger);
+    return;
+  }
+
+  if (command === 'billing') {
+    const { runBillingCommand } = await import('./billing');
+    process.exitCode = await runBillingCommand(rest, config, logger);
     return;
   }
 

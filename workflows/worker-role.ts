@@ -25,6 +25,7 @@ import { startSyncRequestReactor } from './sync/sync-request-reactor';
 import { createSyncWorker } from './sync/worker';
 import { taskQueues } from './task-queues';
 import { openReadStore } from '../projections/read-store/open-read-store';
+import { startBilling } from './billing/start-billing';
 
 let runtimeInstalled = false;
 /** The SDK's runtime is process-wide and may be installed once, before the first connection. */
@@ -142,6 +143,13 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     config,
     logger: logger.child({ reactor: 'report-schedules' }),
   });
+  // Plans from the catalogue, and a billing subscription for every tenant (docs/adr/0039-billing.md).
+  const billing = await startBilling({
+    writeSide: events.writeSide,
+    db,
+    config,
+    logger: logger.child({ part: 'billing' }),
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -177,6 +185,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       await welcomeReports.stop();
       await connectorRecipients.stop();
       await reportSchedules.stop();
+      await billing.stop();
       await outbox.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);

@@ -9,6 +9,9 @@ import { cataloguePlans, type CataloguePlan } from '../../domain/plan/catalogue'
 import type { PlanCommand } from '../../domain/plan/decide';
 import { planDecider } from '../../domain/plan/plan-decider';
 
+/** The key under which a catalogue plan's id is claimed: how its id is found again by identifier. */
+export const catalogueClaimKey = (identifier: string) => `catalogue:plan:${identifier}`;
+
 export type CatalogueResult = { identifier: string; planId: number; appended: number }[];
 
 /** A short digest of what a plan entry asks for: the command id of an update, so an unchanged catalogue repeats it. */
@@ -39,7 +42,7 @@ export const applyPlanCatalogue = async (
         entry.Identifier,
         await allocateId(writeSide.store, {
           category: 'plan',
-          commandId: `catalogue:plan:${entry.Identifier}`,
+          commandId: catalogueClaimKey(entry.Identifier),
           now,
         }),
       );

@@ -10,6 +10,7 @@ import { allocateIdFor, executeCommand } from '../../execute-command';
 import { isAdvisorIn, requireCaller, type Caller } from '../../plugins/access';
 import { clientsPartnerOf, industryOf, requirePartner } from '../../use-cases/tenants/tenant-facts';
 import { tenantStream, userStream } from '../../../contracts/stream-ids';
+import { startTenantSubscription } from '../../use-cases/billing/start-tenant-subscription';
 
 /** portal.md section 9: a plan identifier ending _business, or free, lite, plus, max, is a business's. */
 const classificationOfPlan = (plan: string): TenantClassification =>
@@ -113,6 +114,13 @@ export const tenantCreateRoutes: FastifyPluginAsyncZod = (app) => {
         });
         position = joined.position;
       }
+      // Every company has a billing subscription from its creation (docs/adr/0039-billing.md).
+      const subscription = await startTenantSubscription(
+        reply,
+        tenantId,
+        advisorClient ? caller.tenantId : null,
+      );
+      if (subscription.outcome === 'started') position = Math.max(position, subscription.position);
       const { tenant } = await queryTenant(services.db, { tenantId, afterPosition: position });
       if (!tenant) throw new AppError('internal', 'The created tenant is not readable.');
       void reply.header('etag', `"${created.nextRevision}"`);
