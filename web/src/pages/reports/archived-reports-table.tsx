@@ -1,8 +1,9 @@
-import { Badge, Button } from '@tremor/react';
+import { Button } from '@tremor/react';
 import { useMemo, useState } from 'react';
 import type { ArchivedReport } from '../../../../contracts/api/reports';
 import { ApiError } from '../../api/api-error';
 import { errorCatalogue } from '../../api/error-catalogue';
+import { TextBadge } from '../../components/text-badge';
 import { useArchivedReports, useDownloadArchivedReport } from '../../api/queries/reports';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
@@ -37,7 +38,7 @@ export const ArchivedReportsTable = ({ sellerId, showSeller = true, onError }: A
         header: 'File',
         value: (report) => report.Extension,
         cell: (report) => (
-          <Badge color={report.Extension === 'pdf' ? 'red' : 'emerald'}>{report.Extension}</Badge>
+          <TextBadge tone={report.Extension === 'pdf' ? 'red' : 'green'}>{report.Extension}</TextBadge>
         ),
         sortable: true,
       },

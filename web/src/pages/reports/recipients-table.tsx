@@ -1,4 +1,4 @@
-import { Badge, Button } from '@tremor/react';
+import { Button } from '@tremor/react';
 import { useMemo, useState } from 'react';
 import type { RecipientResponse } from '../../../../contracts/api/recipients';
 import type { RecipientState } from '../../../../contracts/events/recipient';
@@ -6,6 +6,7 @@ import { ApiError } from '../../api/api-error';
 import { errorCatalogue } from '../../api/error-catalogue';
 import { useDeleteRecipient, usePatchRecipient } from '../../api/queries/recipients';
 import { ModalDialog } from '../../components/modal-dialog';
+import { TextBadge, type BadgeTone } from '../../components/text-badge';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
 import { tableTexts } from '../../table/empty-texts';
@@ -16,8 +17,8 @@ export type RecipientsViewer = { userId: number; isTenantAdmin: boolean; isPlatf
 
 type SendFlag = 'SendWeekly' | 'SendMonthly';
 
-const stateColors: Record<RecipientState, 'emerald' | 'blue' | 'gray' | 'red'> = {
-  ACTIVE: 'emerald',
+const stateColors: Record<RecipientState, BadgeTone> = {
+  ACTIVE: 'green',
   ADMIN: 'blue',
   INACTIVE: 'gray',
   DEACTIVATED: 'red',
@@ -105,7 +106,7 @@ export const RecipientsTable = ({ recipients, viewer, onError }: RecipientsTable
         id: 'STATE',
         header: 'State',
         value: (recipient) => recipient.STATE,
-        cell: (recipient) => <Badge color={stateColors[recipient.STATE]}>{recipient.STATE}</Badge>,
+        cell: (recipient) => <TextBadge tone={stateColors[recipient.STATE]}>{recipient.STATE}</TextBadge>,
         sortable: true,
       },
       flagColumn('SendWeekly', 'Send weekly'),
