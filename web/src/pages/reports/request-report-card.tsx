@@ -192,17 +192,21 @@ export const RequestReportCard = ({ sellers, recipients, requester }: RequestRep
           }}
         />
       )}
-      <ModalDialog
-        open={outcome !== null}
-        title={outcome?.title ?? ''}
-        role={outcome?.title === reportTexts.sendErrorTitle ? 'alertdialog' : 'dialog'}
-        onClose={() => setOutcome(null)}
-      >
-        <p className="text-sm text-gray-700">{outcome?.message}</p>
-        <div className="flex justify-end">
-          <Button onClick={() => setOutcome(null)}>OK</Button>
-        </div>
-      </ModalDialog>
+      {/* Mounted fresh when the request modal closes: a second dialog opening while the first leaves
+          stayed hidden in Chromium. */}
+      {outcome && (
+        <ModalDialog
+          open
+          title={outcome.title}
+          role={outcome.title === reportTexts.sendErrorTitle ? 'alertdialog' : 'dialog'}
+          onClose={() => setOutcome(null)}
+        >
+          <p className="text-sm text-gray-700">{outcome.message}</p>
+          <div className="flex justify-end">
+            <Button onClick={() => setOutcome(null)}>OK</Button>
+          </div>
+        </ModalDialog>
+      )}
     </Card>
   );
 };
