@@ -35,6 +35,7 @@ const ledger = demoLedger(sellerId, { seed: 33, startDate: '2022-02-01', invoice
 /** The printed formats, written here again: GBP in the en-GB way, days with one decimal at most. */
 const gbp = (cents: number) =>
   new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(cents / 100);
+const grouped = (value: number) => new Intl.NumberFormat('en-US').format(value);
 const daysText = (value: number) =>
   `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(value)} days`;
 
@@ -204,7 +205,7 @@ describe('the WELCOME_REPORT PDF', () => {
     // The cards' labels print first, then their values in the same order.
     expect(body).toMatch(
       new RegExp(
-        `CUSTOMERS \\(36 MONTHS\\) ACTIVE CUSTOMERS INVOICES \\(36 MONTHS\\) ${customers.size} \\d+ ${invoices} `,
+        `CUSTOMERS \\(36 MONTHS\\) ACTIVE CUSTOMERS INVOICES \\(36 MONTHS\\) ${grouped(customers.size)} [\\d,]+ ${grouped(invoices)} `,
       ),
     );
     expect(body).toContain(gbp(aging.open));

@@ -29,6 +29,10 @@ export const money = (cents: number, currency: Currency) => moneyFormat(currency
 export const compactMoney = (cents: number, currency: Currency) =>
   moneyFormat(currency, true).format(cents / 100);
 
+const countFormat = new Intl.NumberFormat('en-US');
+/** A count with thousands separators: 55000 -> "55,000". */
+export const count = (value: number) => countFormat.format(value);
+
 const daysFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 export const days = (value: number | null) => (value === null ? 'n/a' : `${daysFormat.format(value)} days`);
 

@@ -8,7 +8,7 @@ import { loadReportSubject } from '../report-data/report-subject';
 import { gatherScorecardData } from '../report-data/scorecard-data';
 import { gatherWelcomeData } from '../report-data/welcome-data';
 import type { RenderedReport } from '../rendered-report';
-import { changeOf, days, longDate, longMonth, money, periodLabel, signedShare } from './pdf-format';
+import { changeOf, count, days, longDate, longMonth, money, periodLabel, signedShare } from './pdf-format';
 import type { PdfJob } from './pdf-job';
 import { renderPdf } from './pdf-renderer';
 
@@ -135,7 +135,7 @@ const prepare = async (
         summary: {
           periodLabel: longDate(request.asOf.toISOString()),
           highlights: [
-            { label: 'Customers (36 months)', value: String(data.found?.customersT36M ?? 0) },
+            { label: 'Customers (36 months)', value: count(data.found?.customersT36M ?? 0) },
             { label: 'Open receivables', value: money(data.standing.receivables.open, currency) },
             { label: 'Overdue', value: money(data.standing.receivables.overdue, currency) },
           ],
@@ -160,7 +160,7 @@ const prepare = async (
         company,
         summary: {
           periodLabel: longMonth(data.period.start),
-          highlights: [{ label: 'Peers', value: String(data.peers) }],
+          highlights: [{ label: 'Peers', value: count(data.peers) }],
         },
       };
     }

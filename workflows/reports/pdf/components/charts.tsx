@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { Currency } from '../../../../contracts/events/tenant';
 import type { AgingFigure, ForecastWeek, TrendPoint } from '../../report-data/report-data';
 import { compactMoney, money, share, shortDate, shortMonth } from '../pdf-format';
@@ -27,7 +28,7 @@ const YAxis = (props: { max: number; height: number; width: number; currency: Cu
     {[0, 0.25, 0.5, 0.75, 1].map((step) => {
       const y = props.height - step * props.height;
       return (
-        <pdf.G key={step}>
+        <Fragment key={step}>
           <pdf.Line x1={AXIS_WIDTH} x2={props.width} y1={y} y2={y} stroke={colors.faint} strokeWidth={0.5} />
           <pdf.Text
             x={AXIS_WIDTH - 4}
@@ -38,7 +39,7 @@ const YAxis = (props: { max: number; height: number; width: number; currency: Cu
           >
             {compactMoney(props.max * step, props.currency)}
           </pdf.Text>
-        </pdf.G>
+        </Fragment>
       );
     })}
   </>
@@ -76,7 +77,7 @@ export const RevenueCollectionsChart = (props: {
           {props.trend.map((point, i) => {
             const center = AXIS_WIDTH + slot * i + slot / 2;
             return (
-              <pdf.G key={point.start}>
+              <Fragment key={point.start}>
                 <pdf.Rect
                   x={center - bar - 1}
                   y={y(point.revenue)}
@@ -100,7 +101,7 @@ export const RevenueCollectionsChart = (props: {
                 >
                   {props.frequency === 'weekly' ? shortDate(point.start) : shortMonth(point.start)}
                 </pdf.Text>
-              </pdf.G>
+              </Fragment>
             );
           })}
         </pdf.G>
@@ -163,13 +164,13 @@ export const AgingBar = (props: { aging: AgingFigure[]; currency: Currency }) =>
                 backgroundColor: colors.aging[i] ?? colors.neutral,
               }}
             />
-            <pdf.View>
-              <pdf.Text style={{ ...text.small, ...text.muted }}>{agingLabels[bucket.bucket]}</pdf.Text>
-              <pdf.Text style={text.bold}>{money(bucket.amount, props.currency)}</pdf.Text>
-              <pdf.Text style={{ ...text.small, ...text.muted }}>
-                {`${share(total === 0 ? 0 : bucket.amount / total)} - ${bucket.invoices} inv.`}
-              </pdf.Text>
-            </pdf.View>
+            <pdf.Text style={{ ...text.small, ...text.muted }}>
+              {`${agingLabels[bucket.bucket]}\n`}
+              <pdf.Text
+                style={{ ...text.bold, fontSize: 9, color: colors.ink }}
+              >{`${money(bucket.amount, props.currency)}\n`}</pdf.Text>
+              {`${share(total === 0 ? 0 : bucket.amount / total)} - ${bucket.invoices} inv.`}
+            </pdf.Text>
           </pdf.View>
         ))}
       </pdf.View>
@@ -201,7 +202,7 @@ export const ForecastChart = (props: { weeks: ForecastWeek[]; currency: Currency
             fill="none"
           />
           {props.weeks.map((w, i) => (
-            <pdf.G key={w.start}>
+            <Fragment key={w.start}>
               <pdf.Circle cx={xOf(i)} cy={yOf(w.mean)} r={2} fill={colors.accent} />
               <pdf.Text
                 x={xOf(i)}
@@ -212,7 +213,7 @@ export const ForecastChart = (props: { weeks: ForecastWeek[]; currency: Currency
               >
                 {shortDate(w.start)}
               </pdf.Text>
-            </pdf.G>
+            </Fragment>
           ))}
         </pdf.G>
       </pdf.Svg>

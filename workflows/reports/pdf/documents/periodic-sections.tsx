@@ -4,7 +4,7 @@ import { DataTable } from '../components/data-table';
 import { KpiCard, KpiRow } from '../components/kpi-card';
 import { Section } from '../components/report-page';
 import { text } from '../components/theme';
-import { changeOf, days, longDate, money, periodLabel, shortDate } from '../pdf-format';
+import { changeOf, count, days, longDate, money, periodLabel, shortDate } from '../pdf-format';
 import { pdf } from '../react-pdf';
 
 /**
@@ -95,10 +95,9 @@ export const SummarySection = ({ data }: { data: ReportData }) => {
         />
         <KpiCard
           label="Open invoices"
-          value={String(data.receivables.openInvoices)}
-          changes={[
-            { ratio: null, label: `${data.chase.overdueInvoices} overdue and still open`, goodWhen: 'down' },
-          ]}
+          value={count(data.receivables.openInvoices)}
+          changes={[]}
+          note={`${count(data.chase.overdueInvoices)} overdue and still open`}
         />
       </KpiRow>
     </pdf.View>
@@ -199,7 +198,7 @@ export const ChaseSection = ({ data }: { data: ReportData }) => (
         i.customerName,
         i.docNumber,
         longDate(i.dueDate),
-        String(i.daysOverdue),
+        count(i.daysOverdue),
         money(i.balance, data.company.currency),
       ])}
       empty="No overdue invoices."

@@ -9,7 +9,7 @@ import { DataTable } from '../components/data-table';
 import { KpiCard, KpiRow } from '../components/kpi-card';
 import { ReportPage, Section } from '../components/report-page';
 import { text } from '../components/theme';
-import { days, longDate, longMonth, money, periodLabel } from '../pdf-format';
+import { count, days, longDate, longMonth, money, periodLabel } from '../pdf-format';
 import type { PdfJob } from '../pdf-job';
 import { pdf } from '../react-pdf';
 import { BenchmarksBody } from './benchmarks-body';
@@ -117,9 +117,9 @@ const welcomeDocument = ({ found, standing }: WelcomeData) => {
           {found ? (
             <pdf.View>
               <KpiRow>
-                <KpiCard label="Customers (36 months)" value={String(found.customersT36M)} changes={[]} />
-                <KpiCard label="Active customers" value={String(found.activeCustomers)} changes={[]} />
-                <KpiCard label="Invoices (36 months)" value={String(found.invoicesT36M)} changes={[]} />
+                <KpiCard label="Customers (36 months)" value={count(found.customersT36M)} changes={[]} />
+                <KpiCard label="Active customers" value={count(found.activeCustomers)} changes={[]} />
+                <KpiCard label="Invoices (36 months)" value={count(found.invoicesT36M)} changes={[]} />
               </KpiRow>
               <KpiRow>
                 <KpiCard
