@@ -6,11 +6,12 @@
  * also runs alone under its own file name with its own parameter names.
  */
 import type { BenchSuite, Figure, SuiteContext } from '../harness';
+import { suite as pdfs } from './reports-pdf';
 import { suite as sheets } from './reports-sheets';
 
 type Part = Pick<BenchSuite, 'name' | 'params' | 'run'>;
 
-const parts: Part[] = [sheets];
+const parts: Part[] = [sheets, pdfs];
 
 export const suite: BenchSuite = {
   name: 'reports',
