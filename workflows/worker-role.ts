@@ -55,6 +55,9 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
   });
   // Syncs send the pages they write to the ledger feed themselves; the outbox publisher is the fallback.
   const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+  // Requests recorded by the gateway become runs (docs/adr/0018-pipeline-start.md).
+  const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
   const reportObjects = createReportObjectStore(config);
   const reportMailer = createMailer(config);
   const pipelineWorkers = [
@@ -67,6 +70,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     await createReportsWorker({
       connection,
       config,
+      client,
       deps: {
         db,
         writeSide: events.writeSide,
@@ -89,9 +93,6 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     onError: (error) => logger.warn({ err: error }, 'the ledger outbox could not publish; retrying'),
   });
   outbox.start();
-  // Requests recorded by the gateway become runs (docs/adr/0018-pipeline-start.md).
-  const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
   const syncRequests = startSyncRequestReactor({
     writeSide: events.writeSide,
     db,

@@ -56,6 +56,7 @@ beforeAll(async () => {
   worker = await createReportsWorker({
     connection: nativeConnection,
     config,
+    client,
     deps: { db: services.db, writeSide: services.writeSide, now: () => new Date(), config, parts },
   });
   running = worker.run();
@@ -302,6 +303,9 @@ describe('report schedules', () => {
         expect(job.workflowId).toBe(
           `${world.config.TEMPORAL_TASK_QUEUE_PREFIX}-report-seller-${job.sellerId}-job-${job.jobId}`,
         );
+        // Its run is started with it (the job reactor would find it started).
+        const run = await client.workflow.getHandle(job.workflowId).describe();
+        expect(run.type).toBe('reportJobWorkflow');
       }
     }
     // The jobs are in the tables like the ones users ask for.
@@ -320,6 +324,7 @@ describe('report schedules', () => {
       writeSide: services.writeSide,
       now: () => new Date(),
       config,
+      client,
     });
     const step = {
       tenantId,

@@ -6,6 +6,7 @@
  * test kills the process at that exact point, the worst moment for a duplicate, since Temporal will
  * run that send again on the next worker.
  */
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { openEventSource } from '../../commands/open-event-source';
 import { loadConfig } from '../../contracts/config';
@@ -21,6 +22,10 @@ const main = async () => {
   const { db } = await openReadStore(config);
   const events = await openEventSource(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const client = new Client({
+    connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }),
+    namespace: config.TEMPORAL_NAMESPACE,
+  });
   const mailer = createMailer(config);
   const now = () => new Date();
   const deps = { db, writeSide: events.writeSide, now };
@@ -39,6 +44,7 @@ const main = async () => {
   const worker = await createReportsWorker({
     connection,
     config,
+    client,
     deps: { ...deps, config, parts: process.argv[2] === 'stall-after-second-email' ? stalling : parts },
   });
   process.stdout.write('ready\n');

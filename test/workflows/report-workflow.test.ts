@@ -132,6 +132,7 @@ beforeAll(async () => {
     await createReportsWorker({
       connection: nativeConnection,
       config,
+      client,
       deps: {
         ...deps,
         now,

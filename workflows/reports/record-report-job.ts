@@ -1,12 +1,15 @@
+import type { z } from 'zod';
 import type { CommandHandlerDeps } from '../../commands/command-handler';
 import { allocateId } from '../../commands/id-allocator';
 import { runWithRequestContext, systemActorId } from '../../commands/request-context';
 import type { Config } from '../../contracts/config';
-import type { JobJson } from '../../contracts/events/job';
+import { JobCreated, type JobJson } from '../../contracts/events/job';
 import { jobStream } from '../../contracts/stream-ids';
 import { jobDecider } from '../../domain/job/job-decider';
-import { readState, runSystemCommand } from '../sync/system-commands';
+import { runSystemCommand } from '../sync/system-commands';
 import { reportJobWorkflowId } from './report-job';
+
+export type RecordedJob = z.infer<typeof JobCreated>['data'];
 
 /**
  * Records a report job as the gateway records one (a job stream with JobCreated, shown in the jobs
@@ -25,14 +28,18 @@ export const recordReportJob = async (
     parameters: JobJson & { type: string };
     now: Date;
   },
-): Promise<{ jobId: number; created: boolean }> => {
+): Promise<{ jobId: number; created: boolean; job: RecordedJob }> => {
   const { writeSide } = deps;
   const jobId = await runWithRequestContext(
     { actor: systemActorId(request.process), tenantId: request.tenantId },
     () => allocateId(writeSide.store, { category: 'job', commandId: request.requestId, now: request.now }),
   );
-  const job = await readState(writeSide, jobDecider, jobStream(jobId));
-  if (job.status !== 'none') return { jobId, created: false };
+  const recorded = async () => {
+    const [first] = await writeSide.store.readStream(jobStream(jobId), { maxCount: 1 });
+    return first ? JobCreated.parse({ type: first.type, data: first.data }).data : null;
+  };
+  const before = await recorded();
+  if (before) return { jobId, created: false, job: before };
   await runSystemCommand(
     { writeSide, workflowId: request.requestId, tenantId: request.tenantId, process: request.process },
     jobDecider,
@@ -53,5 +60,7 @@ export const recordReportJob = async (
       },
     },
   );
-  return { jobId, created: true };
+  const job = await recorded();
+  if (!job) throw new Error(`job ${jobId} was created but its stream is empty`);
+  return { jobId, created: true, job };
 };

@@ -39,6 +39,8 @@ const ReportOptions = Sheets.extend({
 
 /** POST /api/reports, workflow options, and the scheduled sends (report-schedules/). */
 const WorkflowOptions = z.object({
+  /** A scheduled send's due time: its reports are as of then, however late the run. */
+  scheduledAt: z.iso.datetime().optional(),
   frequency: z.enum(['weekly', 'monthly', 'none']).default('weekly'),
   noOverride: z.boolean().default(true),
   noRecent: z.boolean().default(true),
@@ -107,6 +109,7 @@ const workflowRun = (job: RecordedJob & { sellerId: number }): ReportJobInput | 
   const sends = options.frequency !== 'none' && !options.onlyArchive;
   return {
     ...base(job),
+    ...(options.scheduledAt ? { asOf: options.scheduledAt } : {}),
     // Frequency none archives the weekly report and sends nothing (docs/adr/0038).
     pdf: options.frequency === 'none' ? 'weekly' : options.frequency,
     sheets: noSheets,

@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { Config } from '../../contracts/config';
 import { taskQueues } from '../task-queues';
@@ -5,13 +6,16 @@ import { createReportActivities, type ReportDeps } from './activities';
 import { createScheduledReportsActivities } from './report-schedules/scheduled-reports-activities';
 
 /**
- * The reports queue's worker: report jobs and the tenants' scheduled sends. Rendering is CPU bound,
- * so two activities at a time on a 2-core machine; a flood of syncs never delays it (its own queue).
+ * The reports queue's worker: report jobs and the tenants' scheduled sends. Four activities at a
+ * time: a render mostly waits on the one PDF process (which holds the CPU-heavy drawing), a send on
+ * S3 and SMTP; a flood of syncs never delays it (its own queue).
  */
 export const createReportsWorker = (options: {
   connection: NativeConnection;
   config: Config;
   deps: ReportDeps;
+  /** Starts the runs of the jobs a scheduled send records. */
+  client: Client;
   maxConcurrentActivities?: number;
 }) =>
   Worker.create({
@@ -21,9 +25,13 @@ export const createReportsWorker = (options: {
     workflowsPath: require.resolve('./workflows'),
     activities: {
       ...createReportActivities(options.deps),
-      ...createScheduledReportsActivities({ ...options.deps, config: options.config }),
+      ...createScheduledReportsActivities({
+        ...options.deps,
+        config: options.config,
+        client: options.client,
+      }),
     },
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 2,
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 4,
     maxConcurrentWorkflowTaskExecutions: 4,
     maxCachedWorkflows: 200,
   });
