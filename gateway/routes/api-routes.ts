@@ -33,6 +33,7 @@ import { clientRoutes } from './clients/client-routes';
 import { userEditRoutes } from './users/user-edit-routes';
 import { userRoutes } from './users/user-routes';
 import { liveRoutes } from '../live/live-routes';
+import { billingRoutes } from './billing/billing-routes';
 
 /**
  * Every route group of the API that needs the services (sessions, write side, read models). One
@@ -73,4 +74,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(tenantUpdateRoutes);
   await app.register(tenantLogoRoutes);
   await app.register(clientRoutes);
+  await app.register(billingRoutes);
 };
