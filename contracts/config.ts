@@ -23,6 +23,8 @@ const booleanFlag = z
 const oauthClientValue = z.string().trim().min(1).optional();
 
 const DEV_SESSION_SECRET = 'ledgerwise-local-development-secret-do-not-use';
+/** Public, so the webhook route refuses every delivery in production while it is still the secret. */
+export const DEV_STRIPE_WEBHOOK_SECRET = 'whsec_ledgerwise_local_development';
 const DEV_PLATFORM_ADMIN_EMAILS = 'admin@ledgerwise.local';
 const DEV_SEED_ADMIN_PASSWORD = 'Ledgerwise-admin-1';
 /** s3rver's fixed key pair (deploy/local); production names its own. */
@@ -100,6 +102,8 @@ export const ConfigEnv = z
     MAILDEV_URL: url(['http', 'https']).default('http://127.0.0.1:1080'),
     STRIPE_API_URL: url(['http', 'https']).default('http://127.0.0.1:12111'),
     STRIPE_SECRET_KEY: z.string().min(1).default('sk_test_123'),
+    /** Signs the payment provider's webhook deliveries (docs/adr/0039-billing.md); production names its own. */
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).default(DEV_STRIPE_WEBHOOK_SECRET),
     /**
      * The report archive's object store (docs/adr/0035-report-archive.md): any S3-compatible service.
      * Locally s3rver from deploy/local, which takes only its fixed S3RVER key pair; the bucket is

@@ -64,6 +64,8 @@ export const BillingPaymentMethodChanged = change('BillingPaymentMethodChanged',
 });
 export const BillingPaymentStatusChanged = change('BillingPaymentStatusChanged', {
   paymentStatus: PaymentStatus,
+  /** When the payment provider's event said so: older news arriving later is not applied. Absent before webhooks. */
+  asOf: IsoDateTime.optional(),
 });
 export const BillingStripeCustomerLinked = change('BillingStripeCustomerLinked', {
   stripeCustomerId: z.string().min(1),

@@ -25,6 +25,8 @@ export type KnownSubscription = {
   /** InactiveAt: the churn date, set by a cancellation. */
   inactiveAt: string | null;
   paymentStatus: PaymentStatus;
+  /** When the payment provider last reported the status (webhooks); null before any report. */
+  paymentStatusAsOf: string | null;
   paymentMethod: PaymentMethod | null;
   stripeCustomerId: string | null;
   products: SubscriptionProduct[];
@@ -55,6 +57,7 @@ export const evolveBilling = (
       resumesAt: null,
       inactiveAt: null,
       paymentStatus: data.paymentStatus,
+      paymentStatusAsOf: null,
       paymentMethod: data.paymentMethod,
       stripeCustomerId: null,
       products: [],
@@ -83,7 +86,10 @@ export const evolveBilling = (
       onKnown(state, () => ({ paymentMethod: data.paymentMethod })),
     )
     .with({ type: 'BillingPaymentStatusChanged' }, ({ data }) =>
-      onKnown(state, () => ({ paymentStatus: data.paymentStatus })),
+      onKnown(state, (subscription) => ({
+        paymentStatus: data.paymentStatus,
+        paymentStatusAsOf: data.asOf ?? subscription.paymentStatusAsOf,
+      })),
     )
     .with({ type: 'BillingStripeCustomerLinked' }, ({ data }) =>
       onKnown(state, () => ({ stripeCustomerId: data.stripeCustomerId })),

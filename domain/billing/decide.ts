@@ -54,7 +54,14 @@ export type UpdateBillingSubscription = DomainCommand<
   }
 >;
 export type LinkStripeCustomer = DomainCommand<'LinkStripeCustomer', { stripeCustomerId: string }>;
-export type RecordPaymentStatus = DomainCommand<'RecordPaymentStatus', { paymentStatus: PaymentStatus }>;
+export type RecordPaymentStatus = DomainCommand<
+  'RecordPaymentStatus',
+  {
+    paymentStatus: PaymentStatus;
+    /** When the payment provider reported it; a report older than the last one applied changes nothing. */
+    asOf?: Date;
+  }
+>;
 export type CancelBillingSubscription = DomainCommand<
   'CancelBillingSubscription',
   {
@@ -279,11 +286,22 @@ export const decideBilling = (command: BillingCommand, state: BillingSubscriptio
     })
     .with({ type: 'RecordPaymentStatus' }, (c): BillingEvent[] => {
       const subscription = requireSubscription(state);
-      if (subscription.paymentStatus === c.data.paymentStatus) return [];
+      const asOf = c.data.asOf?.toISOString();
+      // Webhooks arrive in any order: news older than what was applied is stale.
+      if (asOf && subscription.paymentStatusAsOf && asOf < subscription.paymentStatusAsOf) return [];
+      if (
+        subscription.paymentStatus === c.data.paymentStatus &&
+        (!asOf || asOf === subscription.paymentStatusAsOf)
+      )
+        return [];
       return [
         {
           type: 'BillingPaymentStatusChanged',
-          data: { subscriptionId: subscription.subscriptionId, paymentStatus: c.data.paymentStatus },
+          data: {
+            subscriptionId: subscription.subscriptionId,
+            paymentStatus: c.data.paymentStatus,
+            ...(asOf ? { asOf } : {}),
+          },
         },
       ];
     })

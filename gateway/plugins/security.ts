@@ -84,8 +84,12 @@ export const registerSecurity = async (app: FastifyInstance, config: Config): Pr
   });
 
   app.addHook('onRequest', (request, reply, done) => {
-    // Every write of any path: the web app's pages and files are GETs only.
+    // Every write of any path: the web app's pages and files are GETs only. A machine route that
+    // authenticates each request by its own signature (the payment provider's webhook) declares
+    // csrfExempt: no browser session is involved there.
     if (safeMethods.has(request.method)) return done();
+    if ((request.routeOptions.config as { csrfExempt?: boolean } | undefined)?.csrfExempt === true)
+      return done();
     app.csrfProtection(request, reply, done);
   });
 
