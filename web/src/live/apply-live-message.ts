@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { createStore } from 'jotai';
 import type { ServerMessage } from '../../../contracts/live';
-import { jobsResource } from '../api/queries/jobs';
 import { sessionKey } from '../api/queries/session';
 import { isFinished, jobProgressAtom, withJobProgress } from './job-progress';
 import { matchesNoticeKey, noticeQueryKeys, type SessionIdentity } from './notice-query-keys';
@@ -35,8 +34,23 @@ export const applyLiveMessage = (
     case 'job-progress': {
       const store = target.store();
       store.set(jobProgressAtom, withJobProgress(store.get(jobProgressAtom), message));
-      if (isFinished(message.status))
-        void queryClient.invalidateQueries({ queryKey: jobsResource.key(message.tenantId) });
+      // A finished job changed what it produced (a report job: the archive, the recipients' last-sent
+      // dates): every resource that shows jobs' results is refetched, as for a job notice.
+      if (isFinished(message.status)) {
+        const keys = noticeQueryKeys(
+          {
+            type: 'invalidate',
+            entity: 'job',
+            id: message.jobId,
+            tenantId: message.tenantId,
+            position: message.position,
+          },
+          target.who(),
+        );
+        void queryClient.invalidateQueries({
+          predicate: (query) => keys.some((key) => matchesNoticeKey(key, query.queryKey)),
+        });
+      }
       return;
     }
     case 'refetch':

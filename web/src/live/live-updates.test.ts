@@ -3,6 +3,7 @@ import { createStore } from 'jotai';
 import type { ServerMessage } from '../../../contracts/live';
 import { ApiClient } from '../api/api-client';
 import { jobQueries } from '../api/queries/jobs';
+import { reportQueries } from '../api/queries/reports';
 import { sellerQueries } from '../api/queries/platforms';
 import { sessionKey } from '../api/queries/session';
 import { tenantQueries } from '../api/queries/tenants';
@@ -132,6 +133,7 @@ describe('what live messages do to the page', () => {
   const featuresOf = (tenantId: number) => tenantQueries.features(api, tenantId).queryKey;
   const jobsOf = (tenantId: number) =>
     jobQueries.list(api, { tenantId, filter: { sellerId: 1, limit: 20 } }).queryKey;
+  const archiveOf = (tenantId: number) => reportQueries.archived(api, { tenantId }).queryKey;
 
   const setup = () => {
     const queryClient = new QueryClient();
@@ -225,9 +227,11 @@ describe('what live messages do to the page', () => {
     expect(other.stale()).toEqual([JSON.stringify(sellersOf(7))]);
   });
 
-  it('keeps each job newest progress in the atom, and refreshes the jobs when one finishes', () => {
+  it('keeps each job newest progress in the atom, and refreshes the jobs and their results when one finishes', () => {
     const { seed, stale, store, target } = setup();
     seed(jobsOf(7));
+    seed(archiveOf(7));
+    seed(archiveOf(8));
     const progress = (position: number, done: number, status: 'running' | 'completed') =>
       applyLiveMessage(
         target,
@@ -251,6 +255,7 @@ describe('what live messages do to the page', () => {
     expect(stale()).toEqual([]);
     progress(12, 500, 'completed');
     expect(store.get(jobProgressAtom)[11]).toMatchObject({ done: 500, status: 'completed' });
-    expect(stale()).toEqual([JSON.stringify(jobsOf(7))]);
+    // A finished report job has archived files: the tenant's archive is fetched again, no other's.
+    expect(stale().sort()).toEqual([JSON.stringify(archiveOf(7)), JSON.stringify(jobsOf(7))].sort());
   });
 });
