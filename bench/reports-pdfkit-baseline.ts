@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { peakRssKb } from '../workflows/reports/pdf/peak-rss';
 import type { ReportData } from '../workflows/reports/report-data/report-data';
 import {
   changeOf,
@@ -427,7 +428,7 @@ if (process.send)
       return next();
     };
     next().then(
-      () => process.send?.({ timings, maxRssKb: process.resourceUsage().maxRSS }),
+      () => process.send?.({ timings, maxRssKb: peakRssKb() }),
       (error: unknown) => process.send?.({ error: String(error) }),
     );
   });

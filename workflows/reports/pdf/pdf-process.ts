@@ -1,6 +1,7 @@
 import { documentOf } from './documents/report-documents';
 import type { PdfJob } from './pdf-job';
 import type { PdfReply, PdfRequest } from './pdf-renderer';
+import { peakRssKb } from './peak-rss';
 import { loadReactPdf } from './react-pdf';
 
 /**
@@ -25,8 +26,7 @@ const reply = (message: PdfReply) => process.send?.(message);
 
 process.on('message', (request: PdfRequest) => {
   render(request.job).then(
-    ({ bytes, ms, cpuMs }) =>
-      reply({ id: request.id, bytes, ms, cpuMs, maxRssKb: process.resourceUsage().maxRSS }),
+    ({ bytes, ms, cpuMs }) => reply({ id: request.id, bytes, ms, cpuMs, maxRssKb: peakRssKb() }),
     (error: unknown) =>
       reply({
         id: request.id,
