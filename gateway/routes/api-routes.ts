@@ -34,6 +34,7 @@ import { userEditRoutes } from './users/user-edit-routes';
 import { userRoutes } from './users/user-routes';
 import { liveRoutes } from '../live/live-routes';
 import { billingRoutes } from './billing/billing-routes';
+import { stripeWebhookRoutes } from './billing/stripe-webhook-routes';
 
 /**
  * Every route group of the API that needs the services (sessions, write side, read models). One
@@ -75,4 +76,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(tenantLogoRoutes);
   await app.register(clientRoutes);
   await app.register(billingRoutes);
+  await app.register(stripeWebhookRoutes);
 };
