@@ -107,6 +107,12 @@ export const BillingTenantParam = z.object({ tenantId: z.string().max(20) });
 export const TenantSubscriptionResponse = z.object({
   Subscription: BillingSubscription.nullable(),
   Demo: z.boolean(),
+  /**
+   * Quickstart packs (portal.md section 3): purchased = licensed quantity of the plan plus counting
+   * products under plans/business/client_nurturing/packaged; used = Quickstart clients it pays for.
+   * NeedsSupport: used reached purchased minus one (the contact-support prompt). Null without packs.
+   */
+  Quickstart: z.object({ used: z.number(), purchased: z.number(), NeedsSupport: z.boolean() }).nullable(),
 });
 export type TenantSubscriptionResponse = z.infer<typeof TenantSubscriptionResponse>;
 

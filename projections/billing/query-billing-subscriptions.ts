@@ -218,3 +218,40 @@ export const countSubscriptionsByPlan = async (
     .toArray();
   return new Map(groups.map((group) => [group._id, group.count]));
 };
+
+/** The Quickstart pack prefix of portal.md section 3. */
+const quickstartPrefix = 'plans/business/client_nurturing/packaged';
+
+/**
+ * Quickstart counts of a paying tenant (portal.md section 3): purchased from its plan's licensed
+ * quantity and its counting pack products, used as the Quickstart (free_client) clients it pays for.
+ * Null when it has no packs.
+ */
+export const quickstartCounts = async (
+  db: Db,
+  query: {
+    tenantId: number;
+    subscription: BillingSubscriptionView;
+    planProducts: readonly { Identifier: string; LicensedQuantity: number | null }[];
+  },
+): Promise<{ used: number; purchased: number } | null> => {
+  const fromPlan = query.planProducts
+    .filter((product) => product.Identifier.startsWith(quickstartPrefix))
+    .reduce((sum, product) => sum + (product.LicensedQuantity ?? 0), 0);
+  const packs = query.subscription.SubscriptionProducts.filter((product) =>
+    product.Identifier.startsWith(quickstartPrefix),
+  );
+  const hasPacks =
+    packs.length > 0 || query.planProducts.some((product) => product.Identifier.startsWith(quickstartPrefix));
+  if (!hasPacks) return null;
+  const purchased = fromPlan + packs.reduce((sum, product) => sum + product.Quantity, 0);
+  const used = await (
+    await subscriptions(db)
+  ).countDocuments({
+    billingTenantId: query.tenantId,
+    tenantId: { $ne: query.tenantId },
+    planIdentifier: 'free_client',
+    paymentStatus: { $ne: 'canceled' },
+  });
+  return { used, purchased };
+};

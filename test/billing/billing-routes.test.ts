@@ -154,7 +154,11 @@ describe('the tenant’s subscription', () => {
   it('keeps billing off for a demo tenant, with the spec’s texts', async () => {
     const { owner, tenantId } = await business();
     await makeDemo(world, tenantId);
-    expect(await subscriptionOf(owner.browser, tenantId)).toEqual({ Subscription: null, Demo: true });
+    expect(await subscriptionOf(owner.browser, tenantId)).toEqual({
+      Subscription: null,
+      Demo: true,
+      Quickstart: null,
+    });
     await admin.browser.post('/api/auth/switchTenant', { tenantId });
     const update = await admin.browser.patch(`/api/billing/subscriptions/${tenantId}`, {
       TenantId: tenantId,
@@ -163,6 +167,38 @@ describe('the tenant’s subscription', () => {
     expect([update.statusCode, errorOf(update).message]).toEqual([409, billingMessages.demoUpdate]);
     const portal = await owner.browser.post('/api/billing/session', { tenantId });
     expect([portal.statusCode, errorOf(portal).message]).toEqual([409, billingMessages.demoDisabled]);
+  });
+});
+
+describe('Quickstart counts', () => {
+  it('counts the firm’s Quickstart clients against its packs and asks for support at purchased minus one', async () => {
+    count += 1;
+    const advisor = await person(world, { name: `quickstart${count}` });
+    const firm = await advisor.browser.post('/api/tenants', {
+      Name: `Quickstart Firm ${count}`,
+      FriendlyName: `Quickstart Firm ${count}`,
+      Industry: { FreeForm: 'Accounting' },
+      Classification: 'FIRM',
+    });
+    const firmId = Tenant.parse(firm.json()).Id;
+    await advisor.browser.post('/api/auth/switchTenant', { tenantId: firmId });
+    await world.settle();
+    const counts = async () => (await subscriptionOf(advisor.browser, firmId)).Quickstart;
+    // The advisor plan comes with a pack of 5.
+    expect(await counts()).toEqual({ used: 0, purchased: 5, NeedsSupport: false });
+    for (let client = 1; client <= 4; client += 1) {
+      const added = await advisor.browser.post('/api/tenants', {
+        Name: `QS Client ${count}.${client}`,
+        Industry: { FreeForm: 'Bakery' },
+        BusinessModel: 'B2C',
+      });
+      expect(added.statusCode).toBe(201);
+    }
+    await world.settle();
+    expect(await counts()).toEqual({ used: 4, purchased: 5, NeedsSupport: true });
+    // A company without packs has no counts.
+    const { owner, tenantId } = await business();
+    expect((await subscriptionOf(owner.browser, tenantId)).Quickstart).toBeNull();
   });
 });
 

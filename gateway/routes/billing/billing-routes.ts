@@ -28,8 +28,10 @@ import { catalogueProducts } from '../../../domain/plan/catalogue';
 import {
   getTenantSubscription,
   listAdminSubscriptions,
+  quickstartCounts,
 } from '../../../projections/billing/query-billing-subscriptions';
-import { listPlans } from '../../../projections/plans/query-plans';
+import { getPlanByIdentifier, listPlans } from '../../../projections/plans/query-plans';
+import { needsQuickstartSupport } from '../../../domain/billing/subscription-rules';
 import { tenantSummaries } from '../../../projections/tenant-lookup';
 import { tenantsCollection } from '../../../projections/tenants/tenant-view';
 import {
@@ -185,7 +187,18 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
       const subscription = await subscriptionOf(request, tenantId);
       await requireBillingAccess(request, tenantId, subscription);
       const { isDemo } = await tenantFacts(request, tenantId);
-      return { Subscription: isDemo ? null : subscription, Demo: isDemo };
+      if (isDemo || !subscription) return { Subscription: null, Demo: isDemo, Quickstart: null };
+      const plan = await getPlanByIdentifier(services.db, { identifier: subscription.Plan.Identifier });
+      const counts = await quickstartCounts(services.db, {
+        tenantId,
+        subscription,
+        planProducts: plan?.Products ?? [],
+      });
+      return {
+        Subscription: subscription,
+        Demo: false,
+        Quickstart: counts && { ...counts, NeedsSupport: needsQuickstartSupport(counts) },
+      };
     },
   );
 
