@@ -7,11 +7,12 @@
  */
 import type { BenchSuite, Figure, SuiteContext } from '../harness';
 import { suite as pdfs } from './reports-pdf';
+import { suite as schedule } from './reports-schedule';
 import { suite as sheets } from './reports-sheets';
 
 type Part = Pick<BenchSuite, 'name' | 'params' | 'run'>;
 
-const parts: Part[] = [sheets, pdfs];
+const parts: Part[] = [sheets, pdfs, schedule];
 
 export const suite: BenchSuite = {
   name: 'reports',

@@ -1,0 +1,332 @@
+/**
+ * A weekly schedule tick (issue 14, suite `reports`): one tenant with `sellers` synced DEMO sellers
+ * (default 1,000), each with one report recipient. Its weekly Temporal Schedule is triggered on the
+ * dev server; the scheduled send records a report job per seller, the job reactor starts each run,
+ * and the reports worker (as the worker process runs it: two activities at a time, one PDF process)
+ * plans, renders the weekly PDF, archives it in the local S3 server, emails it and tracks the
+ * recipient. Timed from the trigger to the last job completed, beside the same weekly PDFs rendered
+ * alone (renderSellerReportWithSummary, one after another, no workflow) in the same run.
+ *
+ * The email is built in full (MIME with the PDF attached, by nodemailer) but not handed to an SMTP
+ * server: MailDev is shared with the test suites, which read every email it holds. The SMTP hop is in
+ * the report tests' timings instead.
+ *
+ * Seeded in a run of its own (event store, embedded read store, task queues, bucket): the tenant, its
+ * sellers connected and synced on the write side, a DEMO ledger each (`invoicesPerYear` over the past
+ * two years; 360 is the DEMO connector's own small business) written as a sync writes it, metrics computed by the metrics code itself, and the
+ * read models projected from the events.
+ */
+import { rmSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import nodemailer from 'nodemailer';
+import pino from 'pino';
+import type { Db } from 'mongodb';
+import { handleCommand } from '../../commands/command-handler';
+import { openEventSource, type EventSource } from '../../commands/open-event-source';
+import { recipientStream, sellerStream, tenantStream } from '../../contracts/stream-ids';
+import { systemActor } from '../../domain/actor';
+import type { Decider, DomainEvent } from '../../domain/decider';
+import { recipientDecider } from '../../domain/recipient/recipient-decider';
+import { sellerDecider } from '../../domain/seller/seller-decider';
+import { tenantDecider } from '../../domain/tenant/tenant-decider';
+import { ProjectionProcessor } from '../../projections/framework/projection-processor';
+import { projectionPositions } from '../../projections/framework/read-your-writes';
+import { openReadStore } from '../../projections/read-store/open-read-store';
+import { projections } from '../../projections/registry';
+import { fetchDemoPage } from '../../workflows/demo/demo-connector';
+import type { Mailer } from '../../workflows/email/smtp-mailer';
+import { ensureLedgerIndexes } from '../../workflows/ledger/ledger-collections';
+import { writeLedgerPage } from '../../workflows/ledger/write-ledger-page';
+import { storeMetrics } from '../../workflows/metrics/metric-store';
+import { scanSellerMetrics } from '../../workflows/metrics/scan-seller-metrics';
+import { createReportObjectStore, tenantArchivePrefix } from '../../workflows/reports/archive/report-archive';
+import { renderSellerReportWithSummary } from '../../workflows/reports/pdf/render-seller-report';
+import { stopPdfProcess } from '../../workflows/reports/pdf/pdf-renderer';
+import { startReportJobReactor } from '../../workflows/reports/report-job-reactor';
+import { createReportParts } from '../../workflows/reports/report-parts';
+import { startReportScheduleReactor } from '../../workflows/reports/report-schedules/report-schedule-reactor';
+import { reportScheduleId } from '../../workflows/reports/report-schedules/schedule-spec';
+import { createReportsWorker } from '../../workflows/reports/worker';
+import { benchConfig } from '../bench-config';
+import type { BenchSuite, Figure } from '../harness';
+import { measurePeakRss } from '../sync-bench-seller';
+
+const TENANT = 1;
+const YEAR = 365 * 86_400_000;
+
+const run = <S, C extends { now: Date }, E extends DomainEvent>(
+  events: EventSource,
+  decider: Decider<S, C, E>,
+  streamId: string,
+  step: string,
+  command: C,
+) => handleCommand(decider, { streamId, commandId: `bench:${streamId}:${step}`, command }, events.writeSide);
+
+/** One seller as a sync and a metrics run leave it, with one contact subscribed to its reports. */
+const seedSeller = async (
+  context: { db: Db; events: EventSource; now: Date; invoicesPerYear: number },
+  sellerId: number,
+) => {
+  const { db, events, now } = context;
+  const stream = sellerStream(sellerId);
+  await run(events, sellerDecider, stream, 'connect', {
+    type: 'ConnectSeller',
+    now,
+    data: {
+      sellerId,
+      tenantId: TENANT,
+      provider: 'DEMO',
+      actor: systemActor,
+      tenantIsDemo: true,
+      tenantHasConnectedSeller: true,
+      planAllowsProvider: true,
+      companyName: `Bench Seller ${sellerId}`,
+      url: null,
+      authMethod: 'none',
+      authTokenOwner: null,
+      credentialsRef: null,
+      companyFilePath: null,
+    },
+  });
+  const profile = {
+    seed: sellerId,
+    startDate: new Date(now.getTime() - 2 * YEAR).toISOString().slice(0, 10),
+    invoicesPerYear: context.invoicesPerYear,
+  };
+  let cursor: string | null = null;
+  do {
+    const fetched = fetchDemoPage(profile, { sellerId, since: null, until: now, cursor, pageSize: 5000 });
+    await writeLedgerPage({ db, tenantId: TENANT, epoch: 1, now, compare: false }, fetched.page);
+    cursor = fetched.nextCursor;
+  } while (cursor !== null);
+  await run(events, sellerDecider, stream, 'collected', {
+    type: 'RecordSellerCollectionDate',
+    now,
+    data: { collectionDate: now },
+  });
+  const metrics = await scanSellerMetrics(db, {
+    sellerId,
+    exclusions: { customerIds: [], productIds: [] },
+    asOf: now,
+    retention: 'AUTO',
+  });
+  await storeMetrics(db, { sellerId, tenantId: TENANT, asOf: now, generation: 'bench' }, metrics);
+  await run(events, sellerDecider, stream, 'metrics', {
+    type: 'RecordSellerMetricsDate',
+    now,
+    data: { metricsDate: now },
+  });
+  await run(events, recipientDecider, recipientStream(sellerId), 'subscribe', {
+    type: 'SubscribeRecipient',
+    now,
+    data: {
+      recipientId: sellerId,
+      tenantId: TENANT,
+      sellerId,
+      subscriber: {
+        email: `reader${sellerId}@bench.test`,
+        givenName: 'Reader',
+        familyName: null,
+        jobTitle: null,
+      },
+      actor: systemActor,
+      subscriberAlreadySubscribed: false,
+    },
+  });
+};
+
+/** Every email built in full (MIME, attachments) and dropped, as if SMTP had accepted it. */
+const mimeOnlyMailer = (): Mailer => {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    send: async (email) => {
+      const { attachments, messageId, unsubscribeUrl, ...rest } = email;
+      const info = await transport.sendMail({
+        from: 'Ledgerwise <reports@bench.test>',
+        ...rest,
+        attachments: attachments?.map((a) => ({
+          filename: a.filename,
+          content: Buffer.from(a.content),
+          contentType: a.contentType,
+        })),
+        ...(messageId ? { messageId } : {}),
+        ...(unsubscribeUrl ? { list: { unsubscribe: unsubscribeUrl } } : {}),
+      });
+      return { messageId: info.messageId };
+    },
+    close: () => transport.close(),
+  };
+};
+
+export const suite: BenchSuite = {
+  name: 'reports-schedule',
+  description:
+    'A weekly schedule tick for N sellers (record, render, archive, email), beside rendering the same PDFs alone',
+  params: { sellers: 1000, invoicesPerYear: 360 },
+  run: async (params, { log }) => {
+    const sellers = params.sellers ?? 1000;
+    const config = {
+      ...benchConfig('reports-schedule'),
+      S3_BUCKET: `lwbench-reports-${Date.now().toString(36)}`,
+    };
+    const readStore = await openReadStore(config);
+    const { db } = readStore;
+    const events = await openEventSource(config);
+    const now = new Date();
+    const processors = projections.map(
+      (projection) =>
+        new ProjectionProcessor({
+          db,
+          store: events.store,
+          decode: events.decode,
+          projection,
+          logger: pino({ level: 'silent' }),
+        }),
+    );
+    const nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const objects = createReportObjectStore(config);
+    const mailer = mimeOnlyMailer();
+    const reactors: { stop: () => Promise<void> }[] = [];
+    try {
+      log(
+        `seeding a tenant with ${sellers} synced DEMO sellers (${params.invoicesPerYear} invoices a year each)`,
+      );
+      await ensureLedgerIndexes(db);
+      await run(events, tenantDecider, tenantStream(TENANT), 'create', {
+        type: 'CreateTenant',
+        now,
+        data: { tenantId: TENANT, name: 'Bench Holdings', classification: 'BUSINESS' },
+        actor: systemActor,
+      });
+      const seedStarted = performance.now();
+      for (let sellerId = 1; sellerId <= sellers; sellerId += 1) {
+        await seedSeller({ db, events, now, invoicesPerYear: params.invoicesPerYear ?? 360 }, sellerId);
+        if (sellerId % 100 === 0) log(`  ${sellerId} sellers seeded`);
+      }
+      for (const processor of processors) processor.start();
+      const head = await events.store.headPosition();
+      const positions = projectionPositions(db);
+      await Promise.all(projections.map((p) => positions.waitForPosition(p.name, head, 600_000)));
+      log(`seeded and projected in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
+
+      log('baseline: the same weekly PDFs rendered alone, one after another');
+      await renderSellerReportWithSummary(db, { sellerId: 1, type: 'WEEKLY_REPORT', asOf: now }); // warm-up
+      const alone = await measurePeakRss(async () => {
+        const started = performance.now();
+        for (let sellerId = 1; sellerId <= sellers; sellerId += 1)
+          await renderSellerReportWithSummary(db, { sellerId, type: 'WEEKLY_REPORT', asOf: now });
+        return (performance.now() - started) / 1000;
+      });
+      log(`alone: ${alone.result.toFixed(1)} s, peak RSS ${alone.peakMiB.toFixed(0)} MiB`);
+
+      const clock = () => new Date();
+      const deps = { db, writeSide: events.writeSide, now: clock };
+      const worker = await createReportsWorker({
+        connection: nativeConnection,
+        config,
+        client,
+        deps: { ...deps, config, parts: createReportParts({ ...deps, objects, mailer }) },
+      });
+      const reactorDeps = {
+        writeSide: events.writeSide,
+        db,
+        client,
+        config,
+        logger: pino({ level: 'silent' }),
+      };
+      reactors.push(startReportScheduleReactor(reactorDeps), startReportJobReactor(reactorDeps));
+      const schedule = client.schedule.getHandle(
+        reportScheduleId(config, { tenantId: TENANT, frequency: 'weekly' }),
+      );
+      for (let attempt = 0; ; attempt += 1) {
+        const exists = await schedule.describe().then(
+          () => true,
+          () => false,
+        );
+        if (exists) break;
+        if (attempt > 600) throw new Error('the weekly schedule was never created');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+
+      let finished = 0;
+      let failed = 0;
+      let resolveAll: () => void = () => undefined;
+      const allDone = new Promise<void>((resolve) => (resolveAll = resolve));
+      const subscription = events.store.subscribe(
+        (event) => {
+          if (event.type === 'JobFailed') failed += 1;
+          finished += 1;
+          if (finished % 100 === 0) log(`  ${finished} report jobs finished`);
+          if (finished >= sellers) resolveAll();
+          return Promise.resolve();
+        },
+        { after: await events.store.headPosition(), filter: { eventTypes: ['JobCompleted', 'JobFailed'] } },
+      );
+      log('workflow: triggering the weekly schedule');
+      const inWorkflow = await measurePeakRss(() =>
+        worker.runUntil(async () => {
+          const started = performance.now();
+          await schedule.trigger();
+          await allDone;
+          return (performance.now() - started) / 1000;
+        }),
+      );
+      await subscription.stop();
+      log(
+        `workflow: ${inWorkflow.result.toFixed(1)} s for ${finished} jobs (${failed} failed), peak RSS ${inWorkflow.peakMiB.toFixed(0)} MiB`,
+      );
+      const perMinute = (seconds: number) => (sellers / seconds) * 60;
+      const figures: Figure[] = [
+        {
+          name: `Weekly schedule tick, ${sellers} sellers: trigger to last job completed`,
+          unit: 's',
+          value: inWorkflow.result,
+          baseline: { name: 'the same weekly PDFs rendered alone, one after another', value: alone.result },
+          higherIsBetter: false,
+          target: { kind: 'ratio', op: '<=', value: 1.5, source: 'issue 14' },
+        },
+        {
+          name: 'Weekly schedule tick: reports sent per minute',
+          unit: 'reports/min',
+          value: perMinute(inWorkflow.result),
+          baseline: { name: 'weekly PDFs rendered alone per minute', value: perMinute(alone.result) },
+          higherIsBetter: true,
+        },
+        {
+          name: 'Weekly schedule tick: peak RSS of the worker process',
+          unit: 'MiB',
+          value: inWorkflow.peakMiB,
+          baseline: { name: 'rendering alone', value: alone.peakMiB },
+          higherIsBetter: false,
+        },
+      ];
+      if (failed > 0) log(`WARNING: ${failed} report jobs failed`);
+      return figures;
+    } finally {
+      for (const reactor of reactors) await reactor.stop();
+      // A schedule outlives the run on the dev server: none may be left to fire.
+      await client.schedule
+        .getHandle(reportScheduleId(config, { tenantId: TENANT, frequency: 'weekly' }))
+        .delete()
+        .catch(() => undefined);
+      await client.schedule
+        .getHandle(reportScheduleId(config, { tenantId: TENANT, frequency: 'monthly' }))
+        .delete()
+        .catch(() => undefined);
+      for (const processor of processors) await processor.stop();
+      await stopPdfProcess();
+      await objects.deletePrefix(tenantArchivePrefix(TENANT)).catch(() => 0);
+      objects.close();
+      mailer.close();
+      await connection.close();
+      await nativeConnection.close();
+      await events.close();
+      await readStore.close();
+      rmSync(config.DATA_DIR, { recursive: true, force: true });
+    }
+  },
+};
