@@ -45,6 +45,11 @@ export type UpdateBillingSubscription = DomainCommand<
     actor: Actor;
     /** From the tenant stream: demo subscriptions cannot be updated. */
     tenantIsDemo: boolean;
+    /**
+     * The tenant in which the actor's role holds. An ADMIN of the paying tenant (the advisory firm of
+     * a client) may change the plan as the client's own admin may when the client pays itself.
+     */
+    actorTenantId?: number;
     billingTenantId?: number;
     plan?: BillingPlan;
     startedAt?: Date;
@@ -166,8 +171,10 @@ const checkUpdatePermission = (data: UpdateBillingSubscription['data'], subscrip
   const adminFieldsGiven = ['billingTenantId', 'startedAt', 'resumesAt', 'paymentMethod', 'products'].some(
     (field) => rest[field as keyof typeof rest] !== undefined,
   );
-  const paysItself = subscription.billingTenantId === subscription.tenantId;
-  if (adminFieldsGiven || plan === undefined || actor.tenantRole !== 'ADMIN' || !paysItself)
+  const roleIn = data.actorTenantId ?? subscription.tenantId;
+  // The admin of the tenant that pays: the company itself when direct, the firm for its client.
+  const adminOfPayer = actor.tenantRole === 'ADMIN' && roleIn === subscription.billingTenantId;
+  if (adminFieldsGiven || plan === undefined || !adminOfPayer)
     throw new AppError('forbidden', 'Only a platform administrator can make these subscription changes.');
 };
 

@@ -15,7 +15,7 @@ import { platformAdmin } from '../gateway/fixtures';
 import type { Browser } from '../gateway/gateway-world';
 import { useGatewayWorld } from '../gateway/gateway-world';
 import { makeDemo } from '../gateway/platform-fixtures';
-import { person } from '../gateway/team-fixtures';
+import { joinAs, person } from '../gateway/team-fixtures';
 
 const world = useGatewayWorld(__filename);
 const dayMs = 24 * 60 * 60 * 1000;
@@ -167,6 +167,48 @@ describe('the tenant’s subscription', () => {
     expect([update.statusCode, errorOf(update).message]).toEqual([409, billingMessages.demoUpdate]);
     const portal = await owner.browser.post('/api/billing/session', { tenantId });
     expect([portal.statusCode, errorOf(portal).message]).toEqual([409, billingMessages.demoDisabled]);
+  });
+});
+
+describe('Change Plan for an advisor’s client', () => {
+  it('lets the firm that pays change its client’s plan, and not the client’s own admin', async () => {
+    count += 1;
+    const advisor = await person(world, { name: `payer${count}` });
+    const firm = await advisor.browser.post('/api/tenants', {
+      Name: `Paying Firm ${count}`,
+      FriendlyName: `Paying Firm ${count}`,
+      Industry: { FreeForm: 'Accounting' },
+      Classification: 'FIRM',
+    });
+    const firmId = Tenant.parse(firm.json()).Id;
+    await advisor.browser.post('/api/auth/switchTenant', { tenantId: firmId });
+    const client = await advisor.browser.post('/api/tenants', {
+      Name: `Paid Client ${count}`,
+      Industry: { FreeForm: 'Bakery' },
+      BusinessModel: 'B2C',
+    });
+    const clientId = Tenant.parse(client.json()).Id;
+    await world.settle();
+    expect((await subscriptionOf(advisor.browser, clientId)).Subscription).toMatchObject({
+      BillingTenantId: firmId,
+      Plan: { Identifier: 'free_client' },
+    });
+
+    const changed = await advisor.browser.patch(`/api/billing/subscriptions/${clientId}`, {
+      TenantId: clientId,
+      PlanId: plans.get('growth_client'),
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(BillingSubscription.parse(changed.json()).Plan.Identifier).toBe('growth_client');
+
+    const clientAdmin = await person(world, { name: `client-admin${count}` });
+    await joinAs(world, clientAdmin, { tenantId: clientId, role: 'ADMIN' });
+    await clientAdmin.browser.post('/api/auth/switchTenant', { tenantId: clientId });
+    const refused = await clientAdmin.browser.patch(`/api/billing/subscriptions/${clientId}`, {
+      TenantId: clientId,
+      PlanId: plans.get('expansion_client'),
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });
 

@@ -78,9 +78,25 @@ const requireBillingAccess = async (
     return await requireTenantAccess(request, tenantId, 'tenantAdmin');
   } catch (error) {
     if (!subscription || subscription.BillingTenantId === tenantId) throw error;
-    const payer = await requireTenantAccess(request, subscription.BillingTenantId, 'tenantAdmin');
-    // The payer acts on the client's subscription as its company admin.
-    return { ...payer, tenantId, actor: { ...payer.actor } };
+    // The payer's admin, with its role in the paying tenant (the decider checks which tenant pays).
+    return requireTenantAccess(request, subscription.BillingTenantId, 'tenantAdmin');
+  }
+};
+
+/**
+ * Who decides a plan change: the paying tenant's admin when the caller is one (an advisor who created
+ * a client is the ADMIN of both, and changes the client's plan as its firm), else the caller as is.
+ */
+const payingActor = async (
+  request: FastifyRequest,
+  caller: Caller,
+  subscription: BillingSubscriptionView,
+): Promise<Caller> => {
+  if (caller.isPlatformAdmin || subscription.BillingTenantId === subscription.TenantId) return caller;
+  try {
+    return await requireTenantAccess(request, subscription.BillingTenantId, 'tenantAdmin');
+  } catch {
+    return caller;
   }
 };
 
@@ -218,7 +234,7 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
       const tenantId = billingTenantIdOf(request.params.tenantId);
       const body = request.body;
       const found = await subscriptionOf(request, tenantId);
-      const caller = await requireBillingAccess(request, tenantId, found);
+      const allowed = await requireBillingAccess(request, tenantId, found);
       if (billingTenantIdOf(body.TenantId) !== tenantId)
         throw new AppError('validation', billingMessages.invalidTenantId, {
           properties: { TenantId: 'invalid' },
@@ -226,6 +242,7 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
       const { isDemo, name } = await tenantFacts(request, tenantId);
       if (isDemo) throw new AppError('conflict', billingMessages.demoUpdate);
       const subscription = requireSubscription(found);
+      const caller = await payingActor(request, allowed, subscription);
       if (
         body.BillingTenantId !== undefined &&
         !(await tenantSummaries(services.db, [body.BillingTenantId])).size
@@ -245,6 +262,7 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
             tenantId,
             actor: caller.actor,
             tenantIsDemo: isDemo,
+            ...(caller.tenantId !== null ? { actorTenantId: caller.tenantId } : {}),
             ...(body.BillingTenantId !== undefined ? { billingTenantId: body.BillingTenantId } : {}),
             ...(plan ? { plan } : {}),
             ...(body.StartedAt !== undefined ? { startedAt: new Date(body.StartedAt) } : {}),
