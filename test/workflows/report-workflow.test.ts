@@ -20,7 +20,7 @@ import { skipReasons } from '../../workflows/reports/recipient-choice';
 import { createReportObjectStore } from '../../workflows/reports/archive/report-archive';
 import { recordReportJob } from '../../workflows/reports/record-report-job';
 import { reportSkips } from '../../workflows/reports/activities';
-import { startReportJobReactor } from '../../workflows/reports/report-job-reactor';
+import { startReportJobReactor, unrunnableReport } from '../../workflows/reports/report-job-reactor';
 import type { ReportJobResult } from '../../workflows/reports/report-job-input';
 import { createReportParts } from '../../workflows/reports/report-parts';
 import { startWelcomeReportReactor } from '../../workflows/reports/welcome-report-reactor';
@@ -402,5 +402,10 @@ describe('report jobs', () => {
     } finally {
       reportsNow = () => new Date();
     }
+  });
+
+  it('fail a report request the service cannot run, so it does not stay processing', async () => {
+    const { failure } = await finishedJob(await requestReport({ type: 'benchmarks' }));
+    expect(failure).toBe(unrunnableReport);
   });
 });

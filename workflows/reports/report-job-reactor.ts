@@ -7,7 +7,7 @@ import { isFinished } from '../../domain/job/job';
 import { jobDecider } from '../../domain/job/job-decider';
 import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reactor';
 import { sellerSearchAttributes } from '../search-attributes';
-import { readState } from '../sync/system-commands';
+import { readState, runSystemCommand } from '../sync/system-commands';
 import { taskQueues } from '../task-queues';
 import { reportRunOf } from './report-job';
 import type { ReportJobInput } from './report-job-input';
@@ -43,6 +43,9 @@ export const startReportJob = async (
   }
 };
 
+export const unrunnableReport =
+  'This report cannot be sent: its request is not one the report service knows.';
+
 /**
  * A recorded report job of a seller becomes a run on the reports queue; one run per job, however
  * often the event is delivered. A job already ended (cancelled while the worker was down) starts
@@ -50,10 +53,25 @@ export const startReportJob = async (
  */
 const startRecorded = async (deps: ReportJobReactorDeps, event: RecordedEvent) => {
   const { data } = JobCreated.parse({ type: event.type, data: event.data });
-  const run = reportRunOf(data);
-  if (!run) return;
-  const job = await readState(deps.writeSide, jobDecider, jobStream(run.jobId));
+  if (data.kind !== 'report' || data.sellerId === null) return;
+  const job = await readState(deps.writeSide, jobDecider, jobStream(data.jobId));
   if (job.status === 'none' || isFinished(job.status)) return;
+  const run = reportRunOf(data);
+  if (!run) {
+    // A seller's report this code cannot run would otherwise stay "processing" for good, and the
+    // gateway would refuse every later request of it.
+    await runSystemCommand(
+      { writeSide: deps.writeSide, workflowId: data.workflowId, tenantId: data.tenantId, process: 'reports' },
+      jobDecider,
+      {
+        streamId: jobStream(data.jobId),
+        step: 'fail-job',
+        command: { type: 'FailJob', now: new Date(), data: { reason: unrunnableReport } },
+      },
+    );
+    deps.logger.warn({ jobId: data.jobId, parameters: data.parameters }, 'report job cannot run');
+    return;
+  }
   const started = await startReportJob({ ...run, workflowId: data.workflowId }, deps);
   deps.logger.info({ jobId: run.jobId, sellerId: run.sellerId, ...started }, 'report job run requested');
 };
