@@ -113,6 +113,8 @@ export const TenantSubscriptionResponse = z.object({
    * NeedsSupport: used reached purchased minus one (the contact-support prompt). Null without packs.
    */
   Quickstart: z.object({ used: z.number(), purchased: z.number(), NeedsSupport: z.boolean() }).nullable(),
+  /** The dashboard's payment step (portal.md section 9): manual, send_invoice or card count as provided. */
+  PaymentMethodProvided: z.boolean(),
 });
 export type TenantSubscriptionResponse = z.infer<typeof TenantSubscriptionResponse>;
 

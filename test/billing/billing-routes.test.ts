@@ -54,8 +54,9 @@ const errorOf = (response: { json: () => unknown }) => ErrorResponse.parse(respo
 describe('the tenant’s subscription', () => {
   it('shows a new company its trial, and refuses billing changes without a numeric tenant id', async () => {
     const { owner, tenantId } = await business();
-    const { Subscription, Demo } = await subscriptionOf(owner.browser, tenantId);
+    const { Subscription, Demo, PaymentMethodProvided } = await subscriptionOf(owner.browser, tenantId);
     expect(Demo).toBe(false);
+    expect(PaymentMethodProvided).toBe(false);
     expect(Subscription).toMatchObject({
       Plan: { Identifier: 'growth_business' },
       PaymentStatus: 'trialing',
@@ -115,6 +116,7 @@ describe('the tenant’s subscription', () => {
     expect(edited.statusCode).toBe(200);
     const subscription = BillingSubscription.parse(edited.json());
     expect(subscription).toMatchObject({ PaymentMethod: 'manual', StartedAt: inTenDays });
+    expect((await subscriptionOf(admin.browser, tenantId)).PaymentMethodProvided).toBe(true);
     expect(subscription.TrialDaysRemaining).toBe(9);
     // The expired row is kept for the admin form but does not count.
     expect(subscription.SubscriptionProducts.map((p) => p.Identifier)).toEqual(['platforms/sage']);
@@ -158,6 +160,7 @@ describe('the tenant’s subscription', () => {
       Subscription: null,
       Demo: true,
       Quickstart: null,
+      PaymentMethodProvided: false,
     });
     await admin.browser.post('/api/auth/switchTenant', { tenantId });
     const update = await admin.browser.patch(`/api/billing/subscriptions/${tenantId}`, {

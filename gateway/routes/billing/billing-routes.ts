@@ -31,7 +31,7 @@ import {
   quickstartCounts,
 } from '../../../projections/billing/query-billing-subscriptions';
 import { getPlanByIdentifier, listPlans } from '../../../projections/plans/query-plans';
-import { needsQuickstartSupport } from '../../../domain/billing/subscription-rules';
+import { hasPaymentMethod, needsQuickstartSupport } from '../../../domain/billing/subscription-rules';
 import { tenantSummaries } from '../../../projections/tenant-lookup';
 import { tenantsCollection } from '../../../projections/tenants/tenant-view';
 import {
@@ -203,7 +203,8 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
       const subscription = await subscriptionOf(request, tenantId);
       await requireBillingAccess(request, tenantId, subscription);
       const { isDemo } = await tenantFacts(request, tenantId);
-      if (isDemo || !subscription) return { Subscription: null, Demo: isDemo, Quickstart: null };
+      if (isDemo || !subscription)
+        return { Subscription: null, Demo: isDemo, Quickstart: null, PaymentMethodProvided: false };
       const plan = await getPlanByIdentifier(services.db, { identifier: subscription.Plan.Identifier });
       const counts = await quickstartCounts(services.db, {
         tenantId,
@@ -214,6 +215,7 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
         Subscription: subscription,
         Demo: false,
         Quickstart: counts && { ...counts, NeedsSupport: needsQuickstartSupport(counts) },
+        PaymentMethodProvided: hasPaymentMethod(subscription.PaymentMethod),
       };
     },
   );
