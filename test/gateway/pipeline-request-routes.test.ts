@@ -137,6 +137,10 @@ describe('POST /api/reports', () => {
       [one.tenantId, one.sellerId, 'report', 'monthly'],
       [two.tenantId, two.sellerId, 'report', 'monthly'],
     ]);
+    // The run's id carries the deployment's prefix: job ids of another event store never collide with it.
+    expect(jobs[0]?.WorkflowId).toBe(
+      `${world.config.TEMPORAL_TASK_QUEUE_PREFIX}-report-seller-${one.sellerId}-job-${jobs[0]?.Id}`,
+    );
     expect(jobs[0]?.Parameters).toMatchObject({
       admin: false,
       archive: false,

@@ -4,6 +4,7 @@ import { AppError } from '../../../contracts/errors';
 import { usersCollection } from '../../../projections/users/user-view';
 import { requireCaller } from '../../plugins/access';
 import { namedSellers } from './named-sellers';
+import { reportJobWorkflowId } from '../../../workflows/reports/report-job';
 import { recordJob } from './record-job';
 import { unlessReportProcessing } from './report-in-progress';
 
@@ -14,6 +15,7 @@ type ClientPerformance = Extract<ReportsRequest, { type: 'CLIENT_PERFORMANCE' }>
 /** Report options: one report job per selected seller, none while one of them is still processing. */
 const sendSellerReports = async (reply: FastifyReply, options: SellerReports): Promise<Job[]> => {
   const { type: _type, sellerIds, ...parameters } = options;
+  const { config } = reply.request.server.services;
   const sellers = await namedSellers(reply.request, sellerIds);
   return unlessReportProcessing(
     reply.request,
@@ -28,6 +30,7 @@ const sendSellerReports = async (reply: FastifyReply, options: SellerReports): P
             tenantId: seller.TenantId,
             sellerId: seller.Id,
             parameters: { ...parameters, subscriberIds: parameters.subscriberIds ?? null },
+            workflowIdOf: (jobId: number) => reportJobWorkflowId(config, { sellerId: seller.Id, jobId }),
           }),
         );
       return jobs;
@@ -38,6 +41,7 @@ const sendSellerReports = async (reply: FastifyReply, options: SellerReports): P
 /** Workflow options: the scheduled send run now, one job per selected seller. */
 const runReportWorkflow = async (reply: FastifyReply, options: ReportWorkflow): Promise<Job[]> => {
   const { type: _type, sellerIds, ...parameters } = options;
+  const { config } = reply.request.server.services;
   const jobs: Job[] = [];
   for (const seller of await namedSellers(reply.request, sellerIds))
     jobs.push(
@@ -47,6 +51,7 @@ const runReportWorkflow = async (reply: FastifyReply, options: ReportWorkflow): 
         tenantId: seller.TenantId,
         sellerId: seller.Id,
         parameters,
+        workflowIdOf: (jobId: number) => reportJobWorkflowId(config, { sellerId: seller.Id, jobId }),
       }),
     );
   return jobs;

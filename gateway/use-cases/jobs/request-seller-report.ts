@@ -4,6 +4,7 @@ import { AppError } from '../../../contracts/errors';
 import { isActiveState } from '../../../domain/recipient/recipient';
 import { listSellerRecipients } from '../../../projections/recipients/query-recipients';
 import { requireCaller } from '../../plugins/access';
+import { reportJobWorkflowId } from '../../../workflows/reports/report-job';
 import { recordJob } from './record-job';
 import { unlessReportProcessing } from './report-in-progress';
 
@@ -53,6 +54,9 @@ export const requestSellerReport = async (
         tenantId: request.tenantId,
         sellerId: request.sellerId,
         parameters: { recipientIds: [...new Set(request.recipientIds)] },
+        // The run the worker's report-job reactor starts, under the deployment's prefix.
+        workflowIdOf: (jobId: number) =>
+          reportJobWorkflowId(reply.request.server.services.config, { sellerId: request.sellerId, jobId }),
       }),
     ],
   );
