@@ -17,6 +17,8 @@ export type LedgerwiseProcess = {
   /** http://127.0.0.1:<port> of the gateway (API, websocket and the built web app). */
   base: string;
   config: Config;
+  /** Its DATA_DIR: the embedded stores live here (tests read the read models the product wrote). */
+  dataDir: string;
   /** Everything the processes printed so far. */
   output: () => string;
   stop: () => Promise<void>;
@@ -63,7 +65,8 @@ export const productEnv = (config: Config, dataDir: string): NodeJS.ProcessEnv =
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
+    // LEDGERWISE_TEST_LOG_LEVEL=info shows what the product's processes did when a journey fails.
+    LOG_LEVEL: process.env.LEDGERWISE_TEST_LOG_LEVEL ?? 'warn',
     DATA_DIR: dataDir,
     TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
     KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
@@ -127,5 +130,5 @@ export const startLedgerwise = async (testFile: string): Promise<LedgerwiseProce
     await stop();
     throw new Error(`ledgerwise all did not start within 120 s:\n${output}`);
   }
-  return { base, config, output: () => output, stop };
+  return { base, config, dataDir, output: () => output, stop };
 };

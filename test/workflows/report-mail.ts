@@ -16,6 +16,8 @@ type MailDevEmail = {
 };
 
 export type ReportMail = {
+  /** MailDev's own id: unique, where Message-IDs repeat across runs whose job ids start again. */
+  id: string;
   subject: string;
   messageId: string;
   text: string;
@@ -46,6 +48,7 @@ export const mailTo = async (
     );
   return Promise.all(
     emails.map(async (email) => ({
+      id: email.id,
       subject: email.subject,
       messageId: email.messageId,
       text: email.text,
