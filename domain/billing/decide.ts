@@ -84,7 +84,11 @@ export type CancelBillingSubscription = DomainCommand<
   }
 >;
 
+/** The end of the period came: a scheduled downgrade moves the plan, a scheduled cancellation ends payment. */
+export type ApplyScheduledCancellation = DomainCommand<'ApplyScheduledCancellation', Record<string, never>>;
+
 export type BillingCommand =
+  | ApplyScheduledCancellation
   | StartBillingSubscription
   | UpdateBillingSubscription
   | LinkStripeCustomer
@@ -313,4 +317,15 @@ export const decideBilling = (command: BillingCommand, state: BillingSubscriptio
       ];
     })
     .with({ type: 'CancelBillingSubscription' }, (c) => cancel(c, requireSubscription(state)))
+    .with({ type: 'ApplyScheduledCancellation' }, (c): BillingEvent[] => {
+      const subscription = requireSubscription(state);
+      const scheduled = subscription.scheduledCancellation;
+      if (!scheduled || Date.parse(scheduled.effectiveAt) > c.now.getTime()) return [];
+      const { subscriptionId } = subscription;
+      if (scheduled.intent === 'downgrade' && scheduled.downgradeTo)
+        return [{ type: 'BillingPlanChanged', data: { subscriptionId, plan: scheduled.downgradeTo } }];
+      if (scheduled.intent === 'cancel' && subscription.paymentStatus !== 'canceled')
+        return [{ type: 'BillingPaymentStatusChanged', data: { subscriptionId, paymentStatus: 'canceled' } }];
+      return [];
+    })
     .exhaustive();

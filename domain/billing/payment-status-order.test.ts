@@ -59,3 +59,56 @@ describe('RecordPaymentStatus from webhooks delivered in any order', () => {
       ]);
   });
 });
+
+describe('ApplyScheduledCancellation at the end of the period', () => {
+  const effectiveAt = at(30).toISOString();
+  const scheduled = (intent: 'cancel' | 'downgrade'): BillingEvent => ({
+    type: 'BillingCancellationScheduled',
+    data: {
+      subscriptionId: 9,
+      tenantId: 4,
+      intent,
+      reason: 'LOWER_COSTS',
+      details: null,
+      downgradeTo: intent === 'downgrade' ? { id: 2, name: 'Lite', identifier: 'lite' } : null,
+      effectiveAt,
+    },
+  });
+  const apply = (minute: number) =>
+    ({ type: 'ApplyScheduledCancellation', data: {}, now: at(minute) }) as const;
+
+  it('does nothing before the date, then cancels once', () => {
+    spec
+      .given([started, scheduled('cancel')])
+      .when(apply(29))
+      .then([]);
+    const canceled: BillingEvent = {
+      type: 'BillingPaymentStatusChanged',
+      data: { subscriptionId: 9, paymentStatus: 'canceled' },
+    };
+    spec
+      .given([started, scheduled('cancel')])
+      .when(apply(30))
+      .then([canceled]);
+    spec
+      .given([started, scheduled('cancel'), canceled])
+      .when(apply(31))
+      .then([]);
+  });
+
+  it('moves a scheduled downgrade to its plan, which ends the schedule', () => {
+    const moved: BillingEvent = {
+      type: 'BillingPlanChanged',
+      data: { subscriptionId: 9, plan: { id: 2, name: 'Lite', identifier: 'lite' } },
+    };
+    spec
+      .given([started, scheduled('downgrade')])
+      .when(apply(45))
+      .then([moved]);
+    spec
+      .given([started, scheduled('downgrade'), moved])
+      .when(apply(50))
+      .then([]);
+    spec.given([started]).when(apply(50)).then([]);
+  });
+});

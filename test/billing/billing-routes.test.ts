@@ -11,6 +11,7 @@ import { TenantFeaturesResponse } from '../../contracts/api/features';
 import { Tenant } from '../../contracts/api/tenants';
 import { ErrorResponse } from '../../contracts/errors';
 import { applyPlanCatalogue } from '../../workflows/billing/plan-catalogue';
+import { applyDueCancellations } from '../../workflows/billing/scheduled-changes';
 import { platformAdmin } from '../gateway/fixtures';
 import type { Browser } from '../gateway/gateway-world';
 import { useGatewayWorld } from '../gateway/gateway-world';
@@ -309,6 +310,37 @@ describe('cancel or downgrade', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('carries the cancellation out when its date comes, once', async () => {
+    const { owner, tenantId } = await business();
+    const done = await owner.browser.post(`/api/billing/subscriptions/${tenantId}/cancel`, {
+      Reason: 'JUST_TESTING',
+      Confirmed: true,
+    });
+    const effectiveAt = new Date(BillingSubscription.parse(done.json()).ScheduledCancellation!.EffectiveAt);
+    await world.settle();
+    const deps = { writeSide: world.services.writeSide, db: world.services.db };
+    await applyDueCancellations(deps, new Date(effectiveAt.getTime() - 60_000));
+    await world.settle();
+    expect((await subscriptionOf(owner.browser, tenantId)).Subscription?.PaymentStatus).toBe('trialing');
+    const after = new Date(effectiveAt.getTime() + 60_000);
+    expect(await applyDueCancellations(deps, after)).toBeGreaterThanOrEqual(1);
+    await world.settle();
+    expect((await subscriptionOf(owner.browser, tenantId)).Subscription?.PaymentStatus).toBe('canceled');
+    const length = (
+      await world.services.writeSide.store.readStream(
+        `billing-${(await subscriptionOf(owner.browser, tenantId)).Subscription!.Id}`,
+      )
+    ).length;
+    await applyDueCancellations(deps, after);
+    expect(
+      (
+        await world.services.writeSide.store.readStream(
+          `billing-${(await subscriptionOf(owner.browser, tenantId)).Subscription!.Id}`,
+        )
+      ).length,
+    ).toBe(length);
+  });
+
   it('schedules a downgrade to another plan', async () => {
     const { owner, tenantId } = await business();
     const done = await owner.browser.post(`/api/billing/subscriptions/${tenantId}/cancel`, {
@@ -321,6 +353,18 @@ describe('cancel or downgrade', () => {
     expect(BillingSubscription.parse(done.json()).ScheduledCancellation).toMatchObject({
       Intent: 'downgrade',
       DowngradeTo: { identifier: 'lite', name: 'Lite' },
+    });
+    // At the end of the period the plan becomes Lite and the schedule ends.
+    const effectiveAt = new Date(BillingSubscription.parse(done.json()).ScheduledCancellation!.EffectiveAt);
+    await world.settle();
+    await applyDueCancellations(
+      { writeSide: world.services.writeSide, db: world.services.db },
+      new Date(effectiveAt.getTime() + 60_000),
+    );
+    await world.settle();
+    expect((await subscriptionOf(owner.browser, tenantId)).Subscription).toMatchObject({
+      Plan: { Identifier: 'lite' },
+      ScheduledCancellation: null,
     });
   });
 });

@@ -2,15 +2,16 @@ import type { Logger } from 'pino';
 import type { Config } from '../../contracts/config';
 import type { ReactorDeps } from '../checkpointed-reactor';
 import { applyPlanCatalogue } from './plan-catalogue';
+import { applyDueCancellations } from './scheduled-changes';
 import { createStripeClient } from './stripe-client';
 import { syncStripeCatalogue } from './stripe-catalogue';
 import { startTenantBillingReactor } from './tenant-billing-reactor';
 
 /**
- * The worker's billing duties at start-up (docs/adr/0039-billing.md): apply the plan catalogue (plans
+ * The worker's billing duties (docs/adr/0039-billing.md): apply the plan catalogue at start-up (plans
  * exist before any subscription refers to them), mirror it into the payment provider in the
- * background (an unreachable provider is logged, not fatal), and follow tenants with the
- * subscription reactor.
+ * background (an unreachable provider is logged, not fatal), follow tenants' plan changes with the
+ * reactor, and carry out cancellations and downgrades whose date has come.
  */
 export const startBilling = async (
   deps: ReactorDeps & { config: Config; logger: Logger },
@@ -27,12 +28,21 @@ export const startBilling = async (
     .catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'the plan catalogue could not be mirrored to the payment provider'),
     );
+  // Scheduled cancellations and downgrades take effect at their date; checked hourly and at start.
+  const sweep = () =>
+    applyDueCancellations(deps, new Date()).catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'scheduled cancellations could not be applied; trying again later'),
+    );
+  void sweep();
+  const hourly = setInterval(() => void sweep(), 60 * 60 * 1000);
+  hourly.unref();
   const reactor = startTenantBillingReactor({
     ...deps,
     logger: deps.logger.child({ reactor: 'tenant-billing' }),
   });
   return {
     stop: async () => {
+      clearInterval(hourly);
       await reactor.stop();
       await mirrored;
     },
