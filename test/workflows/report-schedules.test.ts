@@ -152,7 +152,8 @@ const scheduleWhen = async (
   ready: (description: ScheduleDescription) => boolean,
 ): Promise<ScheduleDescription> => {
   let last: unknown;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  // Up to a minute: on a loaded machine the reactor and the dev server can lag by seconds.
+  for (let attempt = 0; attempt < 600; attempt += 1) {
     try {
       const description = await handleOf(tenantId, frequency).describe();
       if (ready(description)) return description;
@@ -369,7 +370,7 @@ describe('report schedules', () => {
     });
     for (const frequency of ['weekly', 'monthly'] as const) {
       let gone = false;
-      for (let attempt = 0; attempt < 100 && !gone; attempt += 1) {
+      for (let attempt = 0; attempt < 600 && !gone; attempt += 1) {
         gone = await handleOf(tenantId, frequency)
           .describe()
           .then(
