@@ -28,57 +28,52 @@ const noClients = (error: unknown) => {
 export const clientReportRoutes: FastifyPluginAsyncZod = (app) => {
   const { services } = app;
 
-  app.get(
-    '/api/tenants/:id/reports/client',
-    {
-      config: { access: 'advisor' },
-      schema: {
-        tags: ['reports'],
-        params: ClientReportParams,
-        querystring: ClientReportQuery,
-        response: { 200: FileContent },
+  /** One route per subject: who may read it, and what is reported on (a firm or one advisor). */
+  const clientReportRoute = (
+    path: string,
+    subject: {
+      mayRead: (caller: ReturnType<typeof requireCaller>, id: number) => boolean;
+      of: (id: number) => { tenantId: number } | { advisorUserId: number };
+      notFound: string;
+    },
+  ) =>
+    app.get(
+      path,
+      {
+        config: { access: 'advisor' },
+        schema: {
+          tags: ['reports'],
+          params: ClientReportParams,
+          querystring: ClientReportQuery,
+          response: { 200: FileContent },
+        },
       },
-    },
-    async (request) => {
-      const caller = requireCaller(request);
-      // An advisor reports on the firm they work in; platform admins on any.
-      if (!caller.isPlatformAdmin && caller.tenantId !== request.params.id)
-        throw new AppError('not_found', 'Company not found.');
-      const report = await renderClientPerformance(services.db, {
-        tenantId: request.params.id,
-        asOf: services.now(),
-        format: request.query.format,
-      }).catch(noClients);
-      if (!report) throw new AppError('not_found', 'Company not found.');
-      return asFileContent(report);
-    },
-  );
+      async (request) => {
+        const caller = requireCaller(request);
+        if (!caller.isPlatformAdmin && !subject.mayRead(caller, request.params.id))
+          throw new AppError('not_found', subject.notFound);
+        const report = await renderClientPerformance(services.db, {
+          ...subject.of(request.params.id),
+          asOf: services.now(),
+          format: request.query.format,
+        }).catch(noClients);
+        if (!report) throw new AppError('not_found', subject.notFound);
+        return asFileContent(report);
+      },
+    );
 
-  app.get(
-    '/api/users/:id/reports/client',
-    {
-      config: { access: 'advisor' },
-      schema: {
-        tags: ['reports'],
-        params: ClientReportParams,
-        querystring: ClientReportQuery,
-        response: { 200: FileContent },
-      },
-    },
-    async (request) => {
-      const caller = requireCaller(request);
-      // Advisors download their own summary; platform admins any advisor's (admin users table).
-      if (!caller.isPlatformAdmin && caller.userId !== request.params.id)
-        throw new AppError('not_found', 'User not found.');
-      const report = await renderClientPerformance(services.db, {
-        advisorUserId: request.params.id,
-        asOf: services.now(),
-        format: request.query.format,
-      }).catch(noClients);
-      if (!report) throw new AppError('not_found', 'User not found.');
-      return asFileContent(report);
-    },
-  );
+  // An advisor reports on the firm they work in; platform admins on any (the admin partners table).
+  clientReportRoute('/api/tenants/:id/reports/client', {
+    mayRead: (caller, id) => caller.tenantId === id,
+    of: (tenantId) => ({ tenantId }),
+    notFound: 'Company not found.',
+  });
+  // Advisors download their own summary; platform admins any advisor's (the admin users table).
+  clientReportRoute('/api/users/:id/reports/client', {
+    mayRead: (caller, id) => caller.userId === id,
+    of: (advisorUserId) => ({ advisorUserId }),
+    notFound: 'User not found.',
+  });
 
   return Promise.resolve();
 };
