@@ -326,6 +326,11 @@ describe('cancel or downgrade', () => {
     expect(await applyDueCancellations(deps, after)).toBeGreaterThanOrEqual(1);
     await world.settle();
     expect((await subscriptionOf(owner.browser, tenantId)).Subscription?.PaymentStatus).toBe('canceled');
+    // A canceled subscription opens no gated connector any more.
+    const features = TenantFeaturesResponse.parse(
+      (await owner.browser.get(`/api/tenants/${tenantId}/features`)).json(),
+    );
+    expect(features.Features).toEqual([]);
     const length = (
       await world.services.writeSide.store.readStream(
         `billing-${(await subscriptionOf(owner.browser, tenantId)).Subscription!.Id}`,

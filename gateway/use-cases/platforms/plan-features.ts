@@ -35,23 +35,6 @@ const isDemoTenant = async (db: Db, tenantId: number): Promise<boolean> => {
 };
 
 /**
- * Whether the tenant's plan includes the platform: its plan's products, or a product added to its
- * subscription (counted only while active and not expired). No subscription means no gated platform.
- */
-export const planAllows = async (
-  db: Db,
-  query: { tenantId: number; feature: string | null; now: Date },
-): Promise<boolean> => {
-  if (query.feature === null) return true;
-  if (await isDemoTenant(db, query.tenantId)) return true;
-  const { subscription } = await getTenantSubscription(db, { tenantId: query.tenantId, now: query.now });
-  if (!subscription) return false;
-  if (subscription.SubscriptionProducts.some((product) => product.Identifier === query.feature)) return true;
-  const plan = await getPlanByIdentifier(db, { identifier: subscription.Plan.Identifier });
-  return plan?.Products.some((product) => product.Identifier === query.feature) ?? false;
-};
-
-/**
  * Every plan-gated feature the tenant has (GET /api/tenants/{id}/features), for the connect cards:
  * its plan's products and the active products added to its subscription; a demo tenant has them all.
  */
@@ -59,7 +42,8 @@ export const planFeatures = async (db: Db, query: { tenantId: number; now: Date 
   const gated = new Set(Object.values(gatedFeatures));
   if (await isDemoTenant(db, query.tenantId)) return [...gated].filter((f) => f !== undefined).sort();
   const { subscription } = await getTenantSubscription(db, { tenantId: query.tenantId, now: query.now });
-  if (!subscription) return [];
+  // A canceled subscription (at its end date, or by Stripe) unlocks nothing any more.
+  if (!subscription || subscription.PaymentStatus === 'canceled') return [];
   const plan = await getPlanByIdentifier(db, { identifier: subscription.Plan.Identifier });
   const identifiers = [
     ...subscription.SubscriptionProducts.map((product) => product.Identifier),
@@ -67,3 +51,15 @@ export const planFeatures = async (db: Db, query: { tenantId: number; now: Date 
   ];
   return [...new Set(identifiers.filter((identifier) => gated.has(identifier)))].sort();
 };
+
+/**
+ * Whether the tenant's plan includes the platform: its plan's products, or a product added to its
+ * subscription (counted only while active and not expired). No subscription, or a canceled one,
+ * means no gated platform.
+ */
+export const planAllows = async (
+  db: Db,
+  query: { tenantId: number; feature: string | null; now: Date },
+): Promise<boolean> =>
+  query.feature === null ||
+  (await planFeatures(db, { tenantId: query.tenantId, now: query.now })).includes(query.feature);
