@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { MongoClient } from 'mongodb';
 import type { Config } from '../../contracts/config';
 import { isolatedNames, testConfig } from './isolation';
@@ -81,7 +82,33 @@ export const productEnv = (config: Config, dataDir: string): NodeJS.ProcessEnv =
  * Drops a run's read store and data folder: only once its processes have gone, since a drop under
  * open connections once crashed FerretDB.
  */
+/**
+ * The tenants of a run get report Schedules on the shared Temporal server (docs/adr/0038); they would
+ * fire every week for queues nobody serves any more. A cleanup failure is not the test's failure.
+ */
+const deleteRunSchedules = async (config: Config): Promise<void> => {
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS }).catch(() => null);
+  if (!connection) return;
+  try {
+    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const ours: string[] = [];
+    for await (const schedule of client.schedule.list())
+      if (schedule.scheduleId.startsWith(`${config.TEMPORAL_TASK_QUEUE_PREFIX}-`))
+        ours.push(schedule.scheduleId);
+    for (const scheduleId of ours)
+      await client.schedule
+        .getHandle(scheduleId)
+        .delete()
+        .catch(() => undefined);
+  } catch {
+    /* the server went away: nothing left to tidy */
+  } finally {
+    await connection.close();
+  }
+};
+
 export const dropScratch = async (config: Config, dataDir: string): Promise<void> => {
+  await deleteRunSchedules(config);
   if (config.MONGO_URL) {
     const client = await MongoClient.connect(config.MONGO_URL);
     await client.db().dropDatabase();
