@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { InvalidateNotice, LiveEntity } from '../../../contracts/live';
+import { billingResource } from '../api/queries/billing';
 import { clientUsersResource, clientsResource } from '../api/queries/clients';
 import { forecastsResource } from '../api/queries/forecasts';
 import { jobsResource } from '../api/queries/jobs';
@@ -36,8 +37,8 @@ const resourcesShowing: Record<LiveEntity, readonly TenantResource[]> = {
   recipient: [recipientsResource, clientsResource],
   partner: [tenantDetailsResource, clientsResource],
   // A plan's products or a subscription's plan and products decide the plan-gated features.
-  plan: [featuresResource],
-  billing: [tenantDetailsResource, clientsResource, featuresResource],
+  plan: [featuresResource, billingResource],
+  billing: [tenantDetailsResource, clientsResource, featuresResource, billingResource],
   // A finished report job archives files and moves the recipients' last-sent dates.
   job: [jobsResource, reportsResource, recipientsResource],
 };

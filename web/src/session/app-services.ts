@@ -10,6 +10,8 @@ export type AppServices = {
   clientState: ClientState;
   /** Set once the router exists; navigation from outside components (a tenant switch). */
   navigate: (to: string) => void;
+  /** Leaves the app for another site (the payment provider's billing portal). */
+  leaveApp: (url: string) => void;
   /** Why the last session ended (Session Idle, Access Denied), for the login page to say. */
   logoutReason: { current: string | null };
   /** Opens the live websocket; null where there is none (component tests that do not need it). */
@@ -37,6 +39,7 @@ export const createAppServices = (
     }),
   clientState: new ClientState(),
   navigate: (to) => window.history.pushState(null, '', to),
+  leaveApp: (url) => window.location.assign(url),
   logoutReason: { current: null },
   openLiveSocket:
     options.openLiveSocket !== undefined

@@ -5,6 +5,7 @@ import { ErrorCallout } from '../../components/error-callout';
 import { factsOf } from '../../session/session-facts';
 import { useSession } from '../../session/session-query';
 import { tableTexts } from '../../table/empty-texts';
+import { BillingSection } from './billing-section';
 import { CompanySettingsForm } from './company-settings-form';
 import { LogoUploadForm } from './logo-upload-form';
 import { PlatformAdminSettingsForm } from './platform-admin-settings-form';
@@ -13,7 +14,7 @@ import { companyMessages } from './settings-rules';
 
 /**
  * /settings (tenant admin): company or firm settings, reporting settings and the logo. A demo tenant
- * sees them disabled (portal.md section 2.3). Billing comes with the billing issue.
+ * sees them disabled (portal.md section 2.3), billing included.
  */
 export const SettingsPage = () => {
   const session = useSession();
@@ -41,6 +42,10 @@ export const SettingsPage = () => {
       <Card>
         <h2 className="mb-3 text-lg font-medium text-gray-900">Logo</h2>
         <LogoUploadForm tenant={tenant.data} disabled={disabled} />
+      </Card>
+      <Card>
+        <h2 className="mb-3 text-lg font-medium text-gray-900">Billing and subscription</h2>
+        <BillingSection classification={tenant.data.Classification} isDemo={disabled} />
       </Card>
       <Card>
         <h2 className="mb-3 text-lg font-medium text-gray-900">Connected platforms</h2>

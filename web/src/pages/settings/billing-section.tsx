@@ -1,0 +1,113 @@
+import { Button } from '@tremor/react';
+import { useState } from 'react';
+import { billingMessages, type BillingSubscription } from '../../../../contracts/api/billing';
+import type { PaymentStatus } from '../../../../contracts/events/billing';
+import { useOpenBillingPortal, useTenantSubscription } from '../../api/queries/billing';
+import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
+import { TextBadge, type BadgeTone } from '../../components/text-badge';
+import { useTimedMessage } from '../../components/use-timed-message';
+import { CancelSubscriptionModal, effectiveDateText } from './cancel-subscription-modal';
+
+const statusTexts: Record<PaymentStatus, { text: string; tone: BadgeTone }> = {
+  trialing: { text: 'Trial', tone: 'blue' },
+  active: { text: 'Active', tone: 'green' },
+  past_due: { text: 'Payment failed', tone: 'red' },
+  unpaid: { text: 'Unpaid', tone: 'red' },
+  canceled: { text: 'Canceled', tone: 'gray' },
+  incomplete: { text: 'Incomplete', tone: 'amber' },
+  incomplete_expired: { text: 'Expired', tone: 'gray' },
+  paused: { text: 'Paused', tone: 'amber' },
+};
+
+const methodTexts: Record<NonNullable<BillingSubscription['PaymentMethod']>, string> = {
+  manual: 'Invoiced manually',
+  send_invoice: 'Invoice by email',
+  card: 'Card',
+  charge_automatically: 'Charged automatically',
+};
+
+const Fact = ({ label, children }: { label: string; children: React.ReactNode }) => (
+  <div>
+    <dt className="text-xs font-medium uppercase tracking-wide text-gray-600">{label}</dt>
+    <dd className="mt-1 text-sm text-gray-900">{children}</dd>
+  </div>
+);
+
+/**
+ * Billing and subscription (portal.md section 2.3): the plan, its trial or payment state, the billing
+ * portal and the cancel or downgrade modal. Payment is the business's own only on a direct
+ * subscription; a client billed through its firm sees who pays. Demo tenants see it disabled.
+ */
+export const BillingSection = ({ classification, isDemo }: { classification: string; isDemo: boolean }) => {
+  const answer = useTenantSubscription(!isDemo);
+  const portal = useOpenBillingPortal();
+  const [cancelling, setCancelling] = useState(false);
+  const [notice, setNotice] = useTimedMessage(8000);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  // The page's callout already says billing is disabled in a demo tenant (the spec's text).
+  if (isDemo) return <p className="text-sm text-gray-700">A demo company has no subscription.</p>;
+  if (answer.isPending) return <p role="status">Loading...</p>;
+  if (answer.isError) return <ErrorCallout message={answer.error.message} />;
+  const subscription = answer.data.Subscription;
+  if (!subscription) return <p className="text-sm text-gray-700">{billingMessages.noSubscription}</p>;
+  const status = statusTexts[subscription.PaymentStatus];
+  const scheduled = subscription.ScheduledCancellation;
+
+  const openPortal = async () => {
+    setFailure(null);
+    try {
+      await portal.mutateAsync();
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <SuccessCallout message={notice} />
+      <ErrorCallout message={failure} />
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <Fact label="Plan">{subscription.Plan.Name}</Fact>
+        <Fact label="Status">
+          <TextBadge tone={status.tone}>{status.text}</TextBadge>
+          {subscription.PaymentStatus === 'trialing' && (
+            <span className="ml-2">{`${subscription.TrialDaysRemaining} trial days left`}</span>
+          )}
+        </Fact>
+        <Fact label="Payment method">
+          {subscription.PaymentMethod ? methodTexts[subscription.PaymentMethod] : 'None yet'}
+        </Fact>
+      </dl>
+      {scheduled && (
+        <p role="status" className="text-sm text-amber-900">
+          {scheduled.Intent === 'downgrade'
+            ? `Moving to ${scheduled.DowngradeTo?.name ?? 'a smaller plan'} on ${effectiveDateText(scheduled.EffectiveAt)}.`
+            : `Your subscription ends on ${effectiveDateText(scheduled.EffectiveAt)}.`}
+        </p>
+      )}
+      {subscription.Direct ? (
+        <div className="flex flex-wrap gap-2">
+          <Button loading={portal.isPending} onClick={() => void openPortal()}>
+            Manage billing
+          </Button>
+          {!scheduled && subscription.PaymentStatus !== 'canceled' && (
+            <Button variant="secondary" color="red" onClick={() => setCancelling(true)}>
+              Cancel or downgrade
+            </Button>
+          )}
+        </div>
+      ) : (
+        <p className="text-sm text-gray-700">Your advisory firm manages this subscription and its payment.</p>
+      )}
+      {cancelling && (
+        <CancelSubscriptionModal
+          subscription={subscription}
+          classification={classification}
+          onClose={() => setCancelling(false)}
+          onDone={(message) => setNotice(message)}
+        />
+      )}
+    </div>
+  );
+};
