@@ -1,17 +1,15 @@
-import { Button, Card } from '@tremor/react';
+import { Card } from '@tremor/react';
 import { useCallback, useMemo, useState } from 'react';
 import type { SellerResponse } from '../../../../contracts/api/sellers';
-import { useRequestAdminReports } from '../../api/queries/reports';
 import { useAdminSellers, type AdminSellersView } from '../../api/queries/platforms';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { useTimedMessage } from '../../components/use-timed-message';
-import { CheckboxField } from '../../forms/checkbox-field';
 import type { DataColumn } from '../../table/data-columns';
 import { DataTable } from '../../table/data-table';
 import { PageFrame } from '../dashboard/stat-card';
 import { ArchivedReportsTable } from '../reports/archived-reports-table';
 import { useDebouncedValue } from '../sellers/use-debounced-value';
-import { sendFailureText, SendReportsPanel } from './send-reports-panel';
+import { SendReportsPanel } from './send-reports-panel';
 
 const PAGE_SIZE = 20;
 
@@ -30,56 +28,10 @@ const columns: DataColumn<SellerResponse>[] = [
   { id: 'Provider', header: 'Provider', value: (row) => row.Provider, hideOnMobile: true },
 ];
 
-/** The advisors' Client Performance report (admin.md section 7: POST /api/reports, CLIENT_PERFORMANCE). */
-const ClientPerformanceForm = ({
-  onDone,
-  onError,
-}: {
-  onDone: (m: string) => void;
-  onError: (m: string) => void;
-}) => {
-  const send = useRequestAdminReports();
-  const [options, setOptions] = useState({
-    excludeAdmins: false,
-    hasSellers: false,
-    dryRun: false,
-    admin: false,
-  });
-  const flags: readonly { key: keyof typeof options; label: string }[] = [
-    { key: 'excludeAdmins', label: 'Exclude platform admins' },
-    { key: 'hasSellers', label: 'Only advisors whose clients have sellers' },
-    { key: 'dryRun', label: 'Dry run (render, send nothing)' },
-    { key: 'admin', label: 'Send to platform admins only' },
-  ];
-  const submit = async () => {
-    try {
-      const { jobs } = await send.mutateAsync({ type: 'CLIENT_PERFORMANCE', ...options });
-      onDone(`Job created for ${jobs.length} Client Performance report${jobs.length === 1 ? '' : 's'}`);
-    } catch (error) {
-      onError(sendFailureText(error));
-    }
-  };
-  return (
-    <section aria-label="Send Report to Advisors" className="space-y-3">
-      {flags.map((flag) => (
-        <CheckboxField
-          key={flag.key}
-          name={`client-${flag.key}`}
-          label={flag.label}
-          checked={options[flag.key]}
-          onCheckedChange={(checked) => setOptions((current) => ({ ...current, [flag.key]: checked }))}
-        />
-      ))}
-      <Button variant="secondary" loading={send.isPending} onClick={() => void submit()}>
-        Send Client Performance
-      </Button>
-    </section>
-  );
-};
-
 /**
  * /admin/reports (admin.md section 2): the send-reports view (active sellers, report and workflow
- * options, the advisors' report) and the archive of the seller being looked at.
+ * options) and each seller's archive in its expanded row. The advisors' emailed Client Performance
+ * report is not offered: its pipeline is not built (their download is, on the Clients page).
  */
 export const AdminReportsPage = () => {
   const [searchInput, setSearchInput] = useState('');
@@ -155,10 +107,6 @@ export const AdminReportsPage = () => {
       </Card>
       <Card>
         <SendReportsPanel sellerIds={sellerIds} onDone={onDone} onError={setFailure} />
-      </Card>
-      <Card>
-        <h2 className="mb-3 text-lg font-medium text-gray-900">Send Report to Advisors</h2>
-        <ClientPerformanceForm onDone={onDone} onError={setFailure} />
       </Card>
     </PageFrame>
   );
