@@ -13,6 +13,7 @@ import { RecipientResponse, RecipientsResponse } from '../../contracts/api/recip
 import { SellerResponse, SellersResponse } from '../../contracts/api/sellers';
 import { JobEvent } from '../../contracts/events/job';
 import { jobStream, sellerStream } from '../../contracts/stream-ids';
+import { jobDecider } from '../../domain/job/job-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { createMailer } from '../../workflows/email/smtp-mailer';
 import { createMetricsWorker } from '../../workflows/metrics/worker';
@@ -20,7 +21,11 @@ import { skipReasons } from '../../workflows/reports/recipient-choice';
 import { createReportObjectStore } from '../../workflows/reports/archive/report-archive';
 import { recordReportJob } from '../../workflows/reports/record-report-job';
 import { reportSkips } from '../../workflows/reports/activities';
-import { startReportJobReactor, unrunnableReport } from '../../workflows/reports/report-job-reactor';
+import {
+  clientPerformanceNotSent,
+  startReportJobReactor,
+  unrunnableReport,
+} from '../../workflows/reports/report-job-reactor';
 import type { ReportJobResult } from '../../workflows/reports/report-job-input';
 import { createReportParts } from '../../workflows/reports/report-parts';
 import { startWelcomeReportReactor } from '../../workflows/reports/welcome-report-reactor';
@@ -407,5 +412,24 @@ describe('report jobs', () => {
   it('fail a report request the service cannot run, so it does not stay processing', async () => {
     const { failure } = await finishedJob(await requestReport({ type: 'benchmarks' }));
     expect(failure).toBe(unrunnableReport);
+  });
+
+  it("fail the advisors' emailed Client Performance request, saying where its download is", async () => {
+    // As POST /api/reports records it: no seller, in the admin's current company.
+    const jobId = 900_000 + requests;
+    await world.run(jobDecider, jobStream(jobId), {
+      type: 'CreateJob',
+      data: {
+        jobId,
+        kind: 'report',
+        tenantId: company.tenantId,
+        sellerId: null,
+        parameters: { type: 'CLIENT_PERFORMANCE', dryRun: false, admin: false },
+        workflowId: `client-performance-${world.runId}`,
+      },
+      now: new Date(),
+    });
+    const { failure } = await finishedJob(jobId);
+    expect(failure).toBe(clientPerformanceNotSent);
   });
 });

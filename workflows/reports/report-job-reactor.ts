@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../../contracts/config';
 import type { RecordedEvent } from '../../contracts/events/envelope';
@@ -46,30 +47,46 @@ export const startReportJob = async (
 export const unrunnableReport =
   'This report cannot be sent: its request is not one the report service knows.';
 
+/** The advisors' emailed summary has no pipeline yet; its download works (GET /api/users/{id}/reports/client). */
+export const clientPerformanceNotSent =
+  'The Client Performance report is not emailed yet: download it from the Clients page or the client report routes.';
+
+const failJob = async (
+  deps: ReportJobReactorDeps,
+  data: z.infer<typeof JobCreated>['data'],
+  reason: string,
+) => {
+  await runSystemCommand(
+    { writeSide: deps.writeSide, workflowId: data.workflowId, tenantId: data.tenantId, process: 'reports' },
+    jobDecider,
+    {
+      streamId: jobStream(data.jobId),
+      step: 'fail-job',
+      command: { type: 'FailJob', now: new Date(), data: { reason } },
+    },
+  );
+  deps.logger.warn({ jobId: data.jobId, parameters: data.parameters, reason }, 'report job cannot run');
+};
+
 /**
  * A recorded report job of a seller becomes a run on the reports queue; one run per job, however
  * often the event is delivered. A job already ended (cancelled while the worker was down) starts
- * nothing; jobs without a seller (CLIENT_PERFORMANCE) are left to their own pipeline.
+ * nothing; the advisors' Client Performance job (no seller) has no pipeline yet and is failed.
  */
 const startRecorded = async (deps: ReportJobReactorDeps, event: RecordedEvent) => {
   const { data } = JobCreated.parse({ type: event.type, data: event.data });
-  if (data.kind !== 'report' || data.sellerId === null) return;
+  if (data.kind !== 'report') return;
   const job = await readState(deps.writeSide, jobDecider, jobStream(data.jobId));
   if (job.status === 'none' || isFinished(job.status)) return;
+  // A job left "created" would read as processing for good: what cannot run is failed, saying why.
+  if (data.sellerId === null) {
+    if (data.parameters.type === 'CLIENT_PERFORMANCE') await failJob(deps, data, clientPerformanceNotSent);
+    return;
+  }
   const run = reportRunOf(data);
   if (!run) {
-    // A seller's report this code cannot run would otherwise stay "processing" for good, and the
-    // gateway would refuse every later request of it.
-    await runSystemCommand(
-      { writeSide: deps.writeSide, workflowId: data.workflowId, tenantId: data.tenantId, process: 'reports' },
-      jobDecider,
-      {
-        streamId: jobStream(data.jobId),
-        step: 'fail-job',
-        command: { type: 'FailJob', now: new Date(), data: { reason: unrunnableReport } },
-      },
-    );
-    deps.logger.warn({ jobId: data.jobId, parameters: data.parameters }, 'report job cannot run');
+    // The gateway would also refuse every later request of this report while it "processes".
+    await failJob(deps, data, unrunnableReport);
     return;
   }
   const started = await startReportJob({ ...run, workflowId: data.workflowId }, deps);
