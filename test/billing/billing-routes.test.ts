@@ -266,9 +266,14 @@ describe('the payment provider (stripe-mock)', () => {
     const { owner, tenantId } = await business();
     const refused = await owner.browser.patch(`/api/billing/subscriptions/${tenantId}?resyncStripe=true`, {
       TenantId: tenantId,
-      PlanId: plans.get('growth_business'),
+      PlanId: plans.get('free_business'),
     });
     expect(refused.statusCode).toBe(403);
+    // A refused request changes nothing, the plan it carried included.
+    await world.settle();
+    expect((await subscriptionOf(owner.browser, tenantId)).Subscription?.Plan.Identifier).toBe(
+      'growth_business',
+    );
     await admin.browser.post('/api/auth/switchTenant', { tenantId });
     const resynced = await admin.browser.patch(`/api/billing/subscriptions/${tenantId}?resyncStripe=true`, {
       TenantId: tenantId,

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { PaymentMethod, PaymentStatus } from '../../contracts/events/billing';
+import { paymentStatusOf } from './stripe-events';
 
 /** What the billing calls need of a subscription. */
 export type StripeSubscriptionFacts = {
@@ -69,17 +70,6 @@ export const currentPeriodEnd = async (
   return end;
 };
 
-const statuses = new Set<string>([
-  'trialing',
-  'active',
-  'past_due',
-  'unpaid',
-  'canceled',
-  'incomplete',
-  'incomplete_expired',
-  'paused',
-]);
-
 /** The provider's view of the customer's payment: its latest subscription's status and collection method. */
 export const readStripePayment = async (
   stripe: Stripe,
@@ -89,7 +79,7 @@ export const readStripePayment = async (
   const latest = data[0];
   if (!latest) return { paymentStatus: null, paymentMethod: null };
   return {
-    paymentStatus: statuses.has(latest.status) ? (latest.status as PaymentStatus) : null,
+    paymentStatus: paymentStatusOf(latest.status),
     paymentMethod: latest.collection_method === 'send_invoice' ? 'send_invoice' : 'charge_automatically',
   };
 };

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { PaymentMethod, PaymentStatus } from '../../contracts/events/billing';
+import { PaymentStatus, type PaymentMethod } from '../../contracts/events/billing';
 
 /** What a payment provider event means for a billing subscription (docs/adr/0039-billing.md). */
 export type StripeBillingChange = {
@@ -20,16 +20,11 @@ const tenantIdOf = (...candidates: (string | null | undefined)[]) => {
   return found ? Number(found) : null;
 };
 
-const statuses: ReadonlySet<string> = new Set<PaymentStatus>([
-  'trialing',
-  'active',
-  'past_due',
-  'unpaid',
-  'canceled',
-  'incomplete',
-  'incomplete_expired',
-  'paused',
-]);
+/** Stripe's subscription status as ours; a status we do not know is none. */
+export const paymentStatusOf = (status: string): PaymentStatus | null => {
+  const parsed = PaymentStatus.safeParse(status);
+  return parsed.success ? parsed.data : null;
+};
 
 /** The event types the webhook applies; every other type is acknowledged and ignored. */
 export const handledStripeEvents = [
@@ -54,7 +49,7 @@ export const billingChangeOf = (event: Stripe.Event): StripeBillingChange | null
     return {
       customerId: customerOf(subscription.customer),
       tenantId: tenantIdOf(subscription.metadata?.tenantId),
-      paymentStatus: statuses.has(status) ? (status as PaymentStatus) : null,
+      paymentStatus: paymentStatusOf(status),
       paymentMethod:
         subscription.collection_method === 'send_invoice' ? 'send_invoice' : 'charge_automatically',
       asOf,

@@ -147,20 +147,19 @@ export const followTenantPlan = async (
   deps: BillingDeps,
   input: { tenantId: number; planIdentifier: string; now: Date; commandId: string },
 ): Promise<'changed' | 'unchanged' | 'started' | 'skipped'> => {
-  const { writeSide, db } = deps;
-  const existing = (await latestSubscriptionsByTenant(db, [input.tenantId])).get(input.tenantId);
-  if (!existing) {
-    const started = await ensureTenantSubscription(deps, input);
-    return started.outcome === 'started' ? 'started' : 'skipped';
-  }
-  if (existing.planIdentifier === input.planIdentifier) return 'unchanged';
+  const { writeSide } = deps;
+  // The write side decides, not the read model, which may not have the subscription or the last plan
+  // change yet: a change read as "unchanged" there would be dropped for good.
+  const ensured = await ensureTenantSubscription(deps, input);
+  if (ensured.outcome === 'started') return 'started';
+  if (ensured.subscriptionId === undefined) return 'skipped';
   const plan = await planByIdentifier(deps, input.planIdentifier);
   if (!plan) return 'skipped';
   const { state: tenant } = await loadStreamState(writeSide, tenantDecider, tenantStream(input.tenantId));
   const result = await handleCommand(
     billingDecider,
     {
-      streamId: billingStream(existing._id),
+      streamId: billingStream(ensured.subscriptionId),
       commandId: input.commandId,
       command: {
         type: 'UpdateBillingSubscription',

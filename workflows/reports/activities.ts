@@ -13,7 +13,7 @@ import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import { listSellerRecipients } from '../../projections/recipients/query-recipients';
 import type { OutgoingEmail } from '../email/smtp-mailer';
 import { readState, runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
-import { reportEmailMessage, reportMessageId, type ReportHighlight } from './email/report-email';
+import { reportEmailMessage, reportMessageId } from './email/report-email';
 import { signUnsubscribeToken, unsubscribeLink } from './email/unsubscribe-token';
 import { chooseRecipients, skipReasons } from './recipient-choice';
 import type { RenderedReport } from './rendered-report';
@@ -27,10 +27,12 @@ import type {
   SendOutcome,
   SheetOptions,
 } from './report-job-input';
+import { pdfReportTypes } from './report-job-input';
+import type { ReportSummary } from './pdf/render-seller-report';
 import { timeZoneOf } from './report-schedules/schedule-spec';
 
 /** The headline of a rendered report, small enough for the workflow's history: the email shows it. */
-export type ReportSummary = { periodLabel: string; highlights: ReportHighlight[] };
+export type { ReportSummary };
 
 /** Which worksheets one workbook holds (workflows/reports/sheets/render-sheets.ts). */
 export type SheetInclude = {
@@ -101,14 +103,6 @@ export const reportSkips = {
 } as const;
 
 const dayMs = 24 * 60 * 60 * 1000;
-
-const pdfTypes: Record<PdfFrequency, ArchivedReportType> = {
-  weekly: 'WEEKLY_REPORT',
-  monthly: 'MONTHLY_REPORT',
-  welcome: 'WELCOME_REPORT',
-  scorecard: 'SCORECARD_REPORT',
-  ondemand: 'ONDEMAND_REPORT',
-};
 
 /**
  * The workbooks the options ask for. The customer review is a worksheet of the customer sheet's
@@ -204,7 +198,7 @@ const planFor = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPla
   if (chosen.recipientIds.length === 0 && !step.archive)
     return { ...skip(reportSkips.nothingToDo), skippedRecipients: chosen.skipped };
   const files: ReportFile[] = [
-    ...(step.pdf ? [{ type: pdfTypes[step.pdf] }] : []),
+    ...(step.pdf ? [{ type: pdfReportTypes[step.pdf] }] : []),
     ...sheetFilesOf(step.sheets),
   ];
   return { skipped: null, files, recipientIds: chosen.recipientIds, skippedRecipients: chosen.skipped };

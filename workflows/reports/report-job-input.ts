@@ -8,6 +8,15 @@ import type { ArchivedReportType, ReportSection } from '../../contracts/api/repo
 /** The PDF of the run; null when the run renders no PDF (a workflow run of frequency none). */
 export type PdfFrequency = 'weekly' | 'monthly' | 'welcome' | 'scorecard' | 'ondemand';
 
+/** The PDF each frequency renders (and archives under). */
+export const pdfReportTypes = {
+  weekly: 'WEEKLY_REPORT',
+  monthly: 'MONTHLY_REPORT',
+  welcome: 'WELCOME_REPORT',
+  scorecard: 'SCORECARD_REPORT',
+  ondemand: 'ONDEMAND_REPORT',
+} as const satisfies Record<PdfFrequency, string>;
+
 /** Who receives the report. */
 export type RecipientSelection =
   /** POST /api/sellers/{id}/reports/{type}: these report subscriptions of the seller. */

@@ -15,17 +15,9 @@ import {
   type ReportObjectStore,
 } from './archive/report-archive';
 import { isDemoRecipient } from './email/demo-recipient';
-import { renderSellerReportWithSummary, type SellerReportType } from './pdf/render-seller-report';
-import type { PdfFrequency } from './report-job-input';
+import { renderSellerReportWithSummary } from './pdf/render-seller-report';
+import { pdfReportTypes } from './report-job-input';
 import { renderSheets } from './sheets/render-sheets';
-
-const pdfTypes: Record<PdfFrequency, SellerReportType> = {
-  weekly: 'WEEKLY_REPORT',
-  monthly: 'MONTHLY_REPORT',
-  welcome: 'WELCOME_REPORT',
-  scorecard: 'SCORECARD_REPORT',
-  ondemand: 'ONDEMAND_REPORT',
-};
 
 const extensionOf = (type: ArchivedReportType) => (type.endsWith('_SHEET') ? 'xlsx' : 'pdf');
 
@@ -46,7 +38,7 @@ export const createReportParts = (deps: {
     renderPdf: ({ sellerId, frequency, asOf, sections }) =>
       renderSellerReportWithSummary(db, {
         sellerId,
-        type: pdfTypes[frequency],
+        type: pdfReportTypes[frequency],
         asOf,
         ...(sections ? { sections } : {}),
       }),

@@ -114,9 +114,12 @@ const requireSubscription = (subscription: BillingSubscriptionView | null): Bill
   return subscription;
 };
 
+/** A plan to move to; a retired plan is a platform admin's choice only (ADR 39: customers get active plans). */
 const planById = async (request: FastifyRequest, planId: number, field: string): Promise<BillingPlan> => {
   const { plans } = await listPlans(request.server.services.db);
-  const plan = plans.find((candidate) => candidate.Id === planId);
+  const plan = plans.find(
+    (candidate) => candidate.Id === planId && (candidate.Active || requireCaller(request).isPlatformAdmin),
+  );
   if (!plan)
     throw new AppError('validation', billingMessages.unknownPlan, { properties: { [field]: 'not_found' } });
   return { id: plan.Id, name: plan.Name, identifier: plan.Identifier };
@@ -245,6 +248,9 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
       if (isDemo) throw new AppError('conflict', billingMessages.demoUpdate);
       const subscription = requireSubscription(found);
       const caller = await payingActor(request, allowed, subscription);
+      // Refused before anything is written: a refused request must change nothing.
+      if (request.query.resyncStripe === 'true' && !caller.isPlatformAdmin)
+        throw new AppError('forbidden', 'Only a platform administrator can resync payments.');
       if (
         body.BillingTenantId !== undefined &&
         !(await tenantSummaries(services.db, [body.BillingTenantId])).size
@@ -279,8 +285,6 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
       });
       let position = updatedBy.position;
       if (request.query.resyncStripe === 'true') {
-        if (!caller.isPlatformAdmin)
-          throw new AppError('forbidden', 'Only a platform administrator can resync payments.');
         const linked = await linkCustomer(reply, stripe, { subscription, name });
         position = Math.max(position, linked.position);
         const payment = await readStripePayment(stripe, linked.customerId);

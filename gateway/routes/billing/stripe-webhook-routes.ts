@@ -42,7 +42,14 @@ const subscriptionFor = async (services: GatewayServices, change: StripeBillingC
     if (byCustomer) return byCustomer;
   }
   if (change.tenantId === null) return null;
-  return (await latestSubscriptionsByTenant(services.db, [change.tenantId])).get(change.tenantId) ?? null;
+  const byTenant = (await latestSubscriptionsByTenant(services.db, [change.tenantId])).get(change.tenantId);
+  // A tenant already linked to another customer: this event is not about its subscription.
+  if (
+    !byTenant ||
+    (change.customerId && byTenant.stripeCustomerId && byTenant.stripeCustomerId !== change.customerId)
+  )
+    return null;
+  return byTenant;
 };
 
 /**

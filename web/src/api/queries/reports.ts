@@ -1,12 +1,13 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { JobsResponse, type ReportsRequest, type SellerReportType } from '../../../../contracts/api/jobs';
 import {
-  JobsResponse,
-  SellerReportStatus,
-  type ReportsRequest,
-  type SellerReportType,
-} from '../../../../contracts/api/jobs';
-import { ArchivedReport, FileContent, ManagedReport } from '../../../../contracts/api/reports';
+  ArchivedReportsResponse,
+  FileContent,
+  ManagedReportsResponse,
+  maxContentBytes,
+  type ArchivedReport,
+} from '../../../../contracts/api/reports';
+import { saveFile } from '../../components/save-file';
 import { useAppServices } from '../../session/app-services-context';
 import { useCurrentTenantId } from '../../session/session-query';
 import type { ApiClient } from '../api-client';
@@ -16,36 +17,29 @@ import { tenantResource, useInvalidateResources, type TenantId } from './tenant-
 /** Archived and managed reports; a finished report job changes them (live notice `job`). */
 export const reportsResource = tenantResource('reports');
 
-const ArchivedReports = z.object({ rows: z.array(ArchivedReport) });
-const ManagedReports = z.object({ rows: z.array(ManagedReport) });
-
 export const reportQueries = {
   archived: (api: ApiClient, input: { tenantId: TenantId; sellerId?: number | undefined }) =>
     queryOptions({
       queryKey: [...reportsResource.key(input.tenantId), 'archived', input.sellerId ?? 'all'],
       queryFn: () =>
-        api.get('/api/reports/archived', { query: { sellerId: input.sellerId }, schema: ArchivedReports }),
+        api.get('/api/reports/archived', {
+          query: { sellerId: input.sellerId },
+          schema: ArchivedReportsResponse,
+        }),
       // A platform admin looks at any tenant's seller without a current tenant.
       enabled: input.tenantId !== null || input.sellerId !== undefined,
     }),
   managed: (api: ApiClient, tenantId: TenantId) =>
     queryOptions({
       queryKey: [...reportsResource.key(tenantId), 'managed'],
-      queryFn: () => api.get('/api/reports/managed', { schema: ManagedReports }),
+      queryFn: () => api.get('/api/reports/managed', { schema: ManagedReportsResponse }),
       enabled: tenantId !== null,
-    }),
-  sellerStatus: (api: ApiClient, input: { tenantId: TenantId; sellerId: number; type: SellerReportType }) =>
-    queryOptions({
-      queryKey: [...reportsResource.key(input.tenantId), 'status', input.sellerId, input.type],
-      queryFn: () =>
-        api.get(`/api/sellers/${input.sellerId}/reports/${input.type}`, { schema: SellerReportStatus }),
-      enabled: input.tenantId !== null,
     }),
 };
 
-export const useArchivedReports = (sellerId?: number, enabled = true) => {
+export const useArchivedReports = (sellerId?: number) => {
   const { api } = useAppServices();
-  return useQuery({ ...reportQueries.archived(api, { tenantId: useCurrentTenantId(), sellerId }), enabled });
+  return useQuery(reportQueries.archived(api, { tenantId: useCurrentTenantId(), sellerId }));
 };
 
 export const useManagedReports = () => {
@@ -79,18 +73,6 @@ export const useRequestAdminReports = () => {
   });
 };
 
-/** Files this size or larger stream from the download route instead of coming back as base64 JSON. */
-export const streamedDownloadBytes = 10 * 1024 * 1024;
-
-const saveBytes = (file: { bytes: BlobPart; contentType: string; fileName: string }) => {
-  const url = URL.createObjectURL(new Blob([file.bytes], { type: file.contentType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.fileName;
-  link.click();
-  URL.revokeObjectURL(url);
-};
-
 const base64Bytes = (data: string): Uint8Array<ArrayBuffer> => {
   const text = atob(data);
   const bytes = new Uint8Array(text.length);
@@ -100,7 +82,7 @@ const base64Bytes = (data: string): Uint8Array<ArrayBuffer> => {
 
 /** Saves a file answered as FileContent (archived report content, client reports). */
 export const saveFileContent = (file: FileContent) =>
-  saveBytes({ bytes: base64Bytes(file.data), contentType: file.contentType, fileName: file.fileName });
+  saveFile({ bytes: base64Bytes(file.data), contentType: file.contentType, fileName: file.fileName });
 
 /**
  * Downloads an archived report: small files through the JSON content call (so a failure can be shown
@@ -110,7 +92,8 @@ export const useDownloadArchivedReport = () => {
   const { api } = useAppServices();
   return useMutation({
     mutationFn: async (report: Pick<ArchivedReport, 'Id' | 'Size'>) => {
-      if (report.Size >= streamedDownloadBytes) {
+      // The content call refuses files over its limit as JSON: those stream from the download route.
+      if (report.Size > maxContentBytes) {
         window.location.assign(`/api/reports/archived/${report.Id}/download`);
         return;
       }

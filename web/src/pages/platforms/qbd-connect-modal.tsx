@@ -9,6 +9,7 @@ import { ErrorCallout } from '../../components/error-callout';
 import { ModalDialog } from '../../components/modal-dialog';
 import { FormTextField } from '../../forms/form-fields';
 import { useServerErrors } from '../../forms/use-server-errors';
+import { saveFile } from '../../components/save-file';
 
 /** portal.md section 9: the copy button waits 3 seconds, so the password is read before it is copied. */
 export const copyDelayMs = 3000;
@@ -27,14 +28,7 @@ const qbdFailureText = (error: unknown) => (error instanceof Error ? error.messa
 /** Saves the Web Connector file with the .qwc extension the Web Connector opens. */
 const download = (config: QbdConfigResponse) => {
   const name = /\.qwc$/i.test(config.fileName) ? config.fileName : `${config.fileName}.qwc`;
-  const url = URL.createObjectURL(new Blob([config.xml], { type: 'application/xml' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveFile({ bytes: config.xml, contentType: 'application/xml', fileName: name });
 };
 
 type Props = {

@@ -6,7 +6,6 @@ export const reportTexts = {
   requestReceivedTitle: 'Report Request Received',
   requestReceivedNote: 'Please check your email in a few minutes.',
   sendErrorTitle: 'Error Sending Report',
-  stillProcessing: 'A previous request to send the report is still processing.',
   needRecipient: 'Select at least one recipient.',
   needSelf: 'Select yourself among the recipients.',
   demoRecipient: 'Demo recipients do not receive email.',
