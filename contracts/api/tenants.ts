@@ -246,6 +246,34 @@ export const DeleteTenantQuery = z
   })
   .strict();
 
+/**
+ * GET /api/tenants/{id}/details: the admin tenants list's expandable row (admin.md section 2): its
+ * users, its sellers and the tenants linked to it through a partner (a firm's clients, a client's firm).
+ */
+export const TenantDetailsResponse = z.object({
+  users: z.array(
+    z.object({ Id: z.number(), Name: z.string(), Email: z.string().nullable(), Role: TenantRole }),
+  ),
+  sellers: z.array(
+    z.object({
+      Id: z.number(),
+      CompanyName: z.string().nullable(),
+      Provider: z.string(),
+      Active: z.boolean(),
+    }),
+  ),
+  linkedTenants: z.array(
+    z.object({
+      Id: z.number(),
+      Name: z.string(),
+      Classification: TenantClassification,
+      /** client: a client of one of this tenant's partners; advisor: the firm this tenant is a client of. */
+      link: z.enum(['client', 'advisor']),
+    }),
+  ),
+});
+export type TenantDetailsResponse = z.infer<typeof TenantDetailsResponse>;
+
 export const TenantIdParam = z
   .object({
     tenantId: z.coerce

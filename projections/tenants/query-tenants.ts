@@ -16,6 +16,13 @@ import { TENANTS, type TenantDocument } from './tenants-projection';
 /** admin.md section 9: the admin tenants page shows 20 rows a page. */
 export const TENANTS_PAGE_SIZE = 20;
 
+/**
+ * While searching, filtering or sorting the spec shows every match without pages; with 100,000
+ * tenants that could be every tenant, so the list stops at this many rows and `total` says how many
+ * matched (the page asks the reader to narrow the search).
+ */
+export const TENANTS_MATCH_LIMIT = 500;
+
 export type TenantSortField =
   | 'Id'
   | 'Name'
@@ -153,12 +160,20 @@ export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Prom
   }
   if (mongoField) {
     const sort: Sort = mongoField === '_id' ? { _id: direction } : { [mongoField]: direction, _id: 1 };
-    const docs = await tenants.find(filter).sort(sort).toArray();
+    const docs = await tenants.find(filter).sort(sort).limit(TENANTS_MATCH_LIMIT).toArray();
     return { rows: await withCounts(db, docs), total, pagination: null, stale };
   }
-  // Counts exist only at query time, so sorting by them happens here.
-  const rows = await withCounts(db, await tenants.find(filter).toArray());
-  rows.sort(byCount(sortField as 'userCount' | 'activeSellerCount', direction));
+  // Counts exist only at query time: the matching ids are sorted by them here, and only the first
+  // rows are read in full.
+  const countField = sortField as 'userCount' | 'activeSellerCount';
+  const counts = await (countField === 'userCount' ? userCountsByTenant(db) : activeSellerCountsByTenant(db));
+  const ids = (await tenants.find(filter, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+  const countOf = (id: number) => counts.get(id) ?? 0;
+  ids.sort((a, b) => (countOf(a) - countOf(b)) * direction || a - b);
+  const chosen = ids.slice(0, TENANTS_MATCH_LIMIT);
+  const docs = await tenants.find({ _id: { $in: chosen } }).toArray();
+  const rows = await withCounts(db, docs);
+  rows.sort(byCount(countField, direction));
   return { rows, total, pagination: null, stale };
 };
 

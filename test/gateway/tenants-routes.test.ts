@@ -1,6 +1,11 @@
 import { Binary } from 'mongodb';
 import { z } from 'zod';
-import { MyTenantsResponse, Tenant, TenantListResponse } from '../../contracts/api/tenants';
+import {
+  MyTenantsResponse,
+  Tenant,
+  TenantDetailsResponse,
+  TenantListResponse,
+} from '../../contracts/api/tenants';
 import { UserWithTenants } from '../../contracts/api/users';
 import { ErrorResponse } from '../../contracts/errors';
 import { Industry } from '../../contracts/industries';
@@ -356,6 +361,71 @@ describe('DELETE /api/tenants/:id (platform admin)', () => {
       (await admin.browser.get(`/api/tenants?scope=all&search=${tenantId}`)).json(),
     );
     expect(list.rows.map((row) => row.Id)).not.toContain(tenantId);
+  });
+});
+
+describe('POST /api/tenants/:id/restore (platform admin)', () => {
+  it('restores a disabled tenant; refuses an active one and anyone but a platform admin', async () => {
+    const { tenantId, owner } = await business();
+    const admin = await theAdmin();
+    expect((await admin.browser.post(`/api/tenants/${tenantId}/restore`, {})).statusCode).toBe(409);
+    expect((await admin.browser.delete(`/api/tenants/${tenantId}?reason=TESTING`)).statusCode).toBe(200);
+    expect((await owner.browser.post(`/api/tenants/${tenantId}/restore`, {})).statusCode).toBe(403);
+    expect((await admin.browser.post(`/api/tenants/${tenantId}/restore`, {})).statusCode).toBe(200);
+    expect(Tenant.parse((await admin.browser.get(`/api/tenants/${tenantId}`)).json())).toMatchObject({
+      status: 'active',
+    });
+    expect((await admin.browser.post('/api/tenants/999999999/restore', {})).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/tenants/:id/details (platform admin)', () => {
+  it('lists a tenant’s users with roles and the firm a client is linked to', async () => {
+    const { tenantId, owner, member } = await business();
+    const admin = await theAdmin();
+    const firmOwner = await person(world, { name: `firmowner${count}` });
+    const firmId = await companyFor(world, firmOwner, {
+      name: `Linked Firm ${count}`,
+      classification: 'FIRM',
+    });
+    const partnerId = 810_000 + count;
+    await world.run(partnerDecider, partnerStream(partnerId), {
+      type: 'CreatePartner',
+      data: {
+        partnerId,
+        tenantId: firmId,
+        name: `Linked ${count}`,
+        clientPlanIdentifier: 'basic_client',
+        nameTakenInTenant: false,
+      },
+      now: world.clock.now(),
+      actor: systemActor,
+    });
+    await world.settle();
+    expect((await admin.browser.put(`/api/tenants/${tenantId}`, { PartnerId: partnerId })).statusCode).toBe(
+      200,
+    );
+
+    const response = await admin.browser.get(`/api/tenants/${tenantId}/details`);
+    expect(response.statusCode).toBe(200);
+    const details = TenantDetailsResponse.parse(response.json());
+    expect(details.users.map((user) => [user.Id, user.Role]).sort()).toEqual(
+      [
+        [idOf(owner), 'ADMIN'],
+        [idOf(member), 'USER'],
+      ].sort(),
+    );
+    expect(details.sellers).toEqual([]);
+    expect(details.linkedTenants).toEqual([
+      { Id: firmId, Name: `Linked Firm ${count}`, Classification: 'FIRM', link: 'advisor' },
+    ]);
+    const firmDetails = TenantDetailsResponse.parse(
+      (await admin.browser.get(`/api/tenants/${firmId}/details`)).json(),
+    );
+    expect(firmDetails.linkedTenants).toEqual([expect.objectContaining({ Id: tenantId, link: 'client' })]);
+
+    expect((await owner.browser.get(`/api/tenants/${tenantId}/details`)).statusCode).toBe(403);
+    expect((await admin.browser.get('/api/tenants/999999999/details')).statusCode).toBe(404);
   });
 });
 

@@ -3,14 +3,21 @@ import { tenantArchivePrefix } from '../../../workflows/reports/archive/report-a
 import { reportObjectStoreOf } from '../reports/report-object-store-of';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done, IdParam } from '../../../contracts/api/common';
-import { DeleteTenantQuery, Tenant, TenantsQuery, TenantsResponse } from '../../../contracts/api/tenants';
+import {
+  DeleteTenantQuery,
+  Tenant,
+  TenantDetailsResponse,
+  TenantsQuery,
+  TenantsResponse,
+} from '../../../contracts/api/tenants';
 import { AppError } from '../../../contracts/errors';
 import { tenantSubject } from '../../../commands/personal-data';
 import { tenantDecider } from '../../../domain/tenant/tenant-decider';
-import { tenantSellerIds } from '../../../projections/sellers/query-sellers';
-import { queryTenant } from '../../../projections/tenants/query-tenant';
+import { listTenantSellers, tenantSellerIds } from '../../../projections/sellers/query-sellers';
+import { queryLinkedTenants, queryTenant } from '../../../projections/tenants/query-tenant';
 import { queryTenantList, queryTenantSummary } from '../../../projections/tenants/query-tenants';
 import { queryUserTenants } from '../../../projections/tenants/query-user-tenants';
+import { queryTeam } from '../../../projections/users/query-team';
 import { executeCommand, loadAggregate } from '../../execute-command';
 import { requireCaller, requireTenantAccess } from '../../plugins/access';
 import { credentialVaultOf } from '../../use-cases/platforms/credential-vault-of';
@@ -19,7 +26,10 @@ import { tenantStream } from '../../../contracts/stream-ids';
 
 const notFound = () => new AppError('not_found', 'Tenant not found.');
 
-/** The caller's companies, the admin tenants list, one tenant, and the admin's disable or purge. */
+/**
+ * The caller's companies, the admin tenants list and its expandable rows, one tenant, and the admin's
+ * disable, restore or purge.
+ */
 export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
   const { services } = app;
   const { db } = services;
@@ -74,6 +84,54 @@ export const tenantRoutes: FastifyPluginAsyncZod = (app) => {
       const { revision } = await loadAggregate(request, tenantDecider, tenantStream(tenant.Id));
       void reply.header('etag', `"${revision}"`);
       return tenant;
+    },
+  );
+
+  app.get(
+    '/api/tenants/:id/details',
+    {
+      config: { access: 'platformAdmin' },
+      schema: { tags: ['tenants'], params: IdParam, response: { 200: TenantDetailsResponse } },
+    },
+    async (request) => {
+      const tenantId = request.params.id;
+      const { tenant } = await queryTenant(db, { tenantId, includePurged: true, ...request.readAfter });
+      if (!tenant) throw notFound();
+      const [team, sellers, linked] = await Promise.all([
+        queryTeam(db, { tenantId, ...request.readAfter }),
+        listTenantSellers(db, { tenantId, now: services.now(), readAfter: request.readAfter }),
+        queryLinkedTenants(db, { tenantId, ...request.readAfter }),
+      ]);
+      return {
+        users: team.members.map((member) => ({
+          Id: member.Id,
+          Name: member.Name,
+          Email: member.Email,
+          Role: member.Membership.Role,
+        })),
+        sellers: sellers.sellers.map((seller) => ({
+          Id: seller.Id,
+          CompanyName: seller.CompanyName,
+          Provider: seller.Provider,
+          Active: seller.Active,
+        })),
+        linkedTenants: linked.tenants,
+      };
+    },
+  );
+
+  app.post(
+    '/api/tenants/:id/restore',
+    {
+      config: { access: 'platformAdmin' },
+      schema: { tags: ['tenants'], params: IdParam, response: { 200: Done } },
+    },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const tenantId = request.params.id;
+      const command = { type: 'RestoreTenant' as const, data: {}, now: services.now(), actor: caller.actor };
+      await executeCommand(reply, tenantDecider, { streamId: tenantStream(tenantId), tenantId, command });
+      return { ok: true as const };
     },
   );
 

@@ -20,6 +20,19 @@ const disposableTenant = async (cast: Cast): Promise<number> => {
   return tenantId;
 };
 
+/** A disposable tenant the platform admin has disabled, for the restore example. */
+const disabledTenant = async (cast: Cast): Promise<number> => {
+  const tenantId = await disposableTenant(cast);
+  await cast.world.run(tenantDecider, tenantStream(tenantId), {
+    type: 'DisableTenant',
+    data: { reason: 'TESTING' },
+    now: cast.world.clock.now(),
+    actor: systemActor,
+  });
+  await cast.world.settle();
+  return tenantId;
+};
+
 const logoForm = () => multipartForm([{ name: 'logo.png', type: 'image/png', bytes: pngBytes }]);
 
 const reportingEdit = (cast: Cast) =>
@@ -97,6 +110,20 @@ export const examples: RouteExample[] = [
     access: 'platformAdmin',
     happy: async (cast) => ({ url: `/api/tenants/${await disposableTenant(cast)}?reason=TESTING` }),
     badInput: (cast) => Promise.resolve({ url: `/api/tenants/${cast.a.tenantId}?reason=BORED` }),
+  },
+  {
+    method: 'GET',
+    route: '/api/tenants/:id/details',
+    access: 'platformAdmin',
+    happy: (cast) => Promise.resolve({ url: `/api/tenants/${cast.a.tenantId}/details` }),
+    badInput: () => Promise.resolve({ url: '/api/tenants/first/details' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/tenants/:id/restore',
+    access: 'platformAdmin',
+    happy: async (cast) => ({ url: `/api/tenants/${await disabledTenant(cast)}/restore` }),
+    badInput: () => Promise.resolve({ url: '/api/tenants/first/restore' }),
   },
   {
     method: 'POST',
