@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './admin/audit-routes';
+import { devopsRoutes } from './admin/devops-routes';
 import { partnerRoutes } from './admin/partner-routes';
 import { statsRoutes } from './admin/stats-routes';
 import { jobRoutes } from './jobs/job-routes';
@@ -61,6 +62,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(partnerRoutes);
   await app.register(auditRoutes);
   await app.register(statsRoutes);
+  await app.register(devopsRoutes);
   await app.register(userRoutes);
   await app.register(userEditRoutes);
   await app.register(browserStateRoutes);
