@@ -193,3 +193,25 @@ export const TaskRequest = z.discriminatedUnion('name', [
 export type TaskRequest = z.infer<typeof TaskRequest>;
 
 export const JobIdParam = z.object({ id: QueryId }).strict();
+
+/** The tasks the admin tasks page can trigger: GET /api/cron/{name} describes one, POST /api/tasks runs it. */
+export const CronName = z.enum(['update_demo_seller', 'moveIndirectCustomer']);
+export type CronName = z.infer<typeof CronName>;
+export const CronParams = z.object({ name: CronName }).strict();
+
+export const CronParameter = z.object({
+  name: z.string(),
+  type: z.enum(['boolean', 'id']),
+  required: z.boolean(),
+  description: z.string(),
+});
+export type CronParameter = z.infer<typeof CronParameter>;
+
+/** GET /api/cron/{name}: the task's parameters and its latest runs (newest first). */
+export const CronResponse = z.object({
+  name: CronName,
+  description: z.string(),
+  parameters: z.array(CronParameter),
+  recentJobs: z.array(Job),
+});
+export type CronResponse = z.infer<typeof CronResponse>;

@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { Kafka, logLevel } from 'kafkajs';
+import { CronResponse } from '../../contracts/api/jobs';
 import { DatabaseResponse, QueueClearResponse, QueuesResponse } from '../../contracts/api/devops';
 import { jobStream } from '../../contracts/stream-ids';
 import { jobDecider } from '../../domain/job/job-decider';
@@ -214,5 +215,29 @@ describe('GET /api/devops/database', () => {
     const jobs = answer.collections.find((collection) => collection.name.startsWith('jobs'));
     expect(jobs?.count).toBeGreaterThanOrEqual(8);
     expect(jobs?.fields).toEqual(expect.arrayContaining(['_id', 'kind', 'status', 'workflowId']));
+  });
+});
+
+describe('GET /api/cron/{name}', () => {
+  it("describes a task's parameters and lists its latest runs, newest first", async () => {
+    const switched = await admin.browser.post('/api/auth/switchTenant', { tenantId });
+    expect(switched.statusCode).toBe(200);
+    const first = await admin.browser.post('/api/tasks', { name: 'moveIndirectCustomer', customerId: 41 });
+    expect(first.statusCode).toBe(200);
+    const second = await admin.browser.post('/api/tasks', { name: 'moveIndirectCustomer', customerId: 42 });
+    expect(second.statusCode).toBe(200);
+    await world.settle();
+    const response = await admin.browser.get('/api/cron/moveIndirectCustomer');
+    expect(response.statusCode).toBe(200);
+    const cron = CronResponse.parse(response.json());
+    expect(cron.parameters).toEqual([
+      expect.objectContaining({ name: 'customerId', type: 'id', required: true }),
+    ]);
+    expect(cron.recentJobs.map((job) => job.Parameters.customerId)).toEqual([42, 41]);
+    expect(cron.recentJobs[0]).toMatchObject({
+      Kind: 'task',
+      Type: 'moveIndirectCustomer',
+      TenantId: tenantId,
+    });
   });
 });

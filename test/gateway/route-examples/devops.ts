@@ -23,4 +23,14 @@ export const examples: RouteExample[] = [
     happy: () => Promise.resolve({ url: '/api/devops/database' }),
     badInput: { none: 'takes no parameters' },
   },
+  {
+    method: 'GET',
+    route: '/api/cron/:name',
+    access: 'platformAdmin',
+    happy: () => Promise.resolve({ url: '/api/cron/update_demo_seller' }),
+    badInput: () => Promise.resolve({ url: '/api/cron/drop_everything' }),
+    otherTenant: {
+      notTenantData: 'names a task of the platform; its runs are listed for platform admins only',
+    },
+  },
 ];
