@@ -91,6 +91,62 @@ describe('the guards in the running app', () => {
     expect(app.location()).toBe('/overview');
   });
 
+  it('sends a standard user away from every admin and devops page, unknown ones too', async () => {
+    for (const path of [
+      '/admin',
+      '/admin/overview',
+      '/admin/tenants',
+      '/admin/tenants/5',
+      '/admin/tenants/5/audit?name=Acme',
+      '/admin/no-such-page',
+      '/devops/queues',
+      '/devops/nothing',
+    ]) {
+      const app = renderApp({ path, fake: signedInApi() });
+      await screen.findByRole('heading', { name: 'Dashboard' });
+      expect(app.location()).toBe('/overview');
+      app.unmount();
+    }
+  });
+
+  it('sends a guest from an admin page to the login, keeping the page to return to', async () => {
+    const app = renderApp({ path: '/admin/tenants/5/audit?name=Acme', fake: guestApi() });
+    await screen.findByRole('heading', { name: 'Log in' });
+    expect(app.location()).toBe(`/login?returnTo=${encodeURIComponent('/admin/tenants/5/audit?name=Acme')}`);
+  });
+
+  it('shows a platform admin the overview for /admin and the 404 page for unknown admin paths', async () => {
+    const admin = () =>
+      signedInApi(sessionFixture({ user: { isPlatformAdmin: true } })).on('GET /api/stats', {
+        body: {
+          stats: {
+            partners: 3,
+            activeSellers: 12,
+            inactiveSellers: 4,
+            customers: 0,
+            invoices: 0,
+            invoiceRevenue: 0,
+            businesses: 20,
+            firms: 2,
+            directSubscriptions: 5,
+            channelSubscriptions: 1,
+            trialSubscriptions: 2,
+          },
+        },
+      });
+    const overview = renderApp({ path: '/admin', fake: admin() });
+    await screen.findByRole('heading', { name: 'Admin Overview' });
+    expect(overview.location()).toBe('/admin/overview');
+    expect(document.title).toBe('Ledgerwise - Admin Overview');
+    expect(await screen.findByText('12 / 4')).toBeInTheDocument();
+    overview.unmount();
+
+    const unknown = renderApp({ path: '/admin/no-such-page', fake: admin() });
+    await screen.findByRole('heading', { name: '404 Not Found' });
+    expect(unknown.location()).toBe('/admin/no-such-page');
+    expect(document.title).toBe('Ledgerwise - Not Found');
+  });
+
   it('logs the user out on the invite-cancelled page and shows its text', async () => {
     const fake = signedInApi();
     renderApp({ path: '/invite-cancelled', fake });

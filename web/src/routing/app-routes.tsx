@@ -41,8 +41,8 @@ const ClientsPage = lazyPage(() => import('../pages/clients/clients-page').then(
 const ManageUsersPage = lazyPage(() =>
   import('../pages/clients/manage-users-page').then((page) => page.ManageUsersPage),
 );
-const PlaceholderPage = lazyPage(() =>
-  import('../pages/placeholder-page').then((page) => page.PlaceholderPage),
+const CompleteRegistrationPage = lazyPage(() =>
+  import('../pages/auth/complete-registration-page').then((page) => page.CompleteRegistrationPage),
 );
 const PlatformsPage = lazyPage(() =>
   import('../pages/platforms/platforms-page').then((page) => page.PlatformsPage),
@@ -63,7 +63,19 @@ const AdminReportsPage = lazyPage(() =>
   import('../pages/admin/admin-reports-page').then((page) => page.AdminReportsPage),
 );
 const AdminSellersPage = lazyPage(() =>
-  import('../pages/admin/admin-sellers-page').then((page) => page.AdminSellersPage),
+  import('../pages/admin/sellers/admin-sellers-page').then((page) => page.AdminSellersPage),
+);
+const AdminOverviewPage = lazyPage(() =>
+  import('../pages/admin/overview/admin-overview-page').then((page) => page.AdminOverviewPage),
+);
+const AdminTenantsPage = lazyPage(() =>
+  import('../pages/admin/tenants/admin-tenants-page').then((page) => page.AdminTenantsPage),
+);
+const AdminTenantEditPage = lazyPage(() =>
+  import('../pages/admin/tenants/admin-tenant-edit-page').then((page) => page.AdminTenantEditPage),
+);
+const AuditHistoryPage = lazyPage(() =>
+  import('../pages/admin/audit/audit-history-page').then((page) => page.AuditHistoryPage),
 );
 const TeamPage = lazyPage(() => import('../pages/team/team-page').then((page) => page.TeamPage));
 const UserPage = lazyPage(() => import('../pages/team/user-page').then((page) => page.UserPage));
@@ -71,8 +83,6 @@ const UserPage = lazyPage(() => import('../pages/team/user-page').then((page) =>
 const handle = (name: string, access: RouteAccess, forceLogout?: boolean): RouteHandle => ({
   meta: { name, access, ...(forceLogout ? { forceLogout } : {}) },
 });
-
-const later = (title: string, note?: string) => <PlaceholderPage title={title} {...(note ? { note } : {})} />;
 
 /**
  * The admin explorers, defined only when called: in a production build the call is dead code, so no
@@ -130,7 +140,7 @@ const shellRoutes: RouteObject[] = [
   { path: '/profile', element: <ProfilePage />, handle: handle('Profile', 'signedIn') },
   {
     path: '/complete-registration',
-    element: later('Complete registration'),
+    element: <CompleteRegistrationPage />,
     handle: handle('Complete Registration', 'signedIn'),
   },
   { path: '/platforms', element: <PlatformsPage />, handle: handle('Platforms', 'signedIn') },
@@ -149,19 +159,35 @@ const shellRoutes: RouteObject[] = [
     element: <CustomerPage />,
     handle: handle('Customer', 'signedIn'),
   },
+  {
+    path: '/admin',
+    element: <Navigate to="/admin/overview" replace />,
+    handle: handle('Admin', 'platformAdmin'),
+  },
+  {
+    path: '/admin/overview',
+    element: <AdminOverviewPage />,
+    handle: handle('Admin Overview', 'platformAdmin'),
+  },
+  { path: '/admin/tenants', element: <AdminTenantsPage />, handle: handle('Admin Tenants', 'platformAdmin') },
+  {
+    path: '/admin/tenants/:tenantId',
+    element: <AdminTenantEditPage />,
+    handle: handle('Edit Tenant', 'platformAdmin'),
+  },
+  {
+    path: '/admin/tenants/:tenantId/audit',
+    element: <AuditHistoryPage />,
+    handle: handle('UserActionAudit', 'platformAdmin'),
+  },
   { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
   { path: '/admin/sellers', element: <AdminSellersPage />, handle: handle('Admin Sellers', 'platformAdmin') },
   { path: '/admin/reports', element: <AdminReportsPage />, handle: handle('Admin Reports', 'platformAdmin') },
   // admin.md section 2: the explorers exist in development builds only.
   ...(isDevelopmentBuild ? developmentRoutes() : []),
   {
-    path: '/admin/*',
-    element: later('Admin', 'The admin area comes in a later issue.'),
-    handle: handle('Admin', 'platformAdmin'),
-  },
-  {
-    path: '/devops/*',
-    element: later('DevOps', 'The devops area comes in a later issue.'),
+    path: '/devops',
+    element: <Navigate to="/devops/queues" replace />,
     handle: handle('DevOps', 'platformAdmin'),
   },
 ];
@@ -188,6 +214,10 @@ const bareRoutes: RouteObject[] = [
     element: <VerificationFailedPage />,
     handle: handle('Verification Failed', 'any'),
   },
+  // Unknown admin and devops paths: platform admins see the 404 page, anyone else is sent away as
+  // from every admin page (admin.md section 2).
+  { path: '/admin/*', element: <NotFoundPage />, handle: handle('Not Found', 'platformAdmin') },
+  { path: '/devops/*', element: <NotFoundPage />, handle: handle('Not Found', 'platformAdmin') },
   { path: '*', element: <NotFoundPage />, handle: handle('Not Found', 'any') },
 ];
 

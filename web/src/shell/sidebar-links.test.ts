@@ -1,4 +1,4 @@
-import { companyEntry, sidebarLinks, type SidebarFacts } from './sidebar-links';
+import { adminLinks, companyEntry, sidebarLinks, type SidebarFacts } from './sidebar-links';
 
 const facts = (overrides: Partial<SidebarFacts> = {}): SidebarFacts => ({
   isPlatformAdmin: false,
@@ -31,21 +31,27 @@ describe('sidebar visibility (portal.md section 2.3)', () => {
     expect(labels(facts())).not.toContain('Settings');
   });
 
-  it('shows the platform-admin links to platform admins only', () => {
-    expect(labels(facts({ isPlatformAdmin: true }))).toEqual(expect.arrayContaining(['Admin', 'DevOps']));
-    expect(labels(facts({ isTenantAdmin: true }))).not.toContain('Admin');
-  });
-
-  it('links platform admins, and no one else, to the admin sellers table and metrics chart', () => {
+  it('shows every admin and devops page to platform admins only, after the portal links', () => {
     const links = sidebarLinks(facts({ isPlatformAdmin: true }));
-    expect(links).toEqual(
-      expect.arrayContaining([
-        { label: 'Admin Sellers', to: '/admin/sellers' },
-        { label: 'Admin Metrics', to: '/admin/metrics' },
-      ]),
-    );
-    expect(labels(facts({ isTenantAdmin: true }))).not.toContain('Admin Sellers');
-    expect(labels(facts({ isTenantAdmin: true }))).not.toContain('Admin Metrics');
+    expect(links.slice(-adminLinks.length)).toEqual(adminLinks);
+    expect(adminLinks.map((link) => link.to)).toEqual([
+      '/admin/overview',
+      '/admin/tenants',
+      '/admin/partners',
+      '/admin/sellers',
+      '/admin/integrations',
+      '/admin/users',
+      '/admin/recipients',
+      '/admin/metrics',
+      '/admin/reports',
+      '/admin/tasks',
+      '/devops/queues',
+      '/devops/database',
+    ]);
+    for (const standing of [{ isTenantAdmin: true }, { isAdvisor: true, isFirm: true }, {}]) {
+      const shown = sidebarLinks(facts(standing)).map((link) => link.to);
+      expect(shown.filter((to) => to.startsWith('/admin') || to.startsWith('/devops'))).toEqual([]);
+    }
   });
 
   it('gives an advisor in their firm the firm links instead of the business dashboard', () => {
