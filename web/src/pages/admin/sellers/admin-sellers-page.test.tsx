@@ -1,11 +1,11 @@
 /** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Job } from '../../../../contracts/api/jobs';
-import type { SellerResponse } from '../../../../contracts/api/sellers';
-import type { RecordedCall } from '../../test-support/fake-fetch';
-import { renderApp } from '../../test-support/render-app';
-import { sellerApi, syncedSeller } from '../sellers/seller-fixtures';
+import type { Job } from '../../../../../contracts/api/jobs';
+import type { SellerResponse } from '../../../../../contracts/api/sellers';
+import type { RecordedCall } from '../../../test-support/fake-fetch';
+import { renderApp } from '../../../test-support/render-app';
+import { sellerApi, syncedSeller } from '../../sellers/seller-fixtures';
 
 // Whole-app renders with a table; the machine's two cores are shared with the servers.
 jest.setTimeout(30_000);
