@@ -21,11 +21,8 @@ import { skipReasons } from '../../workflows/reports/recipient-choice';
 import { createReportObjectStore } from '../../workflows/reports/archive/report-archive';
 import { recordReportJob } from '../../workflows/reports/record-report-job';
 import { reportSkips } from '../../workflows/reports/activities';
-import {
-  clientPerformanceNotSent,
-  startReportJobReactor,
-  unrunnableReport,
-} from '../../workflows/reports/report-job-reactor';
+import { advisorSkips } from '../../workflows/reports/client-performance/client-performance-plan';
+import { startReportJobReactor, unrunnableReport } from '../../workflows/reports/report-job-reactor';
 import type { ReportJobResult } from '../../workflows/reports/report-job-input';
 import { createReportParts } from '../../workflows/reports/report-parts';
 import { startWelcomeReportReactor } from '../../workflows/reports/welcome-report-reactor';
@@ -414,8 +411,8 @@ describe('report jobs', () => {
     expect(failure).toBe(unrunnableReport);
   });
 
-  it("fail the advisors' emailed Client Performance request, saying where its download is", async () => {
-    // As POST /api/reports records it: no seller, in the admin's current company.
+  it("run the advisors' emailed Client Performance request, naming whom it skipped", async () => {
+    // As POST /api/reports records it: no seller, in the admin's current company; an unknown user.
     const jobId = 900_000 + requests;
     await world.run(jobDecider, jobStream(jobId), {
       type: 'CreateJob',
@@ -424,12 +421,19 @@ describe('report jobs', () => {
         kind: 'report',
         tenantId: company.tenantId,
         sellerId: null,
-        parameters: { type: 'CLIENT_PERFORMANCE', dryRun: false, admin: false },
+        parameters: { type: 'CLIENT_PERFORMANCE', dryRun: true, admin: false, userId: 987_654 },
         workflowId: `client-performance-${world.runId}`,
       },
       now: new Date(),
     });
-    const { failure } = await finishedJob(jobId);
-    expect(failure).toBe(clientPerformanceNotSent);
+    const { result, failure } = await finishedJob(jobId);
+    expect(failure).toBeNull();
+    const skipped = [{ userId: 987_654, reason: advisorSkips.userGone }];
+    expect(result as unknown).toEqual({
+      dryRun: true,
+      advisors: [{ ...skipped[0], status: 'skipped', jobId: null }],
+      sent: [],
+      skipped,
+    });
   });
 });

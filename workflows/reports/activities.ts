@@ -63,15 +63,25 @@ export type ReportParts = {
     asOf: Date;
     include: SheetInclude;
   }) => Promise<RenderedReport | null>;
-  /** Idempotent per job, type and seller: a retried archive returns the first one's id. */
+  /**
+   * An advisor's Client Performance Summary (a PDF, or the sheet from 30 clients); null when the
+   * user is gone; NoClientsToReportError when no client qualifies. Optional: without it the
+   * Client Performance job renders with pdf/render-client-performance.ts from `db`.
+   */
+  renderClientReport?: (request: { advisorUserId: number; asOf: Date }) => Promise<RenderedReport | null>;
+  /** Idempotent per job, type and seller (null: the job's tenant-wide file): a retry returns the first id. */
   archive: (request: {
     tenantId: number;
-    sellerId: number;
+    sellerId: number | null;
     jobId: number;
     report: RenderedReport;
   }) => Promise<{ archivedId: number }>;
   /** A file this job archived, to attach. */
-  readArchived: (request: { jobId: number; sellerId: number; file: ArchivedFile }) => Promise<RenderedReport>;
+  readArchived: (request: {
+    jobId: number;
+    sellerId: number | null;
+    file: ArchivedFile;
+  }) => Promise<RenderedReport>;
   wasEmailed: (request: { jobId: number; recipientId: number }) => Promise<boolean>;
   /** Recorded once SMTP accepted the message. */
   recordEmailed: (request: {

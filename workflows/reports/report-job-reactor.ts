@@ -10,9 +10,11 @@ import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reac
 import { sellerSearchAttributes } from '../search-attributes';
 import { readState, runSystemCommand } from '../sync/system-commands';
 import { taskQueues } from '../task-queues';
+import { clientPerformanceRunOf } from './client-performance/client-performance-job';
+import type { ClientPerformanceInput } from './client-performance/client-performance-input';
 import { reportRunOf } from './report-job';
 import type { ReportJobInput } from './report-job-input';
-import type { reportJobWorkflow } from './workflows';
+import type { clientPerformanceWorkflow, reportJobWorkflow } from './workflows';
 
 type ReportJobReactorDeps = ReactorDeps & {
   client: Client;
@@ -47,9 +49,29 @@ export const startReportJob = async (
 export const unrunnableReport =
   'This report cannot be sent: its request is not one the report service knows.';
 
-/** The advisors' emailed summary has no pipeline yet; its download works (GET /api/users/{id}/reports/client). */
-export const clientPerformanceNotSent =
-  'The Client Performance report is not emailed yet: download it from the Clients page or the client report routes.';
+/**
+ * Starts a Client Performance job's run (no seller: the job concerns advisors of every firm) under the
+ * workflow id its job names; a redelivered request starts nothing.
+ */
+export const startClientPerformanceJob = async (
+  run: ClientPerformanceInput & { workflowId: string },
+  temporal: { client: Client; config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'> },
+): Promise<{ workflowId: string; started: boolean }> => {
+  const { workflowId, ...input } = run;
+  try {
+    await temporal.client.workflow.start<typeof clientPerformanceWorkflow>('clientPerformanceWorkflow', {
+      taskQueue: taskQueues(temporal.config).reports,
+      workflowId,
+      workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      args: [input],
+    });
+    return { workflowId, started: true };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };
+    throw error;
+  }
+};
 
 const failJob = async (
   deps: ReportJobReactorDeps,
@@ -71,7 +93,7 @@ const failJob = async (
 /**
  * A recorded report job of a seller becomes a run on the reports queue; one run per job, however
  * often the event is delivered. A job already ended (cancelled while the worker was down) starts
- * nothing; the advisors' Client Performance job (no seller) has no pipeline yet and is failed.
+ * nothing; the advisors' Client Performance job (no seller) starts its own workflow.
  */
 const startRecorded = async (deps: ReportJobReactorDeps, event: RecordedEvent) => {
   const { data } = JobCreated.parse({ type: event.type, data: event.data });
@@ -80,7 +102,15 @@ const startRecorded = async (deps: ReportJobReactorDeps, event: RecordedEvent) =
   if (job.status === 'none' || isFinished(job.status)) return;
   // A job left "created" would read as processing for good: what cannot run is failed, saying why.
   if (data.sellerId === null) {
-    if (data.parameters.type === 'CLIENT_PERFORMANCE') await failJob(deps, data, clientPerformanceNotSent);
+    const clientRun = clientPerformanceRunOf(data);
+    // An advisor's own job is made and ended by its parent's run.
+    if (clientRun === 'advisor') return;
+    if (clientRun === null) {
+      await failJob(deps, data, unrunnableReport);
+      return;
+    }
+    const started = await startClientPerformanceJob({ ...clientRun, workflowId: data.workflowId }, deps);
+    deps.logger.info({ jobId: clientRun.jobId, ...started }, 'client performance run requested');
     return;
   }
   const run = reportRunOf(data);

@@ -15,6 +15,7 @@ import {
   type ReportObjectStore,
 } from './archive/report-archive';
 import { isDemoRecipient } from './email/demo-recipient';
+import { renderClientPerformance } from './pdf/render-client-performance';
 import { renderSellerReportWithSummary } from './pdf/render-seller-report';
 import { pdfReportTypes } from './report-job-input';
 import { renderSheets } from './sheets/render-sheets';
@@ -42,6 +43,8 @@ export const createReportParts = (deps: {
         asOf,
         ...(sections ? { sections } : {}),
       }),
+    renderClientReport: ({ advisorUserId, asOf }) =>
+      renderClientPerformance(db, { advisorUserId, asOf, format: 'pdf' }),
     renderSheet: async ({ sellerId, asOf, include }) =>
       (await renderSheets(db, { sellerId, asOf, include }))[0] ?? null,
     archive: async (input) => ({

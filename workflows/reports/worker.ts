@@ -3,12 +3,14 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { Config } from '../../contracts/config';
 import { taskQueues } from '../task-queues';
 import { createReportActivities, type ReportDeps } from './activities';
+import { createClientPerformanceActivities } from './client-performance/client-performance-activities';
 import { createScheduledReportsActivities } from './report-schedules/scheduled-reports-activities';
 
 /**
- * The reports queue's worker: report jobs and the tenants' scheduled sends. Four activities at a
- * time: a render mostly waits on the one PDF process (which holds the CPU-heavy drawing), a send on
- * S3 and SMTP; a flood of syncs never delays it (its own queue).
+ * The reports queue's worker: report jobs, the advisors' Client Performance jobs and the tenants'
+ * scheduled sends. Four activities at a time: a render mostly waits on the one PDF process (which
+ * holds the CPU-heavy drawing), a send on S3 and SMTP; a flood of syncs never delays it (its own
+ * queue).
  */
 export const createReportsWorker = (options: {
   connection: NativeConnection;
@@ -25,6 +27,7 @@ export const createReportsWorker = (options: {
     workflowsPath: require.resolve('./workflows'),
     activities: {
       ...createReportActivities(options.deps),
+      ...createClientPerformanceActivities(options.deps),
       ...createScheduledReportsActivities({
         ...options.deps,
         config: options.config,

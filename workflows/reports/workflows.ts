@@ -1,11 +1,20 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
+  ActivityFailure,
   ApplicationFailure,
+  isCancellation,
   proxyActivities,
   proxyLocalActivities,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ReportActivities, ReportSummary } from './activities';
+import type { ClientPerformanceActivities } from './client-performance/client-performance-activities';
+import type {
+  AdvisorOutcome,
+  AdvisorSkip,
+  ClientPerformanceInput,
+  ClientPerformanceResult,
+} from './client-performance/client-performance-input';
 import type {
   ArchivedFile,
   ReportJobInput,
@@ -140,4 +149,107 @@ export async function scheduledReportsWorkflow(
     scheduledRunId: info.workflowId,
     scheduledAt: input.scheduledAt ?? new Date(due).toISOString(),
   });
+}
+
+/** The Client Performance job's short steps (begin, an advisor's failure, finish), as the report job's. */
+const clientSteps = proxyLocalActivities<ClientPerformanceActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 8, nonRetryableErrorTypes: refusals },
+});
+
+/** The plan counts every advisor's clients: a few reads each, heartbeated, minutes for thousands. */
+const { planClientPerformanceJob } = proxyActivities<ClientPerformanceActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 5, nonRetryableErrorTypes: refusals },
+});
+
+const { renderAdvisorReport } = proxyActivities<ClientPerformanceActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: refusals,
+  },
+});
+
+const { sendAdvisorReport } = proxyActivities<ClientPerformanceActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: refusals,
+  },
+});
+
+/**
+ * The advisors' Client Performance Summary emailed (POST /api/reports, CLIENT_PERFORMANCE): plan the
+ * advisors, then per advisor render and archive their summary and send it once, each advisor under a
+ * report job of their own (its stream holds the archive and emailed records, keyed by this run's id).
+ * One advisor's failure is recorded and the others go on; dryRun plans and sends nothing. Ends the
+ * job with each advisor's outcome (docs/adr/0038, Client Performance).
+ */
+export async function clientPerformanceWorkflow(
+  input: ClientPerformanceInput,
+): Promise<ClientPerformanceResult> {
+  const step = { ...input, workflowId: workflowInfo().workflowId };
+  try {
+    await clientSteps.beginClientPerformanceJob(step);
+    const plan = await planClientPerformanceJob(step);
+    const skipped: AdvisorSkip[] = [...plan.skipped];
+    const advisors: AdvisorOutcome[] = plan.skipped.map((skip) => ({
+      ...skip,
+      status: 'skipped',
+      jobId: null,
+    }));
+    const sent: number[] = [];
+    for (const [index, advisor] of plan.advisors.entries()) {
+      if (input.options.dryRun) {
+        const { userId, recipientUserId, clients, format } = advisor;
+        advisors.push({ userId, status: 'planned', recipientUserId, clients, format });
+        continue;
+      }
+      const advisorStep = { ...step, advisor, index, total: plan.advisors.length };
+      try {
+        const rendered = await renderAdvisorReport(advisorStep);
+        if (rendered.status === 'skipped') {
+          skipped.push({ userId: advisor.userId, reason: rendered.reason });
+          advisors.push({
+            userId: advisor.userId,
+            status: 'skipped',
+            reason: rendered.reason,
+            jobId: rendered.jobId,
+          });
+          continue;
+        }
+        const outcome = await sendAdvisorReport({
+          ...advisorStep,
+          advisorJobId: rendered.jobId,
+          archived: rendered.archived,
+          periodLabel: rendered.periodLabel,
+        });
+        advisors.push(outcome);
+        if (outcome.status === 'skipped' || outcome.status === 'failed')
+          skipped.push({ userId: advisor.userId, reason: outcome.reason });
+        else sent.push(advisor.userId);
+      } catch (error) {
+        if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
+        const reason = reasonOf(error);
+        const jobId = await clientSteps.failAdvisorReport({ ...advisorStep, reason });
+        skipped.push({ userId: advisor.userId, reason });
+        advisors.push({ userId: advisor.userId, status: 'failed', reason, jobId });
+      }
+    }
+    const result: ClientPerformanceResult = { dryRun: input.options.dryRun, advisors, sent, skipped };
+    await clientSteps.finishClientPerformanceJob({ ...step, failure: null, result });
+    return result;
+  } catch (error) {
+    await clientSteps.finishClientPerformanceJob({ ...step, failure: reasonOf(error), result: null });
+    throw error;
+  }
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../../contracts/errors';
 import { usersCollection } from '../../../projections/users/user-view';
 import { requireCaller } from '../../plugins/access';
 import { namedSellers } from './named-sellers';
+import { clientPerformanceWorkflowId } from '../../../workflows/reports/client-performance/client-performance-job';
 import { reportJobWorkflowId } from '../../../workflows/reports/report-job';
 import { recordJob } from './record-job';
 import { unlessReportProcessing } from './report-in-progress';
@@ -58,12 +59,14 @@ const runReportWorkflow = async (reply: FastifyReply, options: ReportWorkflow): 
 };
 
 /**
- * The advisors' Client Performance report: one job that the workflow fans out to the advisors it
- * selects. It concerns no one tenant, so it is recorded in the history of the admin's current one.
+ * The advisors' Client Performance report: one job that its workflow (clientPerformanceWorkflow) fans
+ * out to the advisors it selects. It concerns no one tenant, so it is recorded in the history of the
+ * admin's current one; each advisor's summary is archived in their firm.
  */
 const sendClientPerformance = async (reply: FastifyReply, options: ClientPerformance): Promise<Job[]> => {
-  const { db } = reply.request.server.services;
-  const tenantId = requireCaller(reply.request).tenantId;
+  const { db, config } = reply.request.server.services;
+  const caller = requireCaller(reply.request);
+  const { tenantId } = caller;
   if (tenantId === null)
     throw new AppError('conflict', 'Switch to a company first: the request is recorded in its history.');
   if (options.userId !== undefined && !(await (await usersCollection(db)).findOne({ _id: options.userId })))
@@ -75,7 +78,9 @@ const sendClientPerformance = async (reply: FastifyReply, options: ClientPerform
       type: 'CLIENT_PERFORMANCE',
       tenantId,
       sellerId: null,
-      parameters: { ...parameters, userId: parameters.userId ?? null },
+      // requestedBy: the `admin` option's recipient, the admin asking (by id, never by address).
+      parameters: { ...parameters, userId: parameters.userId ?? null, requestedBy: caller.userId },
+      workflowIdOf: (jobId: number) => clientPerformanceWorkflowId(config, jobId),
     }),
   ];
 };

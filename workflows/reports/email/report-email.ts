@@ -54,7 +54,8 @@ const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.sli
 export const stopReceivingLabel = (frequency: ReportEmailFrequency): string | null =>
   frequency === 'weekly' || frequency === 'monthly' ? `Stop receiving the ${frequency} report` : null;
 
-const sizeLabel = (bytes: number) =>
+/** `12 KB`, `1.4 MB`: the size shown beside an attached file. */
+export const sizeLabel = (bytes: number) =>
   bytes < 1024 * 1024
     ? `${Math.max(1, Math.round(bytes / 1024))} KB`
     : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -75,7 +76,8 @@ const highlightsTable = (highlights: readonly ReportHighlight[]) => {
   return `<table role="presentation" cellspacing="6" cellpadding="0" style="width:100%;border-collapse:separate"><tr>${cells.join('')}</tr></table>`;
 };
 
-const attachmentList = (reports: readonly RenderedReport[]) =>
+/** The attached files as an HTML list (name, kind and size). */
+export const attachmentList = (reports: readonly RenderedReport[]) =>
   `<ul style="padding-left:20px;margin:0">${reports
     .map(
       (r) =>
