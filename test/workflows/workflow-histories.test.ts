@@ -18,6 +18,7 @@ const workflowModules = {
   pingWorkflow: '../../workflows/system/workflows',
   reportJobWorkflow: '../../workflows/reports/workflows',
   scheduledReportsWorkflow: '../../workflows/reports/workflows',
+  clientPerformanceWorkflow: '../../workflows/reports/workflows',
 } as const;
 type WorkflowType = keyof typeof workflowModules;
 
