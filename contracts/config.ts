@@ -171,6 +171,15 @@ export const ConfigEnv = z
     /** Stripe Connect's client id (ca_...); the token exchange authenticates with the platform's secret key. */
     OAUTH_STRIPE_CLIENT_ID: oauthClientValue,
     OAUTH_STRIPE_CLIENT_SECRET: oauthClientValue,
+    /**
+     * The accounting platforms' data APIs the sync connectors call (docs/adr/0040-accounting-connectors.md).
+     * Production defaults; tests point them at the local fakes of test/fakes/. Stripe sellers use
+     * STRIPE_API_URL and STRIPE_SECRET_KEY above, on behalf of the connected account.
+     */
+    QBO_API_URL: url(['http', 'https']).default('https://quickbooks.api.intuit.com'),
+    XERO_API_URL: url(['http', 'https']).default('https://api.xero.com'),
+    /** The longest a connector waits on a platform's Retry-After before failing the sync in words. */
+    CONNECTOR_MAX_RETRY_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
     OAUTH_HUBSPOT_AUTHORIZE_URL: url(['http', 'https']).default('https://app.hubspot.com/oauth/authorize'),
     OAUTH_HUBSPOT_TOKEN_URL: url(['http', 'https']).default('https://api.hubapi.com/oauth/v1/token'),
     OAUTH_HUBSPOT_CLIENT_ID: oauthClientValue,

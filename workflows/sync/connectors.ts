@@ -1,15 +1,43 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from 'mongodb';
+import type { CommandHandlerDeps } from '../../commands/command-handler';
+import { createCredentialVault } from '../../commands/credential-vault';
+import type { Config } from '../../contracts/config';
 import type { SellerProvider } from '../../contracts/events/seller';
+import { createQuickBooksOnlineConnector } from '../connectors/quickbooks-online/qbo-connector';
 import { createDemoConnector } from '../demo/demo-connector';
 import { demoProfileOf } from '../demo/demo-profiles';
 import type { LedgerConnector } from './ledger-connector';
 
-/** The connector of each platform; the cloud platforms' connectors arrive with their issue. */
-export const connectorsFor = (db: Db) => {
+/**
+ * What the cloud platforms' connectors need beyond the database: the configuration (API and token
+ * URLs, OAuth clients), the write side (the seller's credentials reference, token renewals and
+ * revocations are seller events) and the clock.
+ */
+export type ConnectorDeps = {
+  config: Config;
+  writeSide: CommandHandlerDeps;
+  now: () => Date;
+  /** HTTP for QuickBooks Online and Xero; the global fetch unless a test or benchmark passes one. */
+  fetch?: typeof fetch;
+};
+
+/**
+ * The connector of each platform (docs/adr/0040-accounting-connectors.md). Without `deps` only DEMO
+ * syncs; QuickBooks Desktop, Sage and AUTOFY connectors arrive with their part of issue 16.
+ */
+export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {
   const demo = createDemoConnector({ profileOf: (sellerId) => demoProfileOf(db, sellerId) });
+  const cloud: Partial<Record<SellerProvider, LedgerConnector>> = {};
+  if (deps) {
+    const vault = createCredentialVault({ db, masterSecret: deps.config.SESSION_SECRET });
+    const shared = { db, vault, ...deps };
+    cloud.QBO = createQuickBooksOnlineConnector(shared);
+  }
   return (provider: SellerProvider): LedgerConnector => {
     if (provider === 'DEMO') return demo;
+    const connector = cloud[provider];
+    if (connector) return connector;
     throw ApplicationFailure.nonRetryable(`Syncing ${provider} sellers is not available yet.`, 'NoConnector');
   };
 };

@@ -1,0 +1,279 @@
+import type { Db } from 'mongodb';
+import type { CommandHandlerDeps } from '../../../commands/command-handler';
+import type { CredentialVault } from '../../../commands/credential-vault';
+import type { Config } from '../../../contracts/config';
+import { emptyLedgerPage, type LedgerPage } from '../../../contracts/ledger';
+import type { FetchedPage, FetchPageRequest, LedgerConnector } from '../../sync/ledger-connector';
+import {
+  adjustmentsProduct,
+  defaultMalformedLog,
+  mapOrSkip,
+  zeroedDeletions,
+  type MalformedLog,
+} from '../shared/ledger-mapping';
+import { createOAuthTokens, type OAuthTokens } from '../shared/oauth-tokens';
+import type { PlatformHttp } from '../shared/platform-http';
+import { createQboClient, QBO_NAME, type QboClient } from './qbo-client';
+import { isDeletedObject, QBO_MAX_RESULTS, qboEntities, type QboEntity } from './qbo-formats';
+import { mapQboCreditMemo, mapQboCustomer, mapQboInvoice, mapQboItem, mapQboPayment } from './qbo-mapping';
+
+/**
+ * QuickBooks Online behind the sync's LedgerConnector seam (docs/adr/0040-accounting-connectors.md).
+ *
+ * Populate and repopulate read every entity with the query endpoint, ORDERBY Id, STARTPOSITION and
+ * MAXRESULTS. Each page starts a few records before the previous one ended and keeps only ids above
+ * the last one written: a record deleted between two pages shifts positions without making the sync
+ * skip one, and a page that no longer reaches back to the last id backs up a page.
+ *
+ * A sync reads Change Data Capture since the CollectionDate, one entity per call, deleted objects
+ * included (their stored rows are zeroed). CDC looks back 30 days at most and answers 1,000 objects
+ * at most: an older CollectionDate, or an entity with that many changes, is read with the query
+ * endpoint filtered on MetaData.LastUpdatedTime instead, which does not list deletions (logged).
+ */
+
+type QboCursor = {
+  step: number;
+  mode: 'query' | 'cdc';
+  /** STARTPOSITION of the next query page (1-based). */
+  start: number;
+  /** The highest id this step wrote: the next page keeps only higher ones. */
+  lastId: string | null;
+  done: number;
+  total: number;
+  /** Malformed records skipped so far. */
+  skipped: number;
+};
+
+/** Records a page re-reads from before the previous page's end. */
+const OVERLAP = 10;
+/** CDC's look-back limit is 30 days; a day's margin for clocks. */
+const CDC_LOOKBACK_MS = 29 * 24 * 3600 * 1000;
+
+const compareIds = (a: string, b: string) => {
+  const x = Number(a);
+  const y = Number(b);
+  if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  return a < b ? -1 : a > b ? 1 : 0;
+};
+
+const idOf = (record: unknown): string | null => {
+  const id = (record as { Id?: unknown } | null)?.Id;
+  return typeof id === 'string' && id !== '' ? id : null;
+};
+
+const activeFilter = (entity: QboEntity) =>
+  entity === 'Customer' || entity === 'Item' ? 'Active IN (true, false)' : null;
+
+/** The query of one page: every record of the entity, or those changed since `since`. */
+export const qboPageStatement = (
+  entity: QboEntity,
+  since: Date | null,
+  page: { start: number; size: number },
+) => {
+  const { start, size } = page;
+  const conditions = [
+    activeFilter(entity),
+    since ? `MetaData.LastUpdatedTime > '${since.toISOString()}'` : null,
+  ].filter(Boolean);
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  return `SELECT * FROM ${entity}${where} ORDERBY Id STARTPOSITION ${start} MAXRESULTS ${size}`;
+};
+
+const countStatement = (entity: QboEntity) => {
+  const filter = activeFilter(entity);
+  return `SELECT COUNT(*) FROM ${entity}${filter ? ` WHERE ${filter}` : ''}`;
+};
+
+const mappers = {
+  Customer: (sellerId: number, raw: unknown, page: LedgerPage) =>
+    page.customers.push(mapQboCustomer(sellerId, raw)),
+  Item: (sellerId: number, raw: unknown, page: LedgerPage) => page.products.push(mapQboItem(sellerId, raw)),
+  Invoice: (sellerId: number, raw: unknown, page: LedgerPage) =>
+    page.invoices.push(mapQboInvoice(sellerId, raw)),
+  Payment: (sellerId: number, raw: unknown, page: LedgerPage) =>
+    page.payments.push(mapQboPayment(sellerId, raw)),
+  CreditMemo: (sellerId: number, raw: unknown, page: LedgerPage) =>
+    page.creditMemos.push(mapQboCreditMemo(sellerId, raw)),
+} satisfies Record<QboEntity, (sellerId: number, raw: unknown, page: LedgerPage) => number>;
+
+const deletedEntity = { Invoice: 'invoices', Payment: 'payments', CreditMemo: 'creditMemos' } as const;
+
+export type QboConnectorDeps = {
+  db: Db;
+  client: QboClient;
+  tokens: OAuthTokens;
+  now: () => Date;
+  log?: MalformedLog;
+  /** Warnings that are not about one record (a CDC fallback). */
+  warn?: (message: string) => void;
+};
+
+export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
+  const log = deps.log ?? defaultMalformedLog;
+  const warn = deps.warn ?? ((message: string) => console.warn(message));
+
+  const firstCursor = async (request: FetchPageRequest): Promise<QboCursor> => {
+    deps.tokens.forget(request.sellerId);
+    const useCdc = request.since !== null && deps.now().getTime() - request.since.getTime() < CDC_LOOKBACK_MS;
+    let total: number = qboEntities.length;
+    if (request.since === null) {
+      total = 0;
+      for (const entity of qboEntities) {
+        const counted = await deps.client.query(request.sellerId, countStatement(entity));
+        total += counted.QueryResponse.totalCount ?? 0;
+      }
+    } else if (!useCdc)
+      warn(
+        `${QBO_NAME}: seller ${request.sellerId} last synced more than 30 days ago, beyond Change Data ` +
+          'Capture; changed records are read, deletions since then are not (Repopulate finds them).',
+      );
+    return { step: 0, mode: useCdc ? 'cdc' : 'query', start: 1, lastId: null, done: 0, total, skipped: 0 };
+  };
+
+  const mapInto = (
+    { sellerId, entity }: { sellerId: number; entity: QboEntity },
+    records: unknown[],
+    page: LedgerPage,
+  ) => {
+    let skipped = 0;
+    let mapped = 0;
+    for (const raw of records) {
+      const ok = mapOrSkip(log, { platform: QBO_NAME, entity, id: idOf(raw) ?? '(no Id)' }, () =>
+        mappers[entity](sellerId, raw, page),
+      );
+      if (ok === null) skipped += 1;
+      else mapped += 1;
+    }
+    return { skipped, mapped };
+  };
+
+  const cdcAllowed = (since: Date | null) =>
+    since !== null && deps.now().getTime() - since.getTime() < CDC_LOOKBACK_MS;
+
+  /** The cursor of the next entity, null after the last. */
+  const nextStep = (cursor: QboCursor, since: Date | null): QboCursor | null => {
+    const step = cursor.step + 1;
+    if (step >= qboEntities.length) return null;
+    return { ...cursor, step, mode: cdcAllowed(since) ? 'cdc' : 'query', start: 1, lastId: null };
+  };
+
+  return {
+    fetchPage: async (request): Promise<FetchedPage> => {
+      const { sellerId, since } = request;
+      const cursor: QboCursor =
+        request.cursor === null ? await firstCursor(request) : (JSON.parse(request.cursor) as QboCursor);
+      const page = emptyLedgerPage();
+      if (request.cursor === null) page.products.push(adjustmentsProduct(sellerId));
+      const entity = qboEntities[cursor.step]!;
+      const answer = (next: QboCursor | null, skipped: number): FetchedPage => {
+        const total = Math.max(cursor.total, next?.done ?? 0);
+        const skippedAll = cursor.skipped + skipped;
+        if (next === null && skippedAll > 0)
+          warn(`${QBO_NAME}: seller ${sellerId}: ${skippedAll} malformed records were skipped`);
+        return {
+          page,
+          nextCursor: next === null ? null : JSON.stringify({ ...next, skipped: skippedAll }),
+          done: next === null ? total : Math.min(next.done, total),
+          total,
+        };
+      };
+
+      if (cursor.mode === 'cdc') {
+        const changes = await deps.client.cdc(sellerId, [entity], since ?? new Date(0));
+        const records = changes.CDCResponse.flatMap((r) => r.QueryResponse).flatMap((q) => q[entity] ?? []);
+        if (records.length >= QBO_MAX_RESULTS) {
+          warn(
+            `${QBO_NAME}: seller ${sellerId} changed ${records.length}+ ${entity} records since the last ` +
+              'sync, more than Change Data Capture answers; they are read page by page, without deletions.',
+          );
+          return answer({ ...cursor, mode: 'query', start: 1, lastId: null }, 0);
+        }
+        const deleted = records.filter(isDeletedObject);
+        const active = records.filter((r) => !isDeletedObject(r));
+        const { skipped } = mapInto({ sellerId, entity }, active, page);
+        if (entity in deletedEntity && deleted.length > 0)
+          await zeroedDeletions(
+            { db: deps.db, sellerId },
+            deleted.map((d) => ({
+              entity: deletedEntity[entity as keyof typeof deletedEntity],
+              providerId: d.Id,
+            })),
+            page,
+          );
+        return answer(nextStep({ ...cursor, done: cursor.step + 1 }, since), skipped);
+      }
+
+      const size = Math.max(1, Math.min(request.pageSize, QBO_MAX_RESULTS));
+      const result = await deps.client.query(
+        sellerId,
+        qboPageStatement(entity, since, { start: cursor.start, size }),
+      );
+      const records = result.QueryResponse[entity] ?? [];
+      const ids = records.map(idOf).filter((id): id is string => id !== null);
+      const { lastId } = cursor;
+      const first = ids[0];
+      if (
+        lastId !== null &&
+        cursor.start > 1 &&
+        first !== undefined &&
+        compareIds(first, lastId) > 0 &&
+        !ids.includes(lastId)
+      )
+        // More records went than the overlap covers: back up a page; nothing is written twice.
+        return answer({ ...cursor, start: Math.max(1, cursor.start - size) }, 0);
+      const fresh = records.filter((raw) => {
+        const id = idOf(raw);
+        return lastId === null || id === null || compareIds(id, lastId) > 0;
+      });
+      const { skipped, mapped } = mapInto({ sellerId, entity }, fresh, page);
+      const highest = ids.reduce<string | null>(
+        (max, id) => (max === null || compareIds(id, max) > 0 ? id : max),
+        lastId,
+      );
+      const progressed: QboCursor = {
+        ...cursor,
+        lastId: highest,
+        done: since === null ? cursor.done + mapped + skipped : cursor.step,
+      };
+      if (records.length < size)
+        return answer(
+          nextStep({ ...progressed, done: since === null ? progressed.done : cursor.step + 1 }, since),
+          skipped,
+        );
+      const overlap = Math.min(OVERLAP, Math.floor(size / 2));
+      return answer({ ...progressed, start: cursor.start + records.length - overlap }, skipped);
+    },
+  };
+};
+
+/** The QuickBooks Online connector as the sync worker builds it, from the configuration. */
+export const createQuickBooksOnlineConnector = (deps: {
+  db: Db;
+  vault: CredentialVault;
+  config: Config;
+  writeSide: CommandHandlerDeps;
+  now: () => Date;
+  fetch?: typeof fetch;
+}): LedgerConnector => {
+  const { config } = deps;
+  const http: PlatformHttp = {
+    platform: QBO_NAME,
+    fetch: deps.fetch,
+    now: deps.now,
+    maxRetryWaitMs: config.CONNECTOR_MAX_RETRY_WAIT_SECONDS * 1000,
+  };
+  const tokens = createOAuthTokens({
+    writeSide: deps.writeSide,
+    vault: deps.vault,
+    now: deps.now,
+    http,
+    endpoint: {
+      tokenUrl: config.OAUTH_QBO_TOKEN_URL,
+      clientId: config.OAUTH_QBO_CLIENT_ID,
+      clientSecret: config.OAUTH_QBO_CLIENT_SECRET,
+      clientAuth: 'basic',
+    },
+  });
+  const client = createQboClient({ baseUrl: config.QBO_API_URL, tokens, http });
+  return createQboConnector({ db: deps.db, client, tokens, now: deps.now });
+};

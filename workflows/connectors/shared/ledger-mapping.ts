@@ -1,0 +1,134 @@
+import { Context } from '@temporalio/activity';
+import type { Db } from 'mongodb';
+import { ZodError } from 'zod';
+import type {
+  InvoiceLine,
+  LedgerCreditMemo,
+  LedgerEntity,
+  LedgerInvoice,
+  LedgerPage,
+  LedgerPayment,
+  LedgerProduct,
+} from '../../../contracts/ledger';
+import { ledgerCollections, ledgerDocId, type LedgerDoc } from '../../ledger/ledger-collections';
+import { ledgerIdOf } from './ledger-ids';
+
+/**
+ * What the platforms' mappings share (docs/adr/0040-accounting-connectors.md): the product that
+ * carries what is not an item line (tax, discounts, shipping), deleted transactions, and the count
+ * of malformed records a page skipped.
+ */
+
+/** The provider id of the product standing for everything on an invoice that is not an item line. */
+export const ADJUSTMENTS_PROVIDER_ID = 'ledgerwise:adjustments';
+export const adjustmentsProductId = ledgerIdOf(ADJUSTMENTS_PROVIDER_ID);
+
+export const adjustmentsProduct = (sellerId: number): LedgerProduct => ({
+  sellerId,
+  providerId: ADJUSTMENTS_PROVIDER_ID,
+  productId: adjustmentsProductId,
+  name: 'Tax, discounts and other charges',
+  unitPrice: 0,
+});
+
+/**
+ * The ledger's invoice amount is the sum of its lines: the item lines, and when the platform's total
+ * differs (tax, discounts, shipping, rounding of a converted currency) one line of the difference.
+ */
+export const balancedLines = (itemLines: InvoiceLine[], total: number): InvoiceLine[] => {
+  const sum = itemLines.reduce((n, line) => n + line.amount, 0);
+  if (sum === total && itemLines.length > 0) return itemLines;
+  return [...itemLines, { productId: adjustmentsProductId, quantity: 1, amount: total - sum }];
+};
+
+/** A platform quantity as the ledger's positive whole quantity (fractions round, at least 1). */
+export const wholeQuantity = (quantity: unknown): number => {
+  const n = typeof quantity === 'number' ? quantity : Number(quantity);
+  return Number.isFinite(n) && n >= 1 ? Math.round(n) : 1;
+};
+
+type TransactionEntity = 'invoices' | 'payments' | 'creditMemos';
+
+/**
+ * Deleted transactions. The ledger has no delete (a page only writes rows), so a transaction the
+ * platform deleted is written as its stored row with every amount zero and nothing applied: sums,
+ * balances and aging no longer count it, and the ledger feed carries the change. One it never stored
+ * is ignored.
+ */
+export const zeroedDeletions = async (
+  { db, sellerId }: { db: Db; sellerId: number },
+  deleted: { entity: TransactionEntity; providerId: string }[],
+  page: LedgerPage,
+): Promise<void> => {
+  for (const entity of ['invoices', 'payments', 'creditMemos'] as const) {
+    const ids = deleted.filter((d) => d.entity === entity).map((d) => ledgerDocId(sellerId, d.providerId));
+    if (ids.length === 0) continue;
+    const stored = await db
+      .collection<LedgerDoc<LedgerEntity>>(ledgerCollections[entity])
+      .find({ _id: { $in: ids } } as never, {
+        projection: { _id: 0, tenantId: 0, epoch: 0, hash: 0, changedAt: 0 },
+      })
+      .toArray();
+    for (const row of stored) {
+      if (entity === 'invoices') {
+        const invoice = row as unknown as LedgerInvoice;
+        page.invoices.push({
+          ...invoice,
+          amount: 0,
+          balance: 0,
+          lines: invoice.lines.map((line) => ({ ...line, amount: 0 })),
+        });
+      } else {
+        const record = row as unknown as LedgerPayment | LedgerCreditMemo;
+        (page[entity] as (LedgerPayment | LedgerCreditMemo)[]).push({
+          ...record,
+          amount: 0,
+          applications: [],
+        });
+      }
+    }
+  }
+};
+
+/**
+ * Malformed records: counted, logged with their platform id and skipped; the sync goes on. The log
+ * goes to the activity's logger when there is one.
+ */
+export type MalformedLog = (entry: { platform: string; entity: string; id: string; problem: string }) => void;
+
+export const defaultMalformedLog: MalformedLog = (entry) => {
+  const message = `${entry.platform}: skipped a malformed ${entry.entity} record`;
+  try {
+    Context.current().log.warn(message, entry);
+  } catch {
+    // Outside an activity (a script, a test).
+    console.warn(`${message} ${entry.id}: ${entry.problem}`);
+  }
+};
+
+/** Maps a record, or logs it as malformed and answers null. */
+export const mapOrSkip = <T>(
+  log: MalformedLog,
+  where: { platform: string; entity: string; id: string },
+  map: () => T,
+): T | null => {
+  try {
+    return map();
+  } catch (error) {
+    const problem =
+      error instanceof ZodError
+        ? error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`).join('; ')
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    log({ ...where, problem });
+    return null;
+  }
+};
+
+/** A platform date-time or date as a Date; an unreadable one is a malformed record. */
+export const dateOf = (text: string): Date => {
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00.000Z` : text);
+  if (Number.isNaN(date.getTime())) throw new Error(`not a date: ${text}`);
+  return date;
+};
