@@ -64,7 +64,13 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     await createSyncWorker({
       connection,
       config,
-      deps: { db, writeSide: events.writeSide, connectorFor: connectorsFor(db), now, feed },
+      deps: {
+        db,
+        writeSide: events.writeSide,
+        connectorFor: connectorsFor(db, { config, writeSide: events.writeSide, now }),
+        now,
+        feed,
+      },
     }),
     await createMetricsWorker({ connection, config, deps: { db, writeSide: events.writeSide, now } }),
     await createReportsWorker({
