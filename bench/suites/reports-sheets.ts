@@ -1,15 +1,16 @@
 /**
  * The customer sheet at scale (issue 14, suite `reports`): renderCustomerSheet for a seller with N
- * customers (default 100,000), reading its read models and ledger and writing the XLSX through
- * sheet-writer.ts, beside exceljs's streaming WorkbookWriter writing the same cells (same values,
- * number formats, widths, frozen header and autofilter) from rows already in memory, in the same run.
- * Peak memory (process RSS) is reported for both.
+ * customers (default 100,000), reading its read models and writing the XLSX through sheet-writer.ts,
+ * beside exceljs's streaming WorkbookWriter writing the same cells (same values, number formats,
+ * widths, frozen header and autofilter) from rows already in memory, in the same run. Peak memory
+ * (process RSS) is reported for both.
  *
- * Seeded in an embedded read store of the run's own: N ledger customers, N customer_receivables docs
- * (the metrics run's customers table, one generation), `invoices` invoices per customer in the trailing
- * 12 months and one payment per customer (a tenth of them left partly unapplied). Not seeded: invoices
- * older than 12 months (the sheet reads only the 12-month window of invoices; older ones only count
- * through customer_receivables, which is seeded) and credit memos.
+ * Seeded in an embedded read store of the run's own: N ledger customers, `invoices` invoices per
+ * customer in the trailing 12 months and one payment per customer (a tenth of them left partly
+ * unapplied), and N customer_receivables docs as a metrics run stores them: synthetic balances, and
+ * the sheet's own figures (12-month sales, last payment, unapplied credits) computed from the seeded
+ * records by the run's code (customer-ledger-figures.ts). After a run the sheet reads only those docs;
+ * the ledger is its source before the first run.
  */
 import { rmSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
@@ -18,6 +19,7 @@ import ExcelJS from 'exceljs';
 import type { Db } from 'mongodb';
 import { openReadStore } from '../../projections/read-store/open-read-store';
 import { ensureLedgerIndexes, ledgerCollections } from '../../workflows/ledger/ledger-collections';
+import { createCustomerLedgerFigures } from '../../workflows/metrics/customer-ledger-figures';
 import type { CustomerReceivablesDoc } from '../../workflows/metrics/customer-receivables';
 import { storeCustomerReceivables } from '../../workflows/metrics/metric-store';
 import { customerSheetLayout, loadCustomerSheetRows } from '../../workflows/reports/sheets/customer-sheet';
@@ -70,6 +72,12 @@ export const seedCustomerSheetSeller = async (
   invoicesPerCustomer: number,
 ) => {
   const base = { sellerId, tenantId: 1, epoch: 1, hash: 'h', changedAt: asOf };
+  // What the metrics run keeps per customer for the sheet, computed from the very records seeded.
+  const sheetFigures = createCustomerLedgerFigures(contextOf(sellerId).exclusions, asOf);
+  const fed = <T>(feed: (doc: T) => void, doc: T): T => {
+    feed(doc);
+    return doc;
+  };
   await insertAll(
     db,
     ledgerCollections.customers,
@@ -92,7 +100,7 @@ export const seedCustomerSheetSeller = async (
       const customerId = (n % customers) + 1;
       const day = Math.floor(asOf.getTime() / DAY) - pick(n + 7, 360);
       const amount = 1000 + pick(n + 3, 500_000);
-      return {
+      return fed(sheetFigures.addInvoice, {
         ...base,
         _id: `${sellerId}:I${n}`,
         providerId: `I${n}`,
@@ -103,7 +111,7 @@ export const seedCustomerSheetSeller = async (
         amount,
         balance: pick(n + 11, 3) === 0 ? amount : 0,
         lines: [{ productId: 1 + pick(n, 50), quantity: 1, amount }],
-      };
+      });
     },
     customers * invoicesPerCustomer,
   );
@@ -112,7 +120,7 @@ export const seedCustomerSheetSeller = async (
     ledgerCollections.payments,
     (i) => {
       const amount = 5000 + pick(i + 5, 100_000);
-      return {
+      return fed(sheetFigures.addPayment, {
         ...base,
         _id: `${sellerId}:P${i}`,
         providerId: `P${i}`,
@@ -120,7 +128,7 @@ export const seedCustomerSheetSeller = async (
         date: new Date((Math.floor(asOf.getTime() / DAY) - pick(i + 13, 200)) * DAY),
         amount,
         applications: [{ invoiceProviderId: `I${i}`, amount: i % 10 === 0 ? amount - 1000 : amount }],
-      };
+      });
     },
     customers,
   );
@@ -143,6 +151,7 @@ export const seedCustomerSheetSeller = async (
       averageDaysLate: overdue === 0 ? null : 12.5,
       risk: 'medium',
       riskRank: 1,
+      ...sheetFigures.figuresOf(i + 1),
     };
   });
   await storeCustomerReceivables(db, { sellerId, generation: 'bench' }, docs);

@@ -20,7 +20,7 @@ import {
   ledgerCollections,
   ledgerDocId,
 } from '../../workflows/ledger/ledger-collections';
-import { storeMetrics } from '../../workflows/metrics/metric-store';
+import { CUSTOMER_RECEIVABLES, storeMetrics } from '../../workflows/metrics/metric-store';
 import { scanSellerMetrics } from '../../workflows/metrics/scan-seller-metrics';
 import type { RenderedReport } from '../../workflows/reports/rendered-report';
 import { renderSheets } from '../../workflows/reports/sheets/render-sheets';
@@ -334,7 +334,7 @@ describe('the customer sheet', () => {
       'Sales 12 Months': 300,
       'Last Payment': d('2025-11-05'),
     });
-    // Not in the metrics run (no invoice), found by its payment.
+    // No invoice: the metrics run keeps it for its payment, so the sheet lists its credit.
     expect(sheet.rows.find((r) => r.Customer === 'Hooli')).toMatchObject({
       'Customer ID': 7,
       'Open Balance': 0,
@@ -346,6 +346,21 @@ describe('the customer sheet', () => {
     expect(sheet.worksheet.getRow(2).getCell(sheet.headers.indexOf('Last Payment') + 1).numFmt).toBe(
       'yyyy-mm-dd',
     );
+  });
+
+  it('reads a metrics run stored before it kept the sheet figures from the ledger, to the same cells', async () => {
+    const include = { customerSheet: true } as const;
+    const cellsOf = async () => sheetOf(await openWorkbook((await render(include))[0]!), 'Customers').rows;
+    const fromRun = await cellsOf();
+    const receivables = db().collection(CUSTOMER_RECEIVABLES);
+    const kept = { salesT12M: '', lastPayment: '', otherCredits: '' };
+    await receivables.updateMany({ sellerId: SELLER }, { $unset: kept });
+    try {
+      expect(await receivables.countDocuments({ sellerId: SELLER, salesT12M: { $exists: true } })).toBe(0);
+      expect(await cellsOf()).toEqual(fromRun);
+    } finally {
+      await runMetrics(SELLER, exclusions);
+    }
   });
 
   it('adds Segment and Other Credits when the seller flags ask for them', async () => {

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { CustomerSortColumn, SellerCustomerRow } from '../../contracts/api/receivables';
 import { containsText, hasSearch } from '../../projections/search-pattern';
 import type { CustomerMetrics } from './compute-metrics';
+import type { CustomerLedgerFigureAccumulator, CustomerLedgerFigures } from './customer-ledger-figures';
 import { riskOf, type CustomerReceivables } from './receivables-metrics';
 
 /**
@@ -15,7 +16,7 @@ export type CustomerReceivablesDoc = Omit<SellerCustomerRow, 'lastPurchase'> & {
   lastPurchase: Date | null;
   /** low 0, medium 1, high 2: the risk column sorts by severity, not alphabetically. */
   riskRank: number;
-};
+} & Partial<CustomerLedgerFigures>;
 
 export const customerReceivablesIndexes: { key: Record<string, 1>; name: string }[] = [
   { key: { sellerId: 1, generation: 1, customerId: 1 }, name: 'seller_generation_customer' },
@@ -23,15 +24,24 @@ export const customerReceivablesIndexes: { key: Record<string, 1>; name: string 
 
 const riskRanks = { low: 0, medium: 1, high: 2 } as const;
 
-/** Joins the run's customer metrics and receivables with the customers' names. */
-export const customerReceivablesDocs = (
-  metrics: readonly CustomerMetrics[],
-  receivables: readonly CustomerReceivables[],
-  names: ReadonlyMap<number, { name: string; email: string | null }>,
-): CustomerReceivablesDoc[] => {
+/**
+ * Joins the run's customer metrics and receivables with the customers' names and the customer
+ * sheet's ledger figures. Those three are optional in the type only because runs stored before they
+ * existed lack them (the sheet then reads them from the ledger).
+ */
+export const customerReceivablesDocs = (run: {
+  metrics: readonly CustomerMetrics[];
+  receivables: readonly CustomerReceivables[];
+  names: ReadonlyMap<number, { name: string; email: string | null }>;
+  sheetFigures: Pick<CustomerLedgerFigureAccumulator, 'figuresOf' | 'customerIds'>;
+}): CustomerReceivablesDoc[] => {
+  const { metrics, receivables, names, sheetFigures } = run;
   const metricsOf = new Map(metrics.map((m) => [m.customerId, m]));
   const receivablesOf = new Map(receivables.map((r) => [r.customerId, r]));
-  const ids = [...new Set([...metricsOf.keys(), ...receivablesOf.keys()])].sort((a, b) => a - b);
+  // A customer that only paid (a deposit held unapplied) is one too: the sheet lists its credit.
+  const ids = [
+    ...new Set([...metricsOf.keys(), ...receivablesOf.keys(), ...sheetFigures.customerIds()]),
+  ].sort((a, b) => a - b);
   return ids.map((customerId) => {
     const m = metricsOf.get(customerId);
     const r = receivablesOf.get(customerId);
@@ -60,6 +70,7 @@ export const customerReceivablesDocs = (
       lastPurchase: m?.lastPurchase ?? null,
       risk,
       riskRank: riskRanks[risk],
+      ...sheetFigures.figuresOf(customerId),
     };
   });
 };

@@ -8,6 +8,7 @@ import {
   type Exclusions,
   type MetricPayment,
 } from './compute-metrics';
+import { createCustomerLedgerFigures } from './customer-ledger-figures';
 import { customerReceivablesDocs, type CustomerReceivablesDoc } from './customer-receivables';
 import { createReceivablesAccumulator, type ReceivableInvoice, type Settlement } from './receivables-metrics';
 
@@ -31,6 +32,7 @@ export const scanSellerMetrics = async (
   const { sellerId, exclusions } = scope;
   const totals = createMetricsAccumulator(exclusions);
   const receivables = createReceivablesAccumulator(exclusions);
+  const sheetFigures = createCustomerLedgerFigures(exclusions, scope.asOf);
   let scanned = 0;
   const counted = () => scope.onScanned?.((scanned += 1));
   const invoices = db.collection<ReceivableInvoice>(ledgerCollections.invoices).find(
@@ -51,6 +53,7 @@ export const scanSellerMetrics = async (
   for await (const invoice of invoices) {
     totals.addInvoice(invoice);
     receivables.addInvoice(invoice);
+    sheetFigures.addInvoice(invoice);
     counted();
   }
   const settlementFields = { _id: 0, customerId: 1, date: 1, amount: 1, applications: 1 };
@@ -60,13 +63,15 @@ export const scanSellerMetrics = async (
   for await (const payment of payments) {
     totals.addPayment(payment);
     receivables.addPayment(payment);
+    sheetFigures.addPayment(payment);
     counted();
   }
   const creditMemos = db
-    .collection<Settlement>(ledgerCollections.creditMemos)
+    .collection<Settlement & { amount: number }>(ledgerCollections.creditMemos)
     .find({ sellerId }, { projection: settlementFields });
   for await (const creditMemo of creditMemos) {
     receivables.addCreditMemo(creditMemo);
+    sheetFigures.addCreditMemo(creditMemo);
     counted();
   }
   const names = new Map<number, { name: string; email: string | null }>();
@@ -79,6 +84,11 @@ export const scanSellerMetrics = async (
   return {
     ...computed,
     rows: [...computed.rows, ...owed.rows],
-    customerReceivables: customerReceivablesDocs(computed.customers, owed.customers, names),
+    customerReceivables: customerReceivablesDocs({
+      metrics: computed.customers,
+      receivables: owed.customers,
+      names,
+      sheetFigures,
+    }),
   };
 };

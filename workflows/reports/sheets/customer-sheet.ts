@@ -20,10 +20,11 @@ import {
 import type { CellValue, SheetColumn } from './sheet-writer';
 
 /**
- * CUSTOMER_SHEET: one row per customer of the seller. Balances, aging, DSO, days late, sales over 36
- * months, last purchase and risk are the seller's last metrics run (customer_receivables, ADR 30), the
- * figures the customers table shows; the trailing-12-month sales, the last payment and the other
- * credits (what payments and credit memos hold unapplied) come from the ledger as of the sheet's day.
+ * CUSTOMER_SHEET: one row per customer of the seller, as of the seller's last metrics run
+ * (customer_receivables, ADR 30): the figures the customers table shows, plus the trailing-12-month
+ * sales, the last payment and the other credits (what payments and credit memos hold unapplied),
+ * which the run keeps for the sheet (customer-ledger-figures.ts). Before the first run, and for a run
+ * stored before it kept those three, they come from the ledger as of the sheet's day.
  */
 export type CustomerSheetRow = {
   customerId: number;
@@ -60,6 +61,9 @@ type ReceivablesFields = Pick<
   | 'averageDaysLate'
   | 'lastPurchase'
   | 'risk'
+  | 'salesT12M'
+  | 'lastPayment'
+  | 'otherCredits'
 >;
 
 /** Per customer: trailing-12-month sales, last payment day and unapplied credits, from the ledger. */
@@ -139,31 +143,37 @@ export const loadCustomerSheetRows = async (
   asOf: Date,
 ): Promise<{ rows: CustomerSheetRow[]; metricsAsOf: Date | null }> => {
   const excluded = exclusionSets(context.exclusions);
-  const receivables = await receivablesOf(db, context.sellerId);
-  const [summary, ledger] = await Promise.all([
+  const [receivables, summary] = await Promise.all([
+    receivablesOf(db, context.sellerId),
     querySellerMetricSummary(db, context.sellerId),
-    ledgerFiguresOf(db, context, asOf),
   ]);
+  const stored =
+    receivables !== null && [...receivables.values()].every((doc) => doc.salesT12M !== undefined);
+  const ledger = stored ? null : await ledgerFiguresOf(db, context, asOf);
   let names: Map<number, string>;
   if (receivables === null) names = await customerNames(db, context.sellerId);
   else {
-    const seen = new Set([
-      ...ledger.salesT12M.keys(),
-      ...ledger.lastPayment.keys(),
-      ...ledger.otherCredits.keys(),
-    ]);
+    const seen = ledger
+      ? new Set([...ledger.salesT12M.keys(), ...ledger.lastPayment.keys(), ...ledger.otherCredits.keys()])
+      : new Set<number>();
     const others = [...seen].filter((id) => !receivables.has(id));
     names =
       others.length === 0 ? new Map<number, string>() : await namesOfOthers(db, context.sellerId, others);
     for (const [id, doc] of receivables) names.set(id, doc.name);
   }
+  const salesT12MOf = (customerId: number) =>
+    ledger ? (ledger.salesT12M.get(customerId) ?? 0) : (receivables?.get(customerId)?.salesT12M ?? 0);
+  const lastPaymentOf = (customerId: number): Date | null => {
+    if (!ledger) return receivables?.get(customerId)?.lastPayment ?? null;
+    const paidDay = ledger.lastPayment.get(customerId);
+    return paidDay === undefined ? null : new Date(paidDay * DAY_MS);
+  };
+  const otherCreditsOf = (customerId: number) =>
+    ledger ? (ledger.otherCredits.get(customerId) ?? 0) : (receivables?.get(customerId)?.otherCredits ?? 0);
   const ids = [...names.keys()].filter((id) => !excluded.customers.has(id));
-  const segments = segmentsOf(
-    ids.map((customerId) => ({ customerId, salesT12M: ledger.salesT12M.get(customerId) ?? 0 })),
-  );
+  const segments = segmentsOf(ids.map((customerId) => ({ customerId, salesT12M: salesT12MOf(customerId) })));
   const rows = ids.map((customerId): CustomerSheetRow => {
     const r = receivables?.get(customerId);
-    const paidDay = ledger.lastPayment.get(customerId);
     return {
       customerId,
       name: names.get(customerId) ?? `Customer ${customerId}`,
@@ -175,12 +185,12 @@ export const loadCustomerSheetRows = async (
       days31To60: r?.aging.days31To60 ?? 0,
       days61To90: r?.aging.days61To90 ?? 0,
       over90: r?.aging.over90 ?? 0,
-      otherCredits: ledger.otherCredits.get(customerId) ?? 0,
+      otherCredits: otherCreditsOf(customerId),
       dsoDays: r?.dsoDays ?? null,
       averageDaysLate: r?.averageDaysLate ?? null,
-      lastPayment: paidDay === undefined ? null : new Date(paidDay * DAY_MS),
+      lastPayment: lastPaymentOf(customerId),
       lastPurchase: r?.lastPurchase ?? null,
-      salesT12M: ledger.salesT12M.get(customerId) ?? 0,
+      salesT12M: salesT12MOf(customerId),
       salesT36M: r?.salesT36M ?? 0,
       risk: riskLabels[r?.risk ?? 'low'],
     };

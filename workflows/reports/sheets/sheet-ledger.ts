@@ -20,9 +20,7 @@ export const DAY_MS = 86_400_000;
 /** The end of the as-of day: what was dated on that day counts. */
 export const endOfDay = (asOf: Date): Date => new Date((toDay(asOf) + 1) * DAY_MS - 1);
 
-/** The same day `months` calendar months earlier, as a day number (compute-metrics.ts's rule). */
-export const monthsBeforeDay = (asOf: Date, months: number): number =>
-  toDay(new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth() - months, asOf.getUTCDate())));
+export { monthsBeforeDay } from '../../metrics/customer-ledger-figures';
 
 export type InvoiceFields = Pick<
   LedgerInvoice,
