@@ -77,6 +77,27 @@ const AdminTenantEditPage = lazyPage(() =>
 const AuditHistoryPage = lazyPage(() =>
   import('../pages/admin/audit/audit-history-page').then((page) => page.AuditHistoryPage),
 );
+const AdminPartnersPage = lazyPage(() =>
+  import('../pages/admin/partners/admin-partners-page').then((page) => page.AdminPartnersPage),
+);
+const AdminIntegrationsPage = lazyPage(() =>
+  import('../pages/admin/integrations/admin-integrations-page').then((page) => page.AdminIntegrationsPage),
+);
+const AdminUsersPage = lazyPage(() =>
+  import('../pages/admin/users/admin-users-page').then((page) => page.AdminUsersPage),
+);
+const AdminRecipientsPage = lazyPage(() =>
+  import('../pages/admin/recipients/admin-recipients-page').then((page) => page.AdminRecipientsPage),
+);
+const AdminTasksPage = lazyPage(() =>
+  import('../pages/admin/tasks/admin-tasks-page').then((page) => page.AdminTasksPage),
+);
+const WorkQueuesPage = lazyPage(() =>
+  import('../pages/devops/work-queues-page').then((page) => page.WorkQueuesPage),
+);
+const DatabasePage = lazyPage(() =>
+  import('../pages/devops/database-page').then((page) => page.DatabasePage),
+);
 const TeamPage = lazyPage(() => import('../pages/team/team-page').then((page) => page.TeamPage));
 const UserPage = lazyPage(() => import('../pages/team/user-page').then((page) => page.UserPage));
 
@@ -183,6 +204,25 @@ const shellRoutes: RouteObject[] = [
   { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
   { path: '/admin/sellers', element: <AdminSellersPage />, handle: handle('Admin Sellers', 'platformAdmin') },
   { path: '/admin/reports', element: <AdminReportsPage />, handle: handle('Admin Reports', 'platformAdmin') },
+  {
+    path: '/admin/partners',
+    element: <AdminPartnersPage />,
+    handle: handle('Admin Partners', 'platformAdmin'),
+  },
+  {
+    path: '/admin/integrations',
+    element: <AdminIntegrationsPage />,
+    handle: handle('Admin Integrations', 'platformAdmin'),
+  },
+  { path: '/admin/users', element: <AdminUsersPage />, handle: handle('Admin Users', 'platformAdmin') },
+  {
+    path: '/admin/recipients',
+    element: <AdminRecipientsPage />,
+    handle: handle('Admin Recipients', 'platformAdmin'),
+  },
+  { path: '/admin/tasks', element: <AdminTasksPage />, handle: handle('Admin Tasks', 'platformAdmin') },
+  { path: '/devops/queues', element: <WorkQueuesPage />, handle: handle('Work Queues', 'platformAdmin') },
+  { path: '/devops/database', element: <DatabasePage />, handle: handle('Database', 'platformAdmin') },
   // admin.md section 2: the explorers exist in development builds only.
   ...(isDevelopmentBuild ? developmentRoutes() : []),
   {
