@@ -1,0 +1,210 @@
+import type { AnyBulkWriteOperation, Db } from 'mongodb';
+import type { LedgerEntity } from '../../contracts/ledger';
+import type {
+  AnalyticsFrequency,
+  SellerAnalyticsRow,
+  SellerMonthTotals,
+} from '../../contracts/kafka/analytics';
+
+/**
+ * The analytics read models (docs/adr/0041-analytics-exactly-once.md):
+ * - `analytics_ledger_facts`: the latest version of each ledger record as the feed delivered it, one
+ *   document per (entity, seller, provider id), reduced to the fields the figures need. A write
+ *   replaces it only with a newer version (higher epoch, or same epoch and a later offset of the
+ *   record's partition), so applying a record twice, late or out of turn changes nothing.
+ * - `analytics_dirty_sellers`: sellers whose facts changed since their figures were computed.
+ * - `seller_analytics`: per seller and frequency, the periods computed from its facts.
+ * - `seller_analytics_totals`: per seller, the monthly counts the platform totals add up.
+ * Figures are a function of the facts alone, so they are the same whatever order or how often
+ * the records were applied.
+ */
+export const ANALYTICS_FACTS = 'analytics_ledger_facts';
+export const ANALYTICS_DIRTY = 'analytics_dirty_sellers';
+export const SELLER_ANALYTICS = 'seller_analytics';
+export const SELLER_ANALYTICS_TOTALS = 'seller_analytics_totals';
+
+/** Days are UTC day numbers (days since 1970-01-01). */
+export type FactFields =
+  | { entity: 'customers'; customerId: number; createdDay: number }
+  | { entity: 'products' }
+  | {
+      entity: 'invoices';
+      customerId: number;
+      day: number;
+      dueDay: number;
+      amount: number;
+      balance: number;
+    }
+  | {
+      entity: 'payments' | 'creditMemos';
+      customerId: number;
+      day: number;
+      amount: number;
+      /** [invoice provider id, amount applied] */
+      apps: [string, number][];
+    };
+
+export type FactDoc = {
+  _id: string;
+  sellerId: number;
+  providerId: string;
+  epoch: number;
+  recordId: string;
+  /** The record's partition offset: a key always lives on one partition of its entity's topic. */
+  offset: number;
+} & FactFields;
+
+export type DirtySellerDoc = { _id: number; version: number; since: Date; at: Date };
+
+export type SellerAnalyticsDoc = {
+  _id: string;
+  sellerId: number;
+  frequency: AnalyticsFrequency;
+  epoch: number;
+  asOf: string | null;
+  computedAt: Date;
+  rows: SellerAnalyticsRow[];
+};
+
+export type SellerTotalsDoc = {
+  _id: number;
+  epoch: number;
+  asOf: string | null;
+  customers: number;
+  invoices: number;
+  sales: number;
+  months: SellerMonthTotals[];
+  computedAt: Date;
+};
+
+export const factIdOf = (entity: LedgerEntity, sellerId: number, providerId: string) =>
+  `${entity}:${sellerId}:${providerId}`;
+
+let indexed = new WeakSet<Db>();
+export const ensureAnalyticsIndexes = async (db: Db): Promise<void> => {
+  if (indexed.has(db)) return;
+  const facts = db.collection<FactDoc>(ANALYTICS_FACTS);
+  const existing = new Set((await facts.indexes().catch(() => [])).map((i) => i.name));
+  if (!existing.has('seller_entity'))
+    await facts.createIndex({ sellerId: 1, entity: 1 }, { name: 'seller_entity' });
+  const rows = db.collection<SellerAnalyticsDoc>(SELLER_ANALYTICS);
+  const rowIndexes = new Set((await rows.indexes().catch(() => [])).map((i) => i.name));
+  if (!rowIndexes.has('seller')) await rows.createIndex({ sellerId: 1 }, { name: 'seller' });
+  indexed.add(db);
+};
+
+/** Tests drop databases between files; a new Db object is a new store. */
+export const forgetAnalyticsIndexes = () => {
+  indexed = new WeakSet<Db>();
+};
+
+/** Every failed write of a bulk write was a duplicate key (a newer version is stored). */
+const onlyDuplicateKeys = (error: unknown): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  const { writeErrors, code } = error as { writeErrors?: unknown; code?: unknown };
+  const list: unknown[] = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  return list.length > 0 ? list.every((e) => (e as { code?: unknown }).code === 11000) : code === 11000;
+};
+
+/**
+ * Applies fact versions: each replaces its stored version only when newer. A stored newer version
+ * makes the conditional upsert try an insert of an existing _id, which fails with a duplicate key:
+ * that is "nothing to do", not an error.
+ */
+export const applyFacts = async (db: Db, facts: FactDoc[]): Promise<void> => {
+  if (facts.length === 0) return;
+  // The last version of a key within one call wins; earlier ones would be replaced anyway.
+  const latest = new Map<string, FactDoc>();
+  for (const fact of facts) latest.set(fact._id, fact);
+  const operations: AnyBulkWriteOperation<FactDoc>[] = [...latest.values()].map((fact) => ({
+    replaceOne: {
+      filter: {
+        _id: fact._id,
+        $or: [{ epoch: { $lt: fact.epoch } }, { epoch: fact.epoch, offset: { $lt: fact.offset } }],
+      },
+      replacement: fact,
+      upsert: true,
+    },
+  }));
+  try {
+    await db.collection<FactDoc>(ANALYTICS_FACTS).bulkWrite(operations, { ordered: false });
+  } catch (error) {
+    if (!onlyDuplicateKeys(error)) throw error;
+  }
+};
+
+/** Marks sellers as changed: their figures are recomputed once their facts settle. */
+export const markSellersDirty = async (db: Db, sellerIds: Iterable<number>, now: Date): Promise<void> => {
+  const operations: AnyBulkWriteOperation<DirtySellerDoc>[] = [...new Set(sellerIds)].map((sellerId) => ({
+    updateOne: {
+      filter: { _id: sellerId },
+      update: { $inc: { version: 1 }, $set: { at: now }, $setOnInsert: { since: now } },
+      upsert: true,
+    },
+  }));
+  if (operations.length > 0)
+    await db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).bulkWrite(operations, { ordered: true });
+};
+
+export const dirtySellers = (db: Db): Promise<DirtySellerDoc[]> =>
+  db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).find({}).limit(1000).toArray();
+
+/** Clears the mark only if nothing changed since it was read (version unchanged). */
+export const clearDirtySeller = async (db: Db, mark: DirtySellerDoc): Promise<void> => {
+  await db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).deleteOne({ _id: mark._id, version: mark.version });
+};
+
+export const sellerFacts = (db: Db, sellerId: number): Promise<FactDoc[]> =>
+  db.collection<FactDoc>(ANALYTICS_FACTS).find({ sellerId }).toArray();
+
+/** Facts of epochs a repopulate replaced. */
+export const dropOlderEpochs = async (db: Db, sellerId: number, epoch: number): Promise<void> => {
+  await db.collection<FactDoc>(ANALYTICS_FACTS).deleteMany({ sellerId, epoch: { $lt: epoch } });
+};
+
+export type ComputedSellerFigures = {
+  sellerId: number;
+  epoch: number;
+  asOf: string | null;
+  computedAt: Date;
+  rows: Record<AnalyticsFrequency, SellerAnalyticsRow[]>;
+  totals: Omit<SellerTotalsDoc, '_id' | 'epoch' | 'asOf' | 'computedAt'>;
+};
+
+/** Replaces a seller's figures (one document per frequency and one of totals, each written whole). */
+export const storeSellerAnalytics = async (db: Db, figures: ComputedSellerFigures): Promise<void> => {
+  const { sellerId, epoch, asOf, computedAt, rows, totals } = figures;
+  for (const frequency of ['WEEKLY', 'MONTHLY'] as const)
+    await db
+      .collection<SellerAnalyticsDoc>(SELLER_ANALYTICS)
+      .replaceOne(
+        { _id: `${sellerId}:${frequency}` },
+        { sellerId, frequency, epoch, asOf, computedAt, rows: rows[frequency] },
+        { upsert: true },
+      );
+  await db
+    .collection<SellerTotalsDoc>(SELLER_ANALYTICS_TOTALS)
+    .replaceOne({ _id: sellerId }, { epoch, asOf, computedAt, ...totals }, { upsert: true });
+};
+
+/** A seller's stored periods of one frequency, oldest first ([] before its first computation). */
+export const querySellerAnalytics = async (
+  db: Db,
+  query: { sellerId: number; frequency: AnalyticsFrequency; startDate?: string; endDate?: string },
+): Promise<SellerAnalyticsRow[]> => {
+  const doc = await db
+    .collection<SellerAnalyticsDoc>(SELLER_ANALYTICS)
+    .findOne({ _id: `${query.sellerId}:${query.frequency}` });
+  return (doc?.rows ?? []).filter(
+    (row) =>
+      (query.startDate === undefined || row.startDate >= query.startDate) &&
+      (query.endDate === undefined || row.startDate <= query.endDate),
+  );
+};
+
+export const allSellerTotals = (db: Db): Promise<SellerTotalsDoc[]> =>
+  db.collection<SellerTotalsDoc>(SELLER_ANALYTICS_TOTALS).find({}).toArray();
+
+/** Whether every mark was computed (tests and benchmarks wait for it). */
+export const analyticsSettled = async (db: Db): Promise<boolean> =>
+  (await db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).countDocuments({})) === 0;

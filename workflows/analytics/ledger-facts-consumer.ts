@@ -1,0 +1,158 @@
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Db } from 'mongodb';
+import { ledgerTopicOf, type LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
+import { analyticsGroupId } from '../../contracts/kafka/analytics';
+import type { LedgerEntity } from '../../contracts/ledger';
+import {
+  applyFacts,
+  factIdOf,
+  markSellersDirty,
+  type FactDoc,
+  type FactFields,
+} from '../../projections/analytics/analytics-store';
+import { ledgerEntities } from '../ledger/ledger-collections';
+import { ensureLedgerTopics } from '../outbox/ledger-feed-sender';
+
+/**
+ * The analytics consumers (docs/adr/0041-analytics-exactly-once.md): a consumer group on the five
+ * ledger topics. Each batch is written as idempotent fact versions and dirty marks, and only then are
+ * its offsets committed (auto-commit off): a consumer killed in between redelivers the batch, which
+ * writes the same facts again.
+ */
+const DAY_MS = 86_400_000;
+const dayOf = (iso: unknown) => Math.floor(new Date(String(iso)).getTime() / DAY_MS);
+const int = (value: unknown) => (typeof value === 'number' ? Math.round(value) : 0);
+
+const applicationsOf = (value: unknown): [string, number][] =>
+  Array.isArray(value)
+    ? value.flatMap((application: unknown) => {
+        if (typeof application !== 'object' || application === null) return [];
+        const { invoiceProviderId, amount } = application as Record<string, unknown>;
+        return typeof invoiceProviderId === 'string'
+          ? [[invoiceProviderId, int(amount)] as [string, number]]
+          : [];
+      })
+    : [];
+
+/** The fields the figures need from one feed record (contracts/ledger.ts names them). */
+export const factFieldsOf = (entity: LedgerEntity, record: LedgerFeedRecord['record']): FactFields => {
+  switch (entity) {
+    case 'customers':
+      return { entity, customerId: int(record.customerId), createdDay: dayOf(record.createdAt) };
+    case 'products':
+      return { entity };
+    case 'invoices':
+      return {
+        entity,
+        customerId: int(record.customerId),
+        day: dayOf(record.transactionDate),
+        dueDay: dayOf(record.dueDate),
+        amount: int(record.amount),
+        balance: int(record.balance),
+      };
+    case 'payments':
+    case 'creditMemos':
+      return {
+        entity,
+        customerId: int(record.customerId),
+        day: dayOf(record.date),
+        amount: int(record.amount),
+        apps: applicationsOf(record.applications),
+      };
+  }
+};
+
+/**
+ * A feed line to its fact. The parse is plain JSON.parse plus field reads: the producer is ours and
+ * its zod schema (contracts/kafka/ledger-records.ts) is checked by the feed tests, not per record.
+ */
+export const factOf = (value: Buffer | string, offset: number): FactDoc | null => {
+  let parsed: LedgerFeedRecord;
+  try {
+    parsed = JSON.parse(value.toString()) as LedgerFeedRecord;
+  } catch {
+    return null;
+  }
+  if (parsed.schemaVersion !== 1 || !ledgerEntities.includes(parsed.entity)) return null;
+  return {
+    _id: factIdOf(parsed.entity, parsed.sellerId, parsed.providerId),
+    sellerId: parsed.sellerId,
+    providerId: parsed.providerId,
+    epoch: parsed.epoch,
+    recordId: parsed.recordId,
+    offset,
+    ...factFieldsOf(parsed.entity, parsed.record),
+  };
+};
+
+export type LedgerFactsConsumerOptions = {
+  kafka: Kafka;
+  db: Db;
+  topicPrefix: string;
+  /** Another group for benchmarks and tests that must not share offsets with the product's. */
+  groupId?: string;
+  now?: () => Date;
+  /** Called after a batch is written and before its offsets are committed (the kill test stalls here). */
+  afterApply?: (batch: { topic: string; partition: number; records: number }) => Promise<void>;
+  onError?: (error: unknown) => void;
+};
+
+export type LedgerFactsConsumer = {
+  consumer: Consumer;
+  /** Records applied by this consumer since it started (duplicates included). */
+  applied: () => number;
+  stop: () => Promise<void>;
+};
+
+export const startLedgerFactsConsumer = async (
+  options: LedgerFactsConsumerOptions,
+): Promise<LedgerFactsConsumer> => {
+  const now = options.now ?? (() => new Date());
+  await ensureLedgerTopics(options.kafka, options.topicPrefix);
+  const consumer = options.kafka.consumer({
+    groupId: options.groupId ?? analyticsGroupId(options.topicPrefix),
+    // A killed member's partitions move on within the session timeout.
+    sessionTimeout: 10_000,
+    heartbeatInterval: 1_000,
+    maxBytesPerPartition: 4 * 1024 * 1024,
+  });
+  let applied = 0;
+  await consumer.connect();
+  await consumer.subscribe({
+    topics: ledgerEntities.map((entity) => ledgerTopicOf(options.topicPrefix, entity)),
+    fromBeginning: true,
+  });
+  const eachBatch = async (payload: EachBatchPayload) => {
+    const { batch } = payload;
+    if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale()) return;
+    const facts: FactDoc[] = [];
+    for (const message of batch.messages) {
+      if (!message.value) continue;
+      const fact = factOf(message.value, Number(message.offset));
+      if (fact) facts.push(fact);
+    }
+    await applyFacts(options.db, facts);
+    await markSellersDirty(
+      options.db,
+      facts.map((f) => f.sellerId),
+      now(),
+    );
+    applied += facts.length;
+    await options.afterApply?.({ topic: batch.topic, partition: batch.partition, records: facts.length });
+    // A partition revoked meanwhile is committed by its new owner; ours would be refused anyway.
+    if (payload.isStale()) return;
+    const last = batch.messages[batch.messages.length - 1]!;
+    payload.resolveOffset(last.offset);
+    await consumer.commitOffsets([
+      { topic: batch.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) },
+    ]);
+    await payload.heartbeat();
+  };
+  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
+  consumer.on(consumer.events.CRASH, (event) => options.onError?.(event.payload.error));
+  return {
+    consumer,
+    applied: () => applied,
+    stop: () => consumer.disconnect(),
+  };
+};
