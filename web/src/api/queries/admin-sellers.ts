@@ -1,7 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { Done } from '../../../../contracts/api/common';
 import { SellerResponse, type UpdateSellerRequest } from '../../../../contracts/api/sellers';
 import { useAppServices } from '../../session/app-services-context';
+import { useCurrentTenantId } from '../../session/session-query';
 import { sellersResource } from './platforms';
 import { useInvalidateResources } from './tenant-scope';
 
@@ -29,4 +30,16 @@ export const useDeleteSeller = () => {
       api.request(`/api/sellers/${sellerId}`, { method: 'DELETE', schema: Done }),
     onSuccess: () => invalidate(sellersResource),
   });
+};
+
+/** GET /api/sellers/{id}: one seller with its feature flags, for the edit modal. */
+export const useAdminSeller = (sellerId: number) => {
+  const { api } = useAppServices();
+  const tenantId = useCurrentTenantId();
+  return useQuery(
+    queryOptions({
+      queryKey: [...sellersResource.key(tenantId), 'admin-one', sellerId],
+      queryFn: () => api.get(`/api/sellers/${sellerId}`, { schema: SellerResponse }),
+    }),
+  );
 };

@@ -67,7 +67,8 @@ describe('the admin sellers table', () => {
     expect(within(acmeRow).getByRole('link', { name: 'Acme Demo' })).toHaveAttribute('href', '/sellers/1');
     expect(acmeRow).toHaveTextContent('Acme Ltd (7)');
     expect(acmeRow).toHaveTextContent('DEMO');
-    expect(acmeRow).toHaveTextContent('Active, Last sync on');
+    expect(within(acmeRow).getByRole('switch', { name: 'Active: Acme Demo' })).toBeChecked();
+    expect(acmeRow).toHaveTextContent('Last sync on');
     expect(acmeRow).toHaveTextContent('Nov 20, 2026');
     expect(within(table).getByRole('row', { name: /Other Co/ })).toHaveTextContent('Other Ltd (8)');
     expect(screen.getByText('Total: 5, Filtered: 2')).toBeInTheDocument();
@@ -125,7 +126,8 @@ describe('the admin sellers table', () => {
     expect(forecasts?.body).toEqual({ id: 2, onlyMissing: false });
     expect(queryOf(customers)).toEqual({ jobType: 'customers' });
     expect(customers?.body).toEqual({ id: 1, onlyMissing: true });
-    // Every row opens to its archived reports and has the four buttons of admin.md section 2.
+    // Every row opens to its archived reports and has the four buttons of admin.md section 2, edit and
+    // switch; an active seller offers no delete.
     const row = within(table).getByRole('row', { name: /Acme Demo/ });
     expect(
       within(row)
@@ -137,6 +139,8 @@ describe('the admin sellers table', () => {
       'Seller forecasts for Acme Demo',
       'Customer forecasts for Acme Demo',
       'Customer metrics for Acme Demo',
+      'Edit Acme Demo',
+      'Switch to the tenant of Acme Demo',
     ]);
   });
 
@@ -188,6 +192,30 @@ describe('the admin sellers table', () => {
     expect(call?.body).toEqual({ state: true, section: 'Receivables' });
     // The state shown is the server's, read again after the change.
     expect(adminCalls(fake).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('offers delete on an inactive seller only, and deletes once the word delete is typed', async () => {
+    let rows = [acme(), { ...other, Active: false }];
+    const fake = adminApi(() => rows).on('DELETE /api/sellers/2', () => {
+      rows = [acme()];
+      return { body: { ok: true } };
+    });
+    renderApp({ path: '/admin/sellers', fake });
+    const table = await sellersTable();
+    await within(table).findByRole('row', { name: /Other Co/ });
+    expect(within(table).queryByRole('button', { name: 'Delete Acme Demo' })).not.toBeInTheDocument();
+    // Cancelling says so and deletes nothing.
+    await userEvent.click(within(table).getByRole('button', { name: 'Delete Other Co' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText('Cancelling delete seller request!')).toBeInTheDocument();
+    expect(fake.callsTo('DELETE /api/sellers/2')).toHaveLength(0);
+    await userEvent.click(within(table).getByRole('button', { name: 'Delete Other Co' }));
+    const confirm = await screen.findByRole('button', { name: 'Delete' });
+    expect(confirm).toBeDisabled();
+    await userEvent.type(screen.getByLabelText('Type delete to confirm'), 'delete');
+    await userEvent.click(confirm);
+    expect(await screen.findByText('Other Co was deleted.')).toBeInTheDocument();
+    expect(fake.callsTo('DELETE /api/sellers/2')).toHaveLength(1);
   });
 
   it('is for platform admins only: others are sent to the dashboard and see no link to it', async () => {

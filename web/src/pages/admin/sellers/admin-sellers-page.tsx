@@ -4,7 +4,12 @@ import type { MetricsJobType } from '../../../../../contracts/api/jobs';
 import { SellerSortField, type SellerResponse } from '../../../../../contracts/api/sellers';
 import { SellerProvider } from '../../../../../contracts/events/seller';
 import { useRequestSellerMetrics } from '../../../api/queries/jobs';
-import { useAdminSellers, useSetSellerForecasting, type AdminSellersView } from '../../../api/queries/platforms';
+import { useDeleteSeller, useUpdateSeller } from '../../../api/queries/admin-sellers';
+import {
+  useAdminSellers,
+  useSetSellerForecasting,
+  type AdminSellersView,
+} from '../../../api/queries/platforms';
 import { ErrorCallout, SuccessCallout } from '../../../components/error-callout';
 import { TextLink } from '../../../components/text-link';
 import { useTimedMessage } from '../../../components/use-timed-message';
@@ -17,6 +22,11 @@ import { PageFrame } from '../../dashboard/stat-card';
 import { ArchivedReportsTable } from '../../reports/archived-reports-table';
 import { dayText } from '../../sellers/receivables-format';
 import { useDebouncedValue } from '../../sellers/use-debounced-value';
+import { useAppServices } from '../../../session/app-services-context';
+import { switchToTenant } from '../../../session/session-actions';
+import { SendReportsPanel } from '../send-reports-panel';
+import { SellerEditModal } from './seller-edit-modal';
+import { TypedConfirmDialog, cancellingText } from './typed-confirm-dialog';
 
 const PAGE_SIZE = 25;
 const SEARCH_PAUSE_MS = 300;
@@ -24,6 +34,14 @@ const SEARCH_PAUSE_MS = 300;
 /** admin.md section 8: metric and forecast job texts. */
 const jobsCreated = 'Jobs created...';
 const historicalCreated = 'Job created...';
+/** admin.md section 8: the seller texts. */
+export const sellerTexts = {
+  activeFailed: 'There was an error while changing the Active state of the seller.',
+  deleteFailed: (error: unknown) =>
+    `There was an error while deleting the seller: ${error instanceof Error ? error.message : String(error)}`,
+  switchFailed: 'There was an error while switching to a different tenant.',
+} as const;
+
 const failureText = (error: unknown) =>
   `There was an error: ${error instanceof Error ? error.message : String(error)}`;
 
@@ -91,6 +109,8 @@ const isSortField = (id: string): id is SellerSortField => SellerSortField.safeP
 const columnsOf = (toggle: {
   pendingFor: number | null;
   onChange: (seller: SellerResponse, enabled: boolean) => void;
+  activePendingFor: number | null;
+  onActive: (seller: SellerResponse, active: boolean) => void;
 }): DataColumn<SellerResponse>[] => [
   { id: 'Id', header: 'Id', value: (row) => row.Id, sortable: true },
   {
@@ -111,11 +131,26 @@ const columnsOf = (toggle: {
   { id: 'Provider', header: 'Provider', value: (row) => row.Provider, sortable: true, hideOnMobile: true },
   {
     id: 'Active',
-    header: 'Status',
+    header: 'Active',
     value: (row) => row.Active,
     sortable: true,
+    cell: (row) => (
+      <input
+        type="checkbox"
+        role="switch"
+        aria-label={`Active: ${sellerName(row)}`}
+        checked={row.Active}
+        disabled={toggle.activePendingFor === row.Id}
+        onChange={(event) => toggle.onActive(row, event.target.checked)}
+        className="h-4 w-4 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+      />
+    ),
+  },
+  {
+    id: 'Status',
+    header: 'Status',
     hideOnMobile: true,
-    cell: (row) => `${row.Active ? 'Active' : 'Inactive'}, ${row.Status.text}`,
+    cell: (row) => row.Status.text,
   },
   {
     id: 'CollectionDate',
@@ -197,6 +232,35 @@ export const AdminSellersPage = () => {
   });
   const requestJob = useRequestSellerMetrics();
   const setForecasting = useSetSellerForecasting();
+  const updateSeller = useUpdateSeller();
+  const deleteSeller = useDeleteSeller();
+  const services = useAppServices();
+  const [selected, setSelected] = useState<string[]>([]);
+  const [editing, setEditing] = useState<SellerResponse | null>(null);
+  const [deleting, setDeleting] = useState<SellerResponse | null>(null);
+  const sellerIds = useMemo(() => selected.map(Number), [selected]);
+
+  const switchTo = (seller: SellerResponse) => {
+    setFailure(null);
+    switchToTenant(services, { tenantId: seller.TenantId, to: `/sellers/${seller.Id}` }).catch(() =>
+      setFailure(sellerTexts.switchFailed),
+    );
+  };
+
+  const removeSeller = (seller: SellerResponse) => {
+    setFailure(null);
+    deleteSeller.mutate(seller.Id, {
+      onSuccess: () => {
+        setDeleting(null);
+        setSelected((current) => current.filter((id) => id !== String(seller.Id)));
+        setNotice(`${sellerName(seller)} was deleted.`);
+      },
+      onError: (error) => {
+        setDeleting(null);
+        setFailure(sellerTexts.deleteFailed(error));
+      },
+    });
+  };
 
   const runJob = async (input: { sellerId: number; jobType: MetricsJobType }) => {
     setFailure(null);
@@ -213,6 +277,8 @@ export const AdminSellersPage = () => {
 
   const forecastingFor = setForecasting.isPending ? (setForecasting.variables?.sellerId ?? null) : null;
   const mutateForecasting = setForecasting.mutate;
+  const activeFor = updateSeller.isPending ? (updateSeller.variables?.sellerId ?? null) : null;
+  const mutateSeller = updateSeller.mutate;
   const columns = useMemo(
     () =>
       columnsOf({
@@ -224,8 +290,16 @@ export const AdminSellersPage = () => {
             { onError: (error) => setFailure(failureText(error)) },
           );
         },
+        activePendingFor: activeFor,
+        onActive: (seller, active) => {
+          setFailure(null);
+          mutateSeller(
+            { sellerId: seller.Id, body: { Active: active } },
+            { onError: () => setFailure(sellerTexts.activeFailed) },
+          );
+        },
       }),
-    [forecastingFor, mutateForecasting],
+    [forecastingFor, mutateForecasting, activeFor, mutateSeller],
   );
 
   const captureHistorical = async (event: FormEvent) => {
@@ -380,21 +454,57 @@ export const AdminSellersPage = () => {
               </Button>
             </>
           }
-          rowActions={(seller) =>
-            rowJobs.map((job) => (
-              <Button
-                key={job.jobType}
-                size="xs"
-                variant="secondary"
-                title={job.name}
-                aria-label={`${job.name} for ${sellerName(seller)}`}
-                disabled={requestJob.isPending}
-                onClick={() => void runJob({ sellerId: seller.Id, jobType: job.jobType })}
-              >
-                {job.text}
-              </Button>
-            ))
+          selection={{ selected, onChange: setSelected }}
+          rowName={sellerName}
+          toolbar={
+            <span className="self-center text-sm text-gray-700" data-testid="sellers-selected">
+              {selected.length} selected
+            </span>
           }
+          rowActions={(seller) => (
+            <div className="flex flex-wrap gap-1">
+              {rowJobs.map((job) => (
+                <Button
+                  key={job.jobType}
+                  size="xs"
+                  variant="secondary"
+                  title={job.name}
+                  aria-label={`${job.name} for ${sellerName(seller)}`}
+                  disabled={requestJob.isPending}
+                  onClick={() => void runJob({ sellerId: seller.Id, jobType: job.jobType })}
+                >
+                  {job.text}
+                </Button>
+              ))}
+              <Button
+                size="xs"
+                variant="light"
+                aria-label={`Edit ${sellerName(seller)}`}
+                onClick={() => setEditing(seller)}
+              >
+                Edit
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                aria-label={`Switch to the tenant of ${sellerName(seller)}`}
+                onClick={() => switchTo(seller)}
+              >
+                Switch to Tenant
+              </Button>
+              {!seller.Active && (
+                <Button
+                  size="xs"
+                  variant="secondary"
+                  color="red"
+                  aria-label={`Delete ${sellerName(seller)}`}
+                  onClick={() => setDeleting(seller)}
+                >
+                  Delete
+                </Button>
+              )}
+            </div>
+          )}
           expanded={{
             label: (seller) => `Archived reports of ${sellerName(seller)}`,
             render: (seller) => (
@@ -416,6 +526,37 @@ export const AdminSellersPage = () => {
           }}
         />
       </Card>
+      <Card>
+        <h2 className="mb-3 text-base font-semibold text-gray-900">
+          Send reports or start a workflow for the {selected.length} selected
+        </h2>
+        <SendReportsPanel sellerIds={sellerIds} onDone={setNotice} onError={setFailure} />
+      </Card>
+      {editing && (
+        <SellerEditModal
+          sellerId={editing.Id}
+          title={`Update Seller: ${sellerName(editing)}`}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            setNotice(`${sellerName(editing)} was updated.`);
+          }}
+        />
+      )}
+      {deleting && (
+        <TypedConfirmDialog
+          title={`Delete ${sellerName(deleting)}`}
+          message={`${sellerName(deleting)} (${deleting.Id}) and its connection are removed.`}
+          word="delete"
+          confirmLabel="Delete"
+          pending={deleteSeller.isPending}
+          onConfirm={() => removeSeller(deleting)}
+          onCancel={() => {
+            setDeleting(null);
+            setNotice(cancellingText('delete seller'));
+          }}
+        />
+      )}
     </PageFrame>
   );
 };
