@@ -5,6 +5,7 @@ import { tenantsCollection } from '../../../projections/tenants/tenant-view';
 import type { TenantDocument } from '../../../projections/tenants/tenants-projection';
 import type { Exclusions } from '../../metrics/compute-metrics';
 import type { ReportCompany } from './report-data';
+import { drawableLogo } from './report-logo';
 
 /** A report's subject is unknown: no such seller, or a deleted one, or its tenant is gone. */
 export class ReportSubjectNotFound extends Error {
@@ -24,16 +25,16 @@ type StoredLogo = { _id: string; contentType: string; bytes: Binary };
 
 const logoIdOf = (url: string | null) => (url ? new URL(url, 'http://x').searchParams.get('v') : null);
 
-/** react-pdf draws PNG and JPEG only; a GIF or SVG logo leaves the header with the name alone. */
-const drawable = (contentType: string): contentType is 'image/png' | 'image/jpeg' =>
-  contentType === 'image/png' || contentType === 'image/jpeg';
-
+/**
+ * The approved logo as the PDF draws it: react-pdf draws PNG and JPEG only, so a GIF or SVG logo is
+ * converted to PNG here, when the report's data is gathered (report-logo.ts).
+ */
 export const loadLogo = async (db: Db, logoUrl: string | null): Promise<ReportCompany['logo']> => {
   const id = logoIdOf(logoUrl);
   if (id === null) return null;
   const logo = await db.collection<StoredLogo>(TENANT_LOGOS).findOne({ _id: id });
-  if (!logo || !drawable(logo.contentType)) return null;
-  return { contentType: logo.contentType, base64: Buffer.from(logo.bytes.buffer).toString('base64') };
+  if (!logo) return null;
+  return drawableLogo(logo.contentType, Buffer.from(logo.bytes.buffer));
 };
 
 export type ReportSubject = {
