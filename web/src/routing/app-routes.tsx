@@ -89,6 +89,12 @@ const AdminUsersPage = lazyPage(() =>
 const AdminRecipientsPage = lazyPage(() =>
   import('../pages/admin/recipients/admin-recipients-page').then((page) => page.AdminRecipientsPage),
 );
+const AdminSubscriptionsPage = lazyPage(() =>
+  import('../pages/admin/billing/admin-subscriptions-page').then((page) => page.AdminSubscriptionsPage),
+);
+const AdminPlansPage = lazyPage(() =>
+  import('../pages/admin/billing/admin-plans-page').then((page) => page.AdminPlansPage),
+);
 const AdminTasksPage = lazyPage(() =>
   import('../pages/admin/tasks/admin-tasks-page').then((page) => page.AdminTasksPage),
 );
@@ -221,6 +227,12 @@ const shellRoutes: RouteObject[] = [
     handle: handle('Admin Recipients', 'platformAdmin'),
   },
   { path: '/admin/tasks', element: <AdminTasksPage />, handle: handle('Admin Tasks', 'platformAdmin') },
+  {
+    path: '/admin/subscriptions',
+    element: <AdminSubscriptionsPage />,
+    handle: handle('Admin Billing Subscriptions', 'platformAdmin'),
+  },
+  { path: '/admin/plans', element: <AdminPlansPage />, handle: handle('Admin Plans', 'platformAdmin') },
   { path: '/devops/queues', element: <WorkQueuesPage />, handle: handle('Work Queues', 'platformAdmin') },
   { path: '/devops/database', element: <DatabasePage />, handle: handle('Database', 'platformAdmin') },
   // admin.md section 2: the explorers exist in development builds only.

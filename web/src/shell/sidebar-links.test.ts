@@ -45,6 +45,8 @@ describe('sidebar visibility (portal.md section 2.3)', () => {
       '/admin/metrics',
       '/admin/reports',
       '/admin/tasks',
+      '/admin/subscriptions',
+      '/admin/plans',
       '/devops/queues',
       '/devops/database',
     ]);

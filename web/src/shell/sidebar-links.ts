@@ -16,7 +16,7 @@ const admin = (f: SidebarFacts) => f.isTenantAdmin || f.isPlatformAdmin;
 
 /**
  * The admin and devops pages of admin.md section 2 that this build has, in the spec's order, for
- * platform admins only. (Collection, data sets, subscriptions and plans belong to other work.)
+ * platform admins only. (Collection and data sets belong to other work.)
  */
 export const adminLinks: readonly SidebarLink[] = [
   { label: 'Admin Overview', to: '/admin/overview' },
@@ -29,6 +29,8 @@ export const adminLinks: readonly SidebarLink[] = [
   { label: 'Admin Metrics', to: '/admin/metrics' },
   { label: 'Admin Reports', to: '/admin/reports' },
   { label: 'Admin Tasks', to: '/admin/tasks' },
+  { label: 'Subscriptions', to: '/admin/subscriptions' },
+  { label: 'Plans', to: '/admin/plans' },
   { label: 'Work Queues', to: '/devops/queues' },
   { label: 'Database', to: '/devops/database' },
 ];
