@@ -37,7 +37,11 @@ const RequestDetails = ({ entry }: { entry: AuditEntry }) => {
           {body === null ? (
             'None'
           ) : (
-            <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all rounded bg-white p-2 text-xs text-gray-900">
+            <pre
+              tabIndex={0}
+              aria-label="Request body"
+              className="max-h-64 overflow-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 whitespace-pre-wrap break-all rounded bg-white p-2 text-xs text-gray-900"
+            >
               {body}
             </pre>
           )}

@@ -68,13 +68,21 @@ export const StreamReplay = ({ initialStreamId }: { initialStreamId: string }) =
                 <div className="mt-2 grid gap-3 md:grid-cols-2">
                   <div>
                     <h3 className="text-xs font-semibold uppercase text-gray-700">Event</h3>
-                    <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-2 text-xs text-gray-900">
+                    <pre
+                      tabIndex={0}
+                      aria-label={`Event ${step.event.revision} data`}
+                      className="max-h-80 overflow-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 whitespace-pre-wrap break-all rounded bg-gray-50 p-2 text-xs text-gray-900"
+                    >
                       {JSON.stringify(step.event.data, null, 2)}
                     </pre>
                   </div>
                   <div>
                     <h3 className="text-xs font-semibold uppercase text-gray-700">State after</h3>
-                    <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-2 text-xs text-gray-900">
+                    <pre
+                      tabIndex={0}
+                      aria-label={`State after event ${step.event.revision}`}
+                      className="max-h-80 overflow-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 whitespace-pre-wrap break-all rounded bg-gray-50 p-2 text-xs text-gray-900"
+                    >
                       {JSON.stringify(step.stateAfter, null, 2)}
                     </pre>
                   </div>

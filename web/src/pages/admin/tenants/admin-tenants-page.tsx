@@ -29,6 +29,7 @@ import { TenantDetails } from './tenant-details';
 import { TenantEditTabs } from './tenant-edit-tabs';
 import {
   classificationLabels,
+  dangerButtonClasses,
   marketingSearchLink,
   rowsNotice,
   tablePaging,
@@ -232,15 +233,14 @@ export const AdminTenantsPage = () => {
           Edit
         </Button>
         {allowed.disable && (
-          <Button
-            size="xs"
-            color="red"
-            variant="secondary"
+          <button
+            type="button"
+            className={dangerButtonClasses}
             aria-label={`Disable ${row.Name}`}
             onClick={() => setActing({ tenant: row, kind: 'disable' })}
           >
             Disable
-          </Button>
+          </button>
         )}
         {allowed.restore && (
           <Button
@@ -253,15 +253,14 @@ export const AdminTenantsPage = () => {
           </Button>
         )}
         {allowed.purge && (
-          <Button
-            size="xs"
-            color="red"
-            variant="secondary"
+          <button
+            type="button"
+            className={dangerButtonClasses}
             aria-label={`Purge ${row.Name}`}
             onClick={() => setActing({ tenant: row, kind: 'purge' })}
           >
             Purge
-          </Button>
+          </button>
         )}
       </>
     );
@@ -292,99 +291,103 @@ export const AdminTenantsPage = () => {
             {limitNotice}
           </p>
         )}
-        <DataTable
-          label="Tenants"
-          data={rows}
-          columns={columns}
-          getRowId={(row) => String(row.Id)}
-          searchLabel="Search tenants"
-          emptyText="No tenants yet."
-          noMatchText="No tenants match the search and filters."
-          filtered={narrowed}
-          filters={
-            <>
-              <div className="sm:w-36">
-                <SelectField
-                  name="usageType"
-                  label="Usage type"
-                  value={view.usageType ?? ''}
-                  blankLabel="All"
-                  options={usageOptions}
-                  onValueChange={(value) =>
-                    narrow({ usageType: value === '' ? null : UsageType.parse(value) })
-                  }
-                />
-              </div>
-              <div className="sm:w-40">
-                <SelectField
-                  name="classification"
-                  label="Classification"
-                  value={view.classification ?? ''}
-                  blankLabel="All"
-                  options={classificationOptions}
-                  onValueChange={(value) =>
-                    narrow({ classification: value === '' ? null : TenantClassification.parse(value) })
-                  }
-                />
-              </div>
-              <div className="sm:w-32">
-                <SelectField
-                  name="hasUsers"
-                  label="Has users"
-                  value={view.hasUsers === null ? '' : String(view.hasUsers)}
-                  blankLabel="Any"
-                  options={yesNo}
-                  onValueChange={(value) => narrow({ hasUsers: flagOf(value) })}
-                />
-              </div>
-              <div className="sm:w-40">
-                <SelectField
-                  name="hasActiveSellers"
-                  label="Has active sellers"
-                  value={view.hasActiveSellers === null ? '' : String(view.hasActiveSellers)}
-                  blankLabel="Any"
-                  options={yesNo}
-                  onValueChange={(value) => narrow({ hasActiveSellers: flagOf(value) })}
-                />
-              </div>
-              <Button
-                type="button"
-                variant="light"
-                onClick={() => {
-                  setChoice(initialTenantsView);
-                  setSearchInput('');
-                }}
-              >
-                Reset Filters
+        {/* The table's screen-reader-only header texts are positioned outside its scrolling box;
+            clipped here, they would otherwise widen the whole page. */}
+        <div className="relative -mx-1 overflow-x-clip px-1">
+          <DataTable
+            label="Tenants"
+            data={rows}
+            columns={columns}
+            getRowId={(row) => String(row.Id)}
+            searchLabel="Search tenants"
+            emptyText="No tenants yet."
+            noMatchText="No tenants match the search and filters."
+            filtered={narrowed}
+            filters={
+              <>
+                <div className="sm:w-36">
+                  <SelectField
+                    name="usageType"
+                    label="Usage type"
+                    value={view.usageType ?? ''}
+                    blankLabel="All"
+                    options={usageOptions}
+                    onValueChange={(value) =>
+                      narrow({ usageType: value === '' ? null : UsageType.parse(value) })
+                    }
+                  />
+                </div>
+                <div className="sm:w-40">
+                  <SelectField
+                    name="classification"
+                    label="Classification"
+                    value={view.classification ?? ''}
+                    blankLabel="All"
+                    options={classificationOptions}
+                    onValueChange={(value) =>
+                      narrow({ classification: value === '' ? null : TenantClassification.parse(value) })
+                    }
+                  />
+                </div>
+                <div className="sm:w-32">
+                  <SelectField
+                    name="hasUsers"
+                    label="Has users"
+                    value={view.hasUsers === null ? '' : String(view.hasUsers)}
+                    blankLabel="Any"
+                    options={yesNo}
+                    onValueChange={(value) => narrow({ hasUsers: flagOf(value) })}
+                  />
+                </div>
+                <div className="sm:w-40">
+                  <SelectField
+                    name="hasActiveSellers"
+                    label="Has active sellers"
+                    value={view.hasActiveSellers === null ? '' : String(view.hasActiveSellers)}
+                    blankLabel="Any"
+                    options={yesNo}
+                    onValueChange={(value) => narrow({ hasActiveSellers: flagOf(value) })}
+                  />
+                </div>
+                <Button
+                  type="button"
+                  variant="light"
+                  onClick={() => {
+                    setChoice(initialTenantsView);
+                    setSearchInput('');
+                  }}
+                >
+                  Reset Filters
+                </Button>
+              </>
+            }
+            toolbar={
+              <Button type="button" onClick={() => setAdding(true)}>
+                Add
               </Button>
-            </>
-          }
-          toolbar={
-            <Button type="button" onClick={() => setAdding(true)}>
-              Add
-            </Button>
-          }
-          rowActions={rowActions}
-          expanded={{
-            label: (row) => `Users, sellers and linked tenants of ${row.Name}`,
-            render: (row) => <TenantDetails tenantId={row.Id} />,
-          }}
-          server={{
-            ...paging,
-            pageIndex: paged ? choice.pageIndex : 0,
-            sort: view.sort
-              ? { id: view.sort.field, desc: view.sort.direction === 'desc' }
-              : { id: '', desc: false },
-            search: searchInput,
-            onPage: (pageIndex) => setChoice((current) => ({ ...current, pageIndex })),
-            onSort: (sort) => {
-              const field = isSortField(sort.id);
-              if (!field.success) return;
-              narrow({ sort: { field: field.data, direction: sort.desc ? 'desc' : 'asc' } });
-            },
-            onSearch: setSearchInput,
-          }}
-        />
+            }
+            rowActions={rowActions}
+            expanded={{
+              label: (row) => `Users, sellers and linked tenants of ${row.Name}`,
+              render: (row) => <TenantDetails tenantId={row.Id} />,
+            }}
+            server={{
+              ...paging,
+              pageIndex: paged ? choice.pageIndex : 0,
+              sort: view.sort
+                ? { id: view.sort.field, desc: view.sort.direction === 'desc' }
+                : { id: '', desc: false },
+              search: searchInput,
+              onPage: (pageIndex) => setChoice((current) => ({ ...current, pageIndex })),
+              onSort: (sort) => {
+                const field = isSortField(sort.id);
+                if (!field.success) return;
+                narrow({ sort: { field: field.data, direction: sort.desc ? 'desc' : 'asc' } });
+              },
+              onSearch: setSearchInput,
+            }}
+          />
+        </div>
       </Card>
       {adding && (
         <NewTenantModal

@@ -7,7 +7,7 @@ import { ModalDialog } from '../../../components/modal-dialog';
 import { CheckboxField } from '../../../forms/checkbox-field';
 import { SelectField } from '../../../forms/select-field';
 import { TextField } from '../../../forms/text-field';
-import { confirmWords, disableReasonLabels, isConfirmed } from './tenant-rules';
+import { confirmWords, dangerSubmitClasses, disableReasonLabels, isConfirmed } from './tenant-rules';
 
 export type TenantActionKind = TenantAction['kind'];
 
@@ -146,14 +146,15 @@ export const TenantActionModal = ({ tenant, kind, onClose, onDone }: TenantActio
           <Button type="button" variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button
-            type="submit"
-            color={kind === 'restore' ? 'blue' : 'red'}
-            disabled={!confirmed}
-            loading={action.isPending}
-          >
-            {titles[kind].split(' ')[0]}
-          </Button>
+          {kind === 'restore' ? (
+            <Button type="submit" loading={action.isPending}>
+              Restore
+            </Button>
+          ) : (
+            <button type="submit" className={dangerSubmitClasses} disabled={!confirmed || action.isPending}>
+              {titles[kind].split(' ')[0]}
+            </button>
+          )}
         </div>
       </form>
     </ModalDialog>

@@ -66,3 +66,9 @@ export const withHttp = (url: string): string => (/^https?:\/\//i.test(url) ? ur
 export const marketingContactsUrl = 'https://app.activecampaign.com/app/contacts';
 export const marketingSearchLink = (name: string): string =>
   `${marketingContactsUrl}?search=${encodeURIComponent(name)}`;
+
+/** Red that meets WCAG AA on white (Tremor's red buttons use red-500, 3.8:1). */
+export const dangerButtonClasses =
+  'rounded-tremor-default border border-red-700 px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700';
+export const dangerSubmitClasses =
+  'rounded-tremor-default bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-50';
