@@ -5,6 +5,7 @@ import { createCredentialVault } from '../../commands/credential-vault';
 import type { Config } from '../../contracts/config';
 import type { SellerProvider } from '../../contracts/events/seller';
 import { createQuickBooksOnlineConnector } from '../connectors/quickbooks-online/qbo-connector';
+import { createXeroConnector } from '../connectors/xero/xero-connector';
 import { createDemoConnector } from '../demo/demo-connector';
 import { demoProfileOf } from '../demo/demo-profiles';
 import type { LedgerConnector } from './ledger-connector';
@@ -33,6 +34,7 @@ export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {
     const vault = createCredentialVault({ db, masterSecret: deps.config.SESSION_SECRET });
     const shared = { db, vault, ...deps };
     cloud.QBO = createQuickBooksOnlineConnector(shared);
+    cloud.XERO = createXeroConnector(shared);
   }
   return (provider: SellerProvider): LedgerConnector => {
     if (provider === 'DEMO') return demo;
