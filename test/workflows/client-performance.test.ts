@@ -4,16 +4,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Db } from 'mongodb';
 import pino from 'pino';
 import type { LedgerPage } from '../../contracts/ledger';
-import { JobCreated, JobEvent } from '../../contracts/events/job';
-import { jobStream } from '../../contracts/stream-ids';
-import { jobDecider } from '../../domain/job/job-decider';
-import { handleCommand } from '../../commands/command-handler';
-import { currentCollection } from '../../projections/framework/read-model-versions';
-import {
-  usersProjection,
-  type MembershipDocument,
-  type UserDocument,
-} from '../../projections/users/users-projection';
+import { JobCreated } from '../../contracts/events/job';
 import { createMailer } from '../../workflows/email/smtp-mailer';
 import { createReportObjectStore } from '../../workflows/reports/archive/report-archive';
 import {
@@ -33,7 +24,13 @@ import { createReportParts } from '../../workflows/reports/report-parts';
 import { createReportsWorker } from '../../workflows/reports/worker';
 import { expectedPeriods, ledgerFacts } from '../reports/expected-report-figures';
 import { flat, readPdf } from '../reports/pdf-text';
-import { demoLedger, seedLedgerAndMetrics, seedSeller, seedTenant } from '../reports/report-fixtures';
+import {
+  completedJob,
+  jobEventsOf,
+  recordClientPerformanceJob,
+  seedClient,
+  seedFirm,
+} from './client-performance-fixtures';
 import { useLedgerWorld } from './ledger-world';
 import { mailTo, waitForMail } from './report-mail';
 
@@ -71,81 +68,15 @@ const ledgers = new Map<string, LedgerPage>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const seedUser = async (person: typeof ada) => {
-  const users = await currentCollection<'users' | 'memberships', UserDocument>(db, usersProjection, 'users');
-  const name = `${person.given} ${person.family}`;
-  await users.insertOne({
-    _id: person.userId,
-    position: 1,
-    Email: person.email,
-    GivenName: person.given,
-    FamilyName: person.family,
-    Name: name,
-    sortName: name.toLowerCase(),
-    JobTitle: null,
-    PrimaryClassification: 'ADVISOR',
-    signupProvider: null,
-    hasPassword: true,
-    Logins: 1,
-    LastLogin: null,
-    LastLoginMethod: null,
-    createdAt: new Date('2024-01-01T00:00:00.000Z'),
-    DefaultPartnerTenantId: firm.tenantId,
-    EmailVerified: true,
-    PasswordResetRequired: false,
-    deleted: false,
-    deletedAt: null,
-  });
-};
-
-const seedMembership = async (userId: number, tenantId: number, classification: 'ADVISOR' | 'MEMBER') => {
-  const memberships = await currentCollection<'users' | 'memberships', MembershipDocument>(
-    db,
-    usersProjection,
-    'memberships',
-  );
-  await memberships.insertOne({
-    _id: `${userId}:${tenantId}`,
-    position: 1,
-    userId,
-    tenantId,
-    Status: 'ACTIVE',
-    Role: 'ADMIN',
-    Classification: classification,
-    JobTitle: 'Advisor',
-    SendWeekly: true,
-    SendMonthly: true,
-    InviteId: null,
-    joinedAt: new Date('2024-01-01T00:00:00.000Z'),
-    userDeleted: false,
-  });
-};
-
 beforeAll(async () => {
   db = world.db();
   const seededAt = new Date();
-  await seedTenant(db, { tenantId: firm.tenantId, name: firm.name, classification: 'FIRM' });
-  for (const client of clients) {
-    await seedTenant(db, { tenantId: client.tenantId, name: client.name, currency: client.currency });
-    await seedSeller(db, {
-      sellerId: client.sellerId,
-      tenantId: client.tenantId,
-      companyName: `${client.name} Trading`,
-      provider: 'XERO',
-    });
-    const ledger = demoLedger(
-      client.sellerId,
-      { seed: client.sellerId, startDate: '2025-09-01', invoicesPerYear: 240 },
-      seededAt,
-    );
-    await seedLedgerAndMetrics(db, client, ledger, { asOf: seededAt });
-    ledgers.set(client.name, ledger);
-  }
-  for (const person of [ada, ben, opal]) {
-    await seedUser(person);
-    await seedMembership(person.userId, firm.tenantId, 'MEMBER');
-  }
-  for (const client of clients) await seedMembership(ada.userId, client.tenantId, 'ADVISOR');
+  for (const client of clients) ledgers.set(client.name, await seedClient(db, client, seededAt));
+  await seedFirm(db, firm, [
+    { person: ada, clientTenantIds: clients.map((client) => client.tenantId) },
+    { person: ben, clientTenantIds: [] },
+    { person: opal, clientTenantIds: [] },
+  ]);
 
   const { config } = world;
   nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -173,59 +104,19 @@ afterAll(async () => {
   await nativeConnection?.close();
 });
 
-const jobEvents = async (jobId: number): Promise<JobEvent[]> =>
-  (await world.events().store.readStream(jobStream(jobId))).map((event) =>
-    JobEvent.parse({ type: event.type, data: event.data }),
-  );
+const jobEvents = (jobId: number) => jobEventsOf(world.events(), jobId);
+const completed = (jobId: number) => completedJob(world.events(), jobId);
 
 let requests = 0;
 /** A Client Performance job as POST /api/reports records it, in the admin's current company. */
 const requestClientPerformance = async (options: Record<string, boolean | number>): Promise<number> => {
   requests += 1;
   const jobId = 9000 + requests;
-  await handleCommand(
-    jobDecider,
-    {
-      streamId: jobStream(jobId),
-      commandId: `client-performance-test-${world.names.runId}-${jobId}`,
-      command: {
-        type: 'CreateJob',
-        now: new Date(),
-        data: {
-          jobId,
-          kind: 'report',
-          tenantId: firm.tenantId,
-          sellerId: null,
-          parameters: {
-            type: 'CLIENT_PERFORMANCE',
-            excludeAdmins: false,
-            hasSellers: false,
-            dryRun: false,
-            admin: false,
-            userId: null,
-            requestedBy: opal.userId,
-            ...options,
-          },
-          workflowId: clientPerformanceWorkflowId(world.config, jobId),
-        },
-      },
-    },
-    world.events().writeSide,
+  await recordClientPerformanceJob(
+    { writeSide: world.events().writeSide, config: world.config },
+    { jobId, tenantId: firm.tenantId, requestedBy: opal.userId, options },
   );
   return jobId;
-};
-
-/** The job's result once it completed (a failure fails the test with its reason). */
-const completed = async (jobId: number): Promise<{ result: ClientPerformanceResult; events: JobEvent[] }> => {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    const events = await jobEvents(jobId);
-    const ending = events.find((e) => e.type === 'JobCompleted' || e.type === 'JobFailed');
-    if (ending?.type === 'JobFailed') throw new Error(`job ${jobId} failed: ${ending.data.reason}`);
-    if (ending?.type === 'JobCompleted')
-      return { result: ending.data.result as unknown as ClientPerformanceResult, events };
-    await sleep(250);
-  }
-  throw new Error(`job ${jobId} never finished`);
 };
 
 const sentOutcome = (result: ClientPerformanceResult, userId: number) => {
