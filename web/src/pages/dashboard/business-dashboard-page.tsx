@@ -1,7 +1,8 @@
-import { Callout, Card, Grid, Text, Title } from '@tremor/react';
+import { Button, Callout, Card, Grid, Text, Title } from '@tremor/react';
 import { Link, Navigate } from 'react-router';
 import { JobProgressList } from '../../live/job-progress-bar';
 import { useRunningJobs } from '../../live/running-jobs';
+import { useOpenBillingPortal } from '../../api/queries/billing';
 import { useConnectedSellers, useIntegrations } from '../../api/queries/platforms';
 import { useRecipients } from '../../api/queries/recipients';
 import { useTenant } from '../../api/queries/tenants';
@@ -23,6 +24,31 @@ const paymentMethodTexts: Record<string, string> = {
   send_invoice: 'Invoice',
   card: 'Card',
   charge_automatically: 'Automatic charge',
+};
+
+/** Payment statuses after a failed charge (Stripe's invoice.payment_failed moves the subscription there). */
+const failedPaymentStatuses = new Set(['past_due', 'unpaid']);
+
+/**
+ * A failed payment (issue 18): the tenant's admins see it on the dashboard with the way to fix it,
+ * the payment provider's billing portal, whatever the setup progress.
+ */
+const FailedPaymentNotice = () => {
+  const portal = useOpenBillingPortal();
+  return (
+    <div role="alert">
+      <Callout title="Your last payment failed" color="red">
+        We could not collect your subscription payment. Update your payment method to keep your reports and
+        connections running.
+        <div className="mt-3">
+          <Button size="xs" color="red" loading={portal.isPending} onClick={() => portal.mutate()}>
+            Update payment method
+          </Button>
+          {portal.error && <p className="mt-2 text-sm text-red-800">{portal.error.message}</p>}
+        </div>
+      </Callout>
+    </div>
+  );
 };
 
 const stepViews = (steps: SetupSteps): SetupStepView[] => {
@@ -136,6 +162,9 @@ const BusinessDashboard = ({ tenantId }: { tenantId: number }) => {
           Its data is made up so you can try every report. Billing and connections are disabled here; switch
           companies to return to your own.
         </Callout>
+      )}
+      {isAdmin && !facts.isDemo && subscription && failedPaymentStatuses.has(subscription.PaymentStatus) && (
+        <FailedPaymentNotice />
       )}
       {jobs.length > 0 && (
         <Card>

@@ -153,6 +153,31 @@ describe('the business dashboard', () => {
     expect(screen.getByText('Ledger & Co')).toBeInTheDocument();
   });
 
+  it('tells an admin that the last payment failed and sends them to the billing portal', async () => {
+    const fake = business()
+      .on('GET /api/tenants/7', {
+        body: tenantFixture({
+          Subscription: {
+            Id: 1,
+            BillingTenantId: 7,
+            Plan: { id: 6, name: 'Growth', identifier: 'growth_business' },
+            StartedAt: new Date(Date.now() - 40 * 86_400_000).toISOString(),
+            PaymentStatus: 'past_due',
+            PaymentMethod: 'card',
+          },
+        }),
+      })
+      .on('POST /api/billing/session', { body: { url: 'https://billing.example.test/session/1' } });
+    const { services } = renderApp({ path: '/overview', fake });
+    const leaveApp = jest.fn();
+    services.leaveApp = leaveApp;
+    expect(await screen.findByText('Your last payment failed')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Update payment method' }));
+    await waitFor(() => expect(fake.callsTo('POST /api/billing/session')).toHaveLength(1));
+    expect(fake.callsTo('POST /api/billing/session')[0]?.body).toEqual({ tenantId: 7 });
+    await waitFor(() => expect(leaveApp).toHaveBeenCalledWith('https://billing.example.test/session/1'));
+  });
+
   it('shows the demo card on a demo tenant, without setup steps', async () => {
     const demo = tenantRow({ UsageType: 'DEMO', Name: 'Demo Client' });
     const fake = business().on('GET /api/auth/self', { body: sessionFixture({ tenants: [demo] }) });
