@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './admin/audit-routes';
+import { cronRoutes } from './admin/cron-routes';
 import { devopsRoutes } from './admin/devops-routes';
 import { partnerRoutes } from './admin/partner-routes';
 import { statsRoutes } from './admin/stats-routes';
@@ -63,6 +64,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(auditRoutes);
   await app.register(statsRoutes);
   await app.register(devopsRoutes);
+  await app.register(cronRoutes);
   await app.register(userRoutes);
   await app.register(userEditRoutes);
   await app.register(browserStateRoutes);
