@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { DatasetRequest, Job } from '../../../contracts/api/jobs';
 import { AppError } from '../../../contracts/errors';
+import { datasetJobWorkflowId } from '../../../workflows/analytics/datasets/dataset-jobs';
 import { namedSellers } from './named-sellers';
 import { recordJob } from './record-job';
 
@@ -18,7 +19,8 @@ export const defaultDatasetRange = (now: Date): { startDate: string; endDate: st
 
 /** POST /api/datasets: one data-set job per selected seller (each downloads its own file). */
 export const requestDatasets = async (reply: FastifyReply, request: DatasetRequest): Promise<Job[]> => {
-  const defaults = defaultDatasetRange(reply.request.server.services.now());
+  const { config, now } = reply.request.server.services;
+  const defaults = defaultDatasetRange(now());
   const startDate = request.startDate ?? defaults.startDate;
   const endDate = request.endDate ?? defaults.endDate;
   const properties: Record<string, string> = {};
@@ -36,6 +38,7 @@ export const requestDatasets = async (reply: FastifyReply, request: DatasetReque
         tenantId: seller.TenantId,
         sellerId: seller.Id,
         parameters: { contentType: request.contentType, startDate, endDate },
+        workflowIdOf: (jobId: number) => datasetJobWorkflowId(config, { sellerId: seller.Id, jobId }),
       }),
     );
   return jobs;
