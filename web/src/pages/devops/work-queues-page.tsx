@@ -43,7 +43,8 @@ const SimpleTable = ({
   children: ReactNode;
   empty: boolean;
 }) => (
-  <div className="overflow-x-auto">
+  // A focusable region, so keyboard users can scroll a table wider than the screen.
+  <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`${label}, scrollable`}>
     <table className="min-w-full divide-y divide-gray-200" aria-label={label}>
       <thead>
         <tr>

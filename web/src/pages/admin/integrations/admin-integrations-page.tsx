@@ -334,7 +334,6 @@ export const AdminIntegrationsPage = () => {
                   key={kind}
                   size="xs"
                   variant="secondary"
-                  color={actionMeta[kind].word ? 'red' : undefined}
                   aria-label={`${actionMeta[kind].label} ${accountName(row)}`}
                   disabled={action.isPending}
                   onClick={() => {

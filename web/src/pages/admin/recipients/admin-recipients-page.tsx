@@ -210,7 +210,7 @@ export const AdminRecipientsPage = () => {
               <Button
                 size="xs"
                 variant="secondary"
-                color="red"
+
                 aria-label={`Delete ${subscriberName(row)}`}
                 onClick={() => setDeleting(row)}
               >

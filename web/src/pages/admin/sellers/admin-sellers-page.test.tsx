@@ -115,11 +115,11 @@ describe('the admin sellers table', () => {
     renderApp({ path: '/admin/sellers', fake });
     const table = await sellersTable();
     await userEvent.click(
-      await within(table).findByRole('button', { name: 'Seller forecasts for Other Co' }),
+      await within(table).findByRole('button', { name: 'F S: Seller forecasts for Other Co' }),
     );
     expect(await screen.findByText('Jobs created...')).toBeInTheDocument();
     await userEvent.click(screen.getByLabelText('Only missing periods (every job button)'));
-    await userEvent.click(within(table).getByRole('button', { name: 'Customer metrics for Acme Demo' }));
+    await userEvent.click(within(table).getByRole('button', { name: 'C: Customer metrics for Acme Demo' }));
     await waitFor(() => expect(fake.callsTo('POST /api/metrics/sellers')).toHaveLength(2));
     const [forecasts, customers] = fake.callsTo('POST /api/metrics/sellers');
     expect(queryOf(forecasts)).toEqual({ jobType: 'forecasts' });
@@ -135,12 +135,12 @@ describe('the admin sellers table', () => {
         .map((button) => button.getAttribute('aria-label') ?? button.textContent),
     ).toEqual([
       'Archived reports of Acme Demo',
-      'Seller metrics for Acme Demo',
-      'Seller forecasts for Acme Demo',
-      'Customer forecasts for Acme Demo',
-      'Customer metrics for Acme Demo',
+      'S: Seller metrics for Acme Demo',
+      'F S: Seller forecasts for Acme Demo',
+      'F C: Customer forecasts for Acme Demo',
+      'C: Customer metrics for Acme Demo',
       'Edit Acme Demo',
-      'Switch to the tenant of Acme Demo',
+      'Switch to Tenant of Acme Demo',
     ]);
   });
 
@@ -151,7 +151,9 @@ describe('the admin sellers table', () => {
     });
     renderApp({ path: '/admin/sellers', fake });
     const table = await sellersTable();
-    await userEvent.click(await within(table).findByRole('button', { name: 'Seller metrics for Acme Demo' }));
+    await userEvent.click(
+      await within(table).findByRole('button', { name: 'S: Seller metrics for Acme Demo' }),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('There was an error: Seller not found.');
     expect(screen.queryByText('Jobs created...')).not.toBeInTheDocument();
   });

@@ -469,7 +469,7 @@ export const AdminSellersPage = () => {
                   size="xs"
                   variant="secondary"
                   title={job.name}
-                  aria-label={`${job.name} for ${sellerName(seller)}`}
+                  aria-label={`${job.text}: ${job.name} for ${sellerName(seller)}`}
                   disabled={requestJob.isPending}
                   onClick={() => void runJob({ sellerId: seller.Id, jobType: job.jobType })}
                 >
@@ -487,7 +487,7 @@ export const AdminSellersPage = () => {
               <Button
                 size="xs"
                 variant="light"
-                aria-label={`Switch to the tenant of ${sellerName(seller)}`}
+                aria-label={`Switch to Tenant of ${sellerName(seller)}`}
                 onClick={() => switchTo(seller)}
               >
                 Switch to Tenant
@@ -496,7 +496,7 @@ export const AdminSellersPage = () => {
                 <Button
                   size="xs"
                   variant="secondary"
-                  color="red"
+
                   aria-label={`Delete ${sellerName(seller)}`}
                   onClick={() => setDeleting(seller)}
                 >

@@ -66,7 +66,7 @@ const TagInput = ({
           Add
         </Button>
       </div>
-      <ul className="flex flex-wrap gap-1" aria-label={label}>
+      <ul className="flex flex-wrap gap-1" aria-label={`${label} added`}>
         {tags.map((id) => (
           <li
             key={id}

@@ -56,7 +56,7 @@ export const TypedConfirmDialog = (props: TypedConfirmDialogProps) => {
           <Button type="button" variant="secondary" onClick={props.onCancel}>
             Cancel
           </Button>
-          <Button type="submit" color="red" disabled={!confirmed || props.pending === true}>
+          <Button type="submit" disabled={!confirmed || props.pending === true}>
             {props.confirmLabel}
           </Button>
         </div>

@@ -407,7 +407,7 @@ export const AdminUsersPage = () => {
               <Button
                 size="xs"
                 variant="secondary"
-                color="red"
+
                 aria-label={`Delete ${row.Name}`}
                 onClick={() => setConfirming({ row, kind: 'delete' })}
               >
