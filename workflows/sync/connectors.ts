@@ -5,6 +5,7 @@ import { createCredentialVault } from '../../commands/credential-vault';
 import type { Config } from '../../contracts/config';
 import type { SellerProvider } from '../../contracts/events/seller';
 import { createQuickBooksOnlineConnector } from '../connectors/quickbooks-online/qbo-connector';
+import { createStripeConnector } from '../connectors/stripe/stripe-connector';
 import { createXeroConnector } from '../connectors/xero/xero-connector';
 import { createDemoConnector } from '../demo/demo-connector';
 import { demoProfileOf } from '../demo/demo-profiles';
@@ -35,6 +36,7 @@ export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {
     const shared = { db, vault, ...deps };
     cloud.QBO = createQuickBooksOnlineConnector(shared);
     cloud.XERO = createXeroConnector(shared);
+    cloud.STRIPE = createStripeConnector(shared);
   }
   return (provider: SellerProvider): LedgerConnector => {
     if (provider === 'DEMO') return demo;

@@ -27,6 +27,8 @@ export type OAuthTokensDeps = {
   now: () => Date;
   http: PlatformHttp;
   endpoint: TokenEndpoint;
+  /** Tokens that never expire (Stripe Connect): never renewed. */
+  neverExpire?: boolean;
 };
 
 export type SellerTokens = {
@@ -93,7 +95,11 @@ export const createOAuthTokens = (deps: OAuthTokensDeps): OAuthTokens => {
       credentialsRef: ref,
       secret: stored.secret,
       // Unknown issue time: renew now rather than call with a token that may be stale.
-      expiresAt: Number.isNaN(obtained) ? 0 : obtained + lifetime * 1000,
+      expiresAt: deps.neverExpire
+        ? Number.MAX_SAFE_INTEGER
+        : Number.isNaN(obtained)
+          ? 0
+          : obtained + lifetime * 1000,
     };
   };
 

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import type {
+  InvoiceLine,
+  LedgerCreditMemo,
+  LedgerCustomer,
+  LedgerInvoice,
+  LedgerPayment,
+  LedgerProduct,
+} from '../../../contracts/ledger';
+import { balancedLines, wholeQuantity } from '../shared/ledger-mapping';
+import { ledgerIdOf } from '../shared/ledger-ids';
+import { minorUnitsToCents } from '../shared/money';
+
+/**
+ * Stripe objects into the ledger (docs/adr/0040-accounting-connectors.md). Amounts are integers in the
+ * currency's minor unit (zero-decimal currencies scaled to cents); times are Unix seconds. Stripe
+ * converts nothing: a connected account's documents are in the currency they were issued in, which
+ * for a single-currency account is its default currency. Each function throws on a malformed object.
+ */
+
+const Expandable = z.union([z.string().min(1), z.object({ id: z.string().min(1) })]);
+const idOf = (value: z.infer<typeof Expandable>) => (typeof value === 'string' ? value : value.id);
+const at = (seconds: number) => new Date(seconds * 1000);
+
+export const StripeCustomer = z.object({
+  id: z.string().min(1),
+  object: z.literal('customer'),
+  deleted: z.boolean().optional(),
+  name: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  created: z.number().int(),
+});
+
+export const StripeProduct = z.object({
+  id: z.string().min(1),
+  object: z.literal('product'),
+  name: z.string().min(1),
+});
+
+const StripeLine = z.object({
+  amount: z.number().int(),
+  quantity: z.number().nullable().optional(),
+  pricing: z
+    .object({ price_details: z.object({ product: z.string().optional() }).nullable().optional() })
+    .nullable()
+    .optional(),
+});
+
+export const StripeInvoice = z.object({
+  id: z.string().min(1),
+  object: z.literal('invoice'),
+  status: z.string().nullable(),
+  number: z.string().nullable().optional(),
+  customer: Expandable,
+  currency: z.string().min(3),
+  created: z.number().int(),
+  effective_at: z.number().int().nullable().optional(),
+  due_date: z.number().int().nullable().optional(),
+  total: z.number().int(),
+  amount_remaining: z.number().int(),
+  lines: z.object({ data: z.array(StripeLine), has_more: z.boolean().optional() }),
+});
+export type StripeInvoice = z.infer<typeof StripeInvoice>;
+
+export const StripeCharge = z.object({
+  id: z.string().min(1),
+  object: z.literal('charge'),
+  status: z.string(),
+  customer: Expandable.nullable(),
+  amount: z.number().int(),
+  amount_refunded: z.number().int().default(0),
+  currency: z.string().min(3),
+  created: z.number().int(),
+});
+
+export const StripeCreditNote = z.object({
+  id: z.string().min(1),
+  object: z.literal('credit_note'),
+  status: z.string(),
+  customer: Expandable,
+  invoice: Expandable,
+  total: z.number().int(),
+  currency: z.string().min(3),
+  created: z.number().int(),
+});
+
+/** Drafts are not receivables yet; a void invoice or credit note no longer counts. */
+export const stripeCounts = (object: { status?: string | null }) =>
+  object.status !== 'draft' && object.status !== 'void' && object.status !== 'deleted';
+
+export const mapStripeCustomer = (sellerId: number, raw: unknown): LedgerCustomer => {
+  const c = StripeCustomer.parse(raw);
+  return {
+    sellerId,
+    providerId: c.id,
+    customerId: ledgerIdOf(c.id),
+    name: c.name?.trim() || c.email?.trim() || c.id,
+    email: c.email?.trim() || null,
+    createdAt: at(c.created),
+    habit: null,
+  };
+};
+
+export const mapStripeProduct = (sellerId: number, raw: unknown): LedgerProduct => {
+  const p = StripeProduct.parse(raw);
+  return { sellerId, providerId: p.id, productId: ledgerIdOf(p.id), name: p.name, unitPrice: 0 };
+};
+
+export const mapStripeInvoice = (sellerId: number, invoice: StripeInvoice): LedgerInvoice => {
+  const cents = (amount: number) => minorUnitsToCents(amount, invoice.currency);
+  const amount = cents(invoice.total);
+  const itemLines: InvoiceLine[] = invoice.lines.data
+    .filter((line) => line.pricing?.price_details?.product)
+    .map((line) => ({
+      productId: ledgerIdOf(line.pricing!.price_details!.product!),
+      quantity: wholeQuantity(line.quantity),
+      amount: cents(line.amount),
+    }));
+  const transactionDate = at(invoice.effective_at ?? invoice.created);
+  return {
+    sellerId,
+    providerId: invoice.id,
+    customerId: ledgerIdOf(idOf(invoice.customer)),
+    docNumber: invoice.number?.trim() || invoice.id,
+    transactionDate,
+    dueDate: invoice.due_date ? at(invoice.due_date) : transactionDate,
+    amount,
+    balance: cents(invoice.amount_remaining),
+    lines: balancedLines(itemLines, amount),
+  };
+};
+
+/** A succeeded charge of a customer, less what was refunded; other charges are no receivable's payment. */
+export const mapStripeCharge = (sellerId: number, raw: unknown): LedgerPayment | null => {
+  const charge = StripeCharge.parse(raw);
+  if (charge.status !== 'succeeded' || charge.customer === null) return null;
+  return {
+    sellerId,
+    providerId: charge.id,
+    customerId: ledgerIdOf(idOf(charge.customer)),
+    date: at(charge.created),
+    amount: minorUnitsToCents(charge.amount - charge.amount_refunded, charge.currency),
+    applications: [],
+  };
+};
+
+export const mapStripeCreditNote = (sellerId: number, raw: unknown): LedgerCreditMemo => {
+  const note = StripeCreditNote.parse(raw);
+  const amount = minorUnitsToCents(note.total, note.currency);
+  return {
+    sellerId,
+    providerId: note.id,
+    customerId: ledgerIdOf(idOf(note.customer)),
+    date: at(note.created),
+    amount,
+    applications: [{ invoiceProviderId: idOf(note.invoice), amount }],
+  };
+};
