@@ -109,7 +109,7 @@ export const readStoreStats = async (services: GatewayServices): Promise<z.infer
   if (!services.config.MONGO_URL) {
     return {
       kind: 'embedded',
-      version: `SQLite ${embeddedVersion()} (embedded)`,
+      version: `SQLite ${embeddedVersion()}`,
       memoryBytes: process.memoryUsage().rss,
       clients: 1,
       uptimeSeconds: Math.round(process.uptime()),

@@ -128,7 +128,10 @@ export const WorkQueuesPage = () => {
       {data && (
         <>
           <div className="grid grid-cols-2 gap-4 lg:grid-cols-5" aria-label="Read store">
-            <StatCard label="Read store version" value={data.readStore.version} />
+            <StatCard
+              label={`Read store (${data.readStore.kind === 'embedded' ? 'embedded' : 'MongoDB'})`}
+              value={<span className="text-xl">{data.readStore.version}</span>}
+            />
             <StatCard label="Memory" value={bytesText(data.readStore.memoryBytes)} />
             <StatCard label="Clients" value={data.readStore.clients ?? 'Unknown'} />
             <StatCard label="Uptime" value={uptimeText(data.readStore.uptimeSeconds)} />
@@ -245,7 +248,7 @@ export const WorkQueuesPage = () => {
             )}
           </Card>
 
-          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4">
             <Card>
               <h2 className="mb-3 text-base font-semibold text-gray-900">Projection lag</h2>
               <SimpleTable
