@@ -82,27 +82,20 @@ const isFiltered = (query: TenantListQuery): boolean =>
   query.hasActiveSellers !== undefined ||
   query.sort !== undefined;
 
-/** Tenant ids to keep or leave out for the has-users and has-active-sellers filters. */
-const countFilters = async (db: Db, query: TenantListQuery): Promise<Filter<TenantDocument>[]> => {
-  const filters: Filter<TenantDocument>[] = [];
-  const byPresence = async (wanted: boolean | undefined, counts: () => Promise<Map<number, number>>) => {
-    if (wanted === undefined) return;
-    const ids = [...(await counts()).keys()];
-    filters.push({ _id: wanted ? { $in: ids } : { $nin: ids } });
-  };
-  await byPresence(query.hasUsers, () => userCountsByTenant(db));
-  await byPresence(query.hasActiveSellers, () => activeSellerCountsByTenant(db));
-  return filters;
-};
+/** Purged tenants are gone from the admin list; disabled ones stay, to be restored or purged. */
+const listed: Filter<TenantDocument> = { status: { $in: ['active', 'disabled'] } };
 
-const listFilter = async (db: Db, query: TenantListQuery): Promise<Filter<TenantDocument>> => {
-  // Purged tenants are gone from the admin list; disabled ones stay, to be restored or purged.
-  const clauses: Filter<TenantDocument>[] = [{ status: { $ne: 'purged' } }];
+/**
+ * The search and the filters the read store can apply itself. The has-users and has-active-sellers
+ * filters are applied to the matching ids in memory: as `_id $in` lists they would name up to every
+ * tenant, beyond what one SQL statement takes.
+ */
+const listFilter = (query: TenantListQuery): Filter<TenantDocument> => {
+  const clauses: Filter<TenantDocument>[] = [listed];
   if ((query.search ?? '').trim() !== '') clauses.push(searchFilter(query.search ?? ''));
   if (query.usageTypes && query.usageTypes.length > 0)
     clauses.push({ UsageType: { $in: [...query.usageTypes] } });
   if (query.classification) clauses.push({ Classification: query.classification });
-  clauses.push(...(await countFilters(db, query)));
   return { $and: clauses };
 };
 
@@ -120,10 +113,6 @@ const withCounts = async (db: Db, tenants: readonly TenantDocument[]): Promise<T
   }));
 };
 
-const byCount =
-  (field: 'userCount' | 'activeSellerCount', direction: 1 | -1) => (a: TenantListRow, b: TenantListRow) =>
-    (a[field] - b[field]) * direction || a.Id - b.Id;
-
 /**
  * The admin tenants list (admin.md, Admin tenants list): newest first unless sorted; 20 a page, or
  * every match while searching, filtering or sorting. User and active-seller counts are counted now,
@@ -136,13 +125,14 @@ export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Prom
     query,
   );
   const tenants = await tenantsCollection(db);
-  const filter = await listFilter(db, query);
-  const total = await tenants.countDocuments(filter);
+  const filter = listFilter(query);
   const direction = query.sort?.direction === 'asc' ? 1 : -1;
   const sortField = query.sort?.field ?? 'Id';
   const mongoField = mongoSortFields[sortField];
+  const byPresence = query.hasUsers !== undefined || query.hasActiveSellers !== undefined;
 
   if (!isFiltered(query)) {
+    const total = await tenants.countDocuments(filter);
     const pageCount = Math.max(1, Math.ceil(total / TENANTS_PAGE_SIZE));
     const page = Math.min(pageCount, Math.max(1, Math.trunc(query.page ?? 1)));
     const docs = await tenants
@@ -158,23 +148,52 @@ export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Prom
       stale,
     };
   }
-  if (mongoField) {
+  if (mongoField && !byPresence) {
     const sort: Sort = mongoField === '_id' ? { _id: direction } : { [mongoField]: direction, _id: 1 };
-    const docs = await tenants.find(filter).sort(sort).limit(TENANTS_MATCH_LIMIT).toArray();
+    const [total, docs] = await Promise.all([
+      tenants.countDocuments(filter),
+      tenants.find(filter).sort(sort).limit(TENANTS_MATCH_LIMIT).toArray(),
+    ]);
     return { rows: await withCounts(db, docs), total, pagination: null, stale };
   }
-  // Counts exist only at query time: the matching ids are sorted by them here, and only the first
-  // rows are read in full.
-  const countField = sortField as 'userCount' | 'activeSellerCount';
-  const counts = await (countField === 'userCount' ? userCountsByTenant(db) : activeSellerCountsByTenant(db));
-  const ids = (await tenants.find(filter, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
-  const countOf = (id: number) => counts.get(id) ?? 0;
-  ids.sort((a, b) => (countOf(a) - countOf(b)) * direction || a - b);
-  const chosen = ids.slice(0, TENANTS_MATCH_LIMIT);
+
+  // The presence filters and the count sorts need the counts, which exist only at query time: the
+  // matching ids (with the sort field) are filtered and sorted here, and only the first rows are
+  // read in full.
+  const [users, sellers] = await Promise.all([
+    query.hasUsers !== undefined || sortField === 'userCount' ? userCountsByTenant(db) : null,
+    query.hasActiveSellers !== undefined || sortField === 'activeSellerCount'
+      ? activeSellerCountsByTenant(db)
+      : null,
+  ]);
+  const present = (counts: Map<number, number> | null, wanted: boolean | undefined, id: number) =>
+    wanted === undefined || (counts?.has(id) ?? false) === wanted;
+  const candidates = (
+    await tenants
+      .find(filter, { projection: { _id: 1, ...(mongoField ? { [mongoField]: 1 } : {}) } })
+      .toArray()
+  ).filter(
+    (doc) => present(users, query.hasUsers, doc._id) && present(sellers, query.hasActiveSellers, doc._id),
+  );
+  const key = (doc: TenantDocument): number | string | null => {
+    if (sortField === 'userCount') return users?.get(doc._id) ?? 0;
+    if (sortField === 'activeSellerCount') return sellers?.get(doc._id) ?? 0;
+    const value = (doc as unknown as Record<string, unknown>)[mongoField ?? '_id'];
+    return value instanceof Date ? value.getTime() : ((value as number | string | null | undefined) ?? null);
+  };
+  candidates.sort((a, b) => compareKeys(key(a), key(b)) * direction || a._id - b._id);
+  const chosen = candidates.slice(0, TENANTS_MATCH_LIMIT).map((doc) => doc._id);
+  const order = new Map(chosen.map((id, index) => [id, index]));
   const docs = await tenants.find({ _id: { $in: chosen } }).toArray();
-  const rows = await withCounts(db, docs);
-  rows.sort(byCount(countField, direction));
-  return { rows, total, pagination: null, stale };
+  docs.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
+  return { rows: await withCounts(db, docs), total: candidates.length, pagination: null, stale };
+};
+
+/** Nulls first ascending, as the read store sorts them; numbers and texts by value. */
+const compareKeys = (a: number | string | null, b: number | string | null): number => {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 };
 
 export type TenantSummary = z.infer<typeof TenantListResponse>['summary'];
@@ -182,7 +201,7 @@ export type TenantSummary = z.infer<typeof TenantListResponse>['summary'];
 /** The summary cards above the admin tenants list: tenants not purged, and active sellers. */
 export const queryTenantSummary = async (db: Db): Promise<TenantSummary> => {
   const tenants = await tenantsCollection(db);
-  const present = { status: { $ne: 'purged' as const } };
+  const present = listed;
   const [businesses, firms, sellers] = await Promise.all([
     tenants.countDocuments({ ...present, Classification: 'BUSINESS' }),
     tenants.countDocuments({ ...present, Classification: 'FIRM' }),

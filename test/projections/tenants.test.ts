@@ -262,6 +262,14 @@ describe('the tenants read model', () => {
     ]);
     expect((await ids({ sort: { field: 'createdAt', direction: 'asc' } })).slice(0, 3)).toEqual([1, 2, 3]);
     expect((await list({ sort: { field: 'Id', direction: 'asc' } })).pagination).toBeNull();
+    // With a users or sellers filter the sort happens beside the counts, in memory.
+    expect(await ids({ hasUsers: true, sort: { field: 'Name', direction: 'desc' } })).toEqual([5, 4, 2, 1]);
+    expect(await ids({ hasUsers: true, sort: { field: 'createdAt', direction: 'asc' } })).toEqual([
+      1, 2, 4, 5,
+    ]);
+    expect(
+      (await ids({ hasActiveSellers: false, sort: { field: 'userCount', direction: 'desc' } })).slice(0, 2),
+    ).toEqual([2, 5]);
   });
 
   it('counts businesses, firms and active sellers for the summary cards', async () => {

@@ -1,8 +1,11 @@
 import { Card, Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@tremor/react';
+import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { AuditEntry } from '../../../../../contracts/api/audit';
 import { auditRowLimit, useAuditHistory } from '../../../api/queries/admin-audit';
+import { adminTenantQueries } from '../../../api/queries/admin-tenants';
+import { useAppServices } from '../../../session/app-services-context';
 import { ErrorCallout } from '../../../components/error-callout';
 import { TextLink } from '../../../components/text-link';
 import { useSession } from '../../../session/session-query';
@@ -155,8 +158,14 @@ const History = ({ tenantId }: { tenantId: number }) => {
 export const AuditHistoryPage = () => {
   const tenantId = tenantIdOfParam(useParams().tenantId);
   const [search] = useSearchParams();
-  const name = search.get('name');
   const facts = factsOf(useSession());
+  // The name comes with the link from the tenants table; opened otherwise, the tenant says it.
+  const named = search.get('name');
+  const tenant = useQuery({
+    ...adminTenantQueries.one(useAppServices().api, tenantId ?? 0),
+    enabled: named === null && tenantId !== null,
+  });
+  const name = named ?? tenant.data?.Name ?? null;
   const subject = name ? `${name} (${tenantId ?? ''})` : `tenant ${tenantId ?? ''}`;
   return (
     <PageFrame title={`Audit history of ${subject}`}>
