@@ -5,7 +5,7 @@ import {
   IntegrationResponse,
   IntegrationsResponse,
 } from '../../../../contracts/api/integrations';
-import type { IntegrationProvider } from '../../../../contracts/events/integration';
+import type { CrmSettings, IntegrationProvider } from '../../../../contracts/events/integration';
 import { useAppServices } from '../../session/app-services-context';
 import { useCurrentTenantId } from '../../session/session-query';
 import { integrationsResource } from './platforms';
@@ -43,7 +43,8 @@ export type IntegrationActionRequest =
   | { kind: 'sync' | 'disconnect' | 'delete'; id: number }
   | { kind: 'purge'; id: number; unlink: boolean }
   | { kind: 'active'; id: number; active: boolean }
-  | { kind: 'locked'; id: number; locked: boolean };
+  | { kind: 'locked'; id: number; locked: boolean }
+  | { kind: 'settings'; id: number; settings: Partial<CrmSettings> };
 
 export const useIntegrationAction = () => {
   const { api } = useAppServices();
@@ -73,6 +74,13 @@ export const useIntegrationAction = () => {
           await api.request(path, {
             method: 'PATCH',
             body: { Active: input.active },
+            schema: IntegrationResponse,
+          });
+          return null;
+        case 'settings':
+          await api.request(path, {
+            method: 'PATCH',
+            body: { Settings: input.settings },
             schema: IntegrationResponse,
           });
           return null;

@@ -21,6 +21,7 @@ import { tableTexts } from '../../../table/empty-texts';
 import { PageFrame } from '../../dashboard/stat-card';
 import { useDebouncedValue } from '../../sellers/use-debounced-value';
 import { TypedConfirmDialog, cancellingText } from '../sellers/typed-confirm-dialog';
+import { CrmSettingsModal } from './crm-settings-modal';
 
 type Row = IntegrationResponse;
 
@@ -180,6 +181,7 @@ export const AdminIntegrationsPage = () => {
   const accounts = useAdminIntegrations({ ...filters, search });
   const action = useIntegrationAction();
   const [confirming, setConfirming] = useState<{ row: Row; kind: ActionKind } | null>(null);
+  const [editing, setEditing] = useState<Row | null>(null);
   const [notice, setNotice] = useTimedMessage();
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -329,6 +331,14 @@ export const AdminIntegrationsPage = () => {
               >
                 Switch
               </Button>
+              <Button
+                size="xs"
+                variant="light"
+                aria-label={`Edit ${accountName(row)}`}
+                onClick={() => setEditing(row)}
+              >
+                Edit
+              </Button>
               {rowActionsOf(row).map((kind) => (
                 <Button
                   key={kind}
@@ -353,6 +363,17 @@ export const AdminIntegrationsPage = () => {
           }}
         />
       </Card>
+      {editing && (
+        <CrmSettingsModal
+          account={editing}
+          title={`Edit ${accountName(editing)}`}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setNotice(`${accountName(editing)} was updated.`);
+            setEditing(null);
+          }}
+        />
+      )}
       {confirming && (
         <TypedConfirmDialog
           title={`${actionMeta[confirming.kind].label} ${accountName(confirming.row)}`}
