@@ -30,6 +30,10 @@ export const SubscriptionProduct = z.object({
   Quantity: z.number(),
   Active: z.boolean(),
   ExpiresAt: z.string().nullable(),
+  /** Set once a resync pushed the subscription to Stripe and the product is billed there. */
+  StripePriceId: z.string().nullable(),
+  StripeSubscriptionItemId: z.string().nullable(),
+  BillingPeriod: z.literal('month').nullable(),
 });
 export type SubscriptionProduct = z.infer<typeof SubscriptionProduct>;
 
@@ -46,6 +50,8 @@ export const BillingSubscription = z.object({
   PaymentStatus,
   PaymentMethod: PaymentMethod.nullable(),
   StripeCustomerId: z.string().nullable(),
+  /** The Stripe subscription billing it monthly, once a platform admin's resync pushed it. */
+  StripeMonthlySubscriptionId: z.string().nullable(),
   /** The products that count now: active and not expired (expiry compared with today at midnight). */
   SubscriptionProducts: z.array(SubscriptionProduct),
   /** Every product row, for the admin edit form that marks expiring and removed rows. */

@@ -70,6 +70,19 @@ export const BillingPaymentStatusChanged = change('BillingPaymentStatusChanged',
 export const BillingStripeCustomerLinked = change('BillingStripeCustomerLinked', {
   stripeCustomerId: z.string().min(1),
 });
+/** One priced line of the payment provider's subscription: the plan (`plan/<identifier>`) or a product. */
+export const StripeSubscriptionItem = z.object({
+  identifier: z.string().min(1),
+  stripePriceId: z.string().min(1),
+  stripeSubscriptionItemId: z.string().min(1),
+});
+export type StripeSubscriptionItem = z.infer<typeof StripeSubscriptionItem>;
+/** The payment provider's (monthly) subscription that bills this one, pushed by a platform admin's resync. */
+export const BillingStripeSubscriptionLinked = change('BillingStripeSubscriptionLinked', {
+  stripeSubscriptionId: z.string().min(1),
+  billingPeriod: z.literal('month'),
+  items: z.array(StripeSubscriptionItem).max(200),
+});
 export const BillingProductSet = change('BillingProductSet', { product: SubscriptionProduct });
 export const BillingProductRemoved = change('BillingProductRemoved', { identifier: z.string().min(1) });
 /** Cancel or downgrade at the end of the billing period; `details` is free text, so treated as personal data. */
@@ -92,6 +105,7 @@ export const BillingEvent = z.discriminatedUnion('type', [
   BillingPaymentMethodChanged,
   BillingPaymentStatusChanged,
   BillingStripeCustomerLinked,
+  BillingStripeSubscriptionLinked,
   BillingProductSet,
   BillingProductRemoved,
   BillingCancellationScheduled,
@@ -108,6 +122,7 @@ export const billingEventVersions = {
   BillingPaymentMethodChanged: 1,
   BillingPaymentStatusChanged: 1,
   BillingStripeCustomerLinked: 1,
+  BillingStripeSubscriptionLinked: 1,
   BillingProductSet: 1,
   BillingProductRemoved: 1,
   BillingCancellationScheduled: 1,
@@ -122,6 +137,7 @@ export const billingPersonalDataFields = {
   BillingPaymentMethodChanged: [],
   BillingPaymentStatusChanged: [],
   BillingStripeCustomerLinked: [],
+  BillingStripeSubscriptionLinked: [],
   BillingProductSet: [],
   BillingProductRemoved: [],
   BillingCancellationScheduled: ['details'],

@@ -5,6 +5,7 @@ import type {
   CancellationReason,
   PaymentMethod,
   PaymentStatus,
+  StripeSubscriptionItem,
   SubscriptionProduct,
 } from '../../contracts/events/billing';
 
@@ -29,6 +30,8 @@ export type KnownSubscription = {
   paymentStatusAsOf: string | null;
   paymentMethod: PaymentMethod | null;
   stripeCustomerId: string | null;
+  /** The payment provider's monthly subscription and its priced lines; null until first pushed. */
+  stripeSubscription: { id: string; items: StripeSubscriptionItem[] } | null;
   products: SubscriptionProduct[];
   scheduledCancellation: ScheduledCancellation | null;
 };
@@ -60,6 +63,7 @@ export const evolveBilling = (
       paymentStatusAsOf: null,
       paymentMethod: data.paymentMethod,
       stripeCustomerId: null,
+      stripeSubscription: null,
       products: [],
       scheduledCancellation: null,
     }))
@@ -93,6 +97,9 @@ export const evolveBilling = (
     )
     .with({ type: 'BillingStripeCustomerLinked' }, ({ data }) =>
       onKnown(state, () => ({ stripeCustomerId: data.stripeCustomerId })),
+    )
+    .with({ type: 'BillingStripeSubscriptionLinked' }, ({ data }) =>
+      onKnown(state, () => ({ stripeSubscription: { id: data.stripeSubscriptionId, items: data.items } })),
     )
     .with({ type: 'BillingProductSet' }, ({ data }) =>
       onKnown(state, (subscription) => ({

@@ -403,6 +403,41 @@ describe('payment provider facts', () => {
     spec.given([started()]).when(link(' ')).thenFails('validation', 'The customer id is required.');
   });
 
+  it('records the provider subscription a resync pushed, once per change, only with a customer', () => {
+    const items = [
+      { identifier: 'plan/growth_business', stripePriceId: 'price_p', stripeSubscriptionItemId: 'si_p' },
+      { identifier: 'modules/pack', stripePriceId: 'price_m', stripeSubscriptionItemId: 'si_m' },
+    ];
+    const link = (list = items): BillingCommand => ({
+      type: 'LinkStripeSubscription',
+      now,
+      data: { stripeSubscriptionId: 'sub_1', items: list },
+    });
+    const linked: BillingEvent = {
+      type: 'BillingStripeSubscriptionLinked',
+      // Items are kept in identifier order, so the same lines in another order are no change.
+      data: {
+        subscriptionId: 41,
+        stripeSubscriptionId: 'sub_1',
+        billingPeriod: 'month',
+        items: [items[1]!, items[0]!],
+      },
+    };
+    spec.given([started(), stripeLinked]).when(link()).then([linked]);
+    spec
+      .given([started(), stripeLinked, linked])
+      .when(link([items[1]!, items[0]!]))
+      .then([]);
+    spec
+      .given([started(), stripeLinked, linked])
+      .when(link([items[0]!]))
+      .then([{ ...linked, data: { ...linked.data, items: [items[0]!] } }]);
+    spec
+      .given([started()])
+      .when(link())
+      .thenFails('conflict', 'The subscription has no payment provider customer yet.');
+  });
+
   it('records a changed payment status', () => {
     const record: BillingCommand = { type: 'RecordPaymentStatus', now, data: { paymentStatus: 'past_due' } };
     spec

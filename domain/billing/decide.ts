@@ -7,6 +7,7 @@ import {
   type BillingPlan,
   type PaymentMethod,
   type PaymentStatus,
+  type StripeSubscriptionItem,
   type SubscriptionProduct,
 } from '../../contracts/events/billing';
 import type { Actor } from '../actor';
@@ -59,6 +60,11 @@ export type UpdateBillingSubscription = DomainCommand<
   }
 >;
 export type LinkStripeCustomer = DomainCommand<'LinkStripeCustomer', { stripeCustomerId: string }>;
+/** Records the payment provider's subscription a resync created or updated, with its priced lines. */
+export type LinkStripeSubscription = DomainCommand<
+  'LinkStripeSubscription',
+  { stripeSubscriptionId: string; items: StripeSubscriptionItem[] }
+>;
 export type RecordPaymentStatus = DomainCommand<
   'RecordPaymentStatus',
   {
@@ -92,6 +98,7 @@ export type BillingCommand =
   | StartBillingSubscription
   | UpdateBillingSubscription
   | LinkStripeCustomer
+  | LinkStripeSubscription
   | RecordPaymentStatus
   | CancelBillingSubscription;
 
@@ -292,6 +299,32 @@ export const decideBilling = (command: BillingCommand, state: BillingSubscriptio
         {
           type: 'BillingStripeCustomerLinked',
           data: { subscriptionId: subscription.subscriptionId, stripeCustomerId },
+        },
+      ];
+    })
+    .with({ type: 'LinkStripeSubscription' }, (c): BillingEvent[] => {
+      const subscription = requireSubscription(state);
+      if (subscription.stripeCustomerId === null)
+        throw new AppError('conflict', 'The subscription has no payment provider customer yet.');
+      const { stripeSubscriptionId, items } = c.data;
+      const sorted = [...items].sort((a, b) => a.identifier.localeCompare(b.identifier));
+      const current = subscription.stripeSubscription;
+      // A resync that changed nothing at the provider records nothing.
+      if (
+        current?.id === stripeSubscriptionId &&
+        JSON.stringify([...current.items].sort((a, b) => a.identifier.localeCompare(b.identifier))) ===
+          JSON.stringify(sorted)
+      )
+        return [];
+      return [
+        {
+          type: 'BillingStripeSubscriptionLinked',
+          data: {
+            subscriptionId: subscription.subscriptionId,
+            stripeSubscriptionId,
+            billingPeriod: 'month',
+            items: sorted,
+          },
         },
       ];
     })

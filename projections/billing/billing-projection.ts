@@ -5,6 +5,7 @@ import {
   type CancellationReason,
   type PaymentMethod,
   type PaymentStatus,
+  type StripeSubscriptionItem,
 } from '../../contracts/events/billing';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import { TenantEvent } from '../../contracts/events/tenant';
@@ -35,6 +36,9 @@ export type BillingSubscriptionDoc = {
   paymentStatus: PaymentStatus;
   paymentMethod: PaymentMethod | null;
   stripeCustomerId: string | null;
+  /** The payment provider's monthly subscription (StripeMonthlySubscriptionId) and its priced lines. */
+  stripeSubscriptionId?: string | null;
+  stripeItems?: StripeSubscriptionItem[];
   products?: Record<string, ProductDoc | null>;
   cancellationIntent: 'cancel' | 'downgrade' | null;
   cancellationReason: CancellationReason | null;
@@ -123,6 +127,13 @@ const billingWrites = (event: BillingEvent): ReadModelWrite<Collections>[] => {
       return [set(event.data.subscriptionId, { paymentStatus: event.data.paymentStatus })];
     case 'BillingStripeCustomerLinked':
       return [set(event.data.subscriptionId, { stripeCustomerId: event.data.stripeCustomerId })];
+    case 'BillingStripeSubscriptionLinked':
+      return [
+        set(event.data.subscriptionId, {
+          stripeSubscriptionId: event.data.stripeSubscriptionId,
+          stripeItems: event.data.items,
+        }),
+      ];
     case 'BillingProductSet': {
       const { product } = event.data;
       const row: ProductDoc = {

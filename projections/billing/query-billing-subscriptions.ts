@@ -5,7 +5,7 @@ import type {
   SubscriptionProduct,
 } from '../../contracts/api/billing';
 import { AppError } from '../../contracts/errors';
-import type { PaymentStatus } from '../../contracts/events/billing';
+import type { PaymentStatus, StripeSubscriptionItem } from '../../contracts/events/billing';
 import type { TenantClassification } from '../../contracts/events/tenant';
 import {
   countingProducts,
@@ -35,18 +35,29 @@ export type AdminBillingSubscriptionView = AdminBillingSubscription;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
-const productView = (product: ProductDoc): SubscriptionProductView => ({
-  Identifier: product.identifier,
-  Quantity: product.quantity,
-  Active: product.active,
-  ExpiresAt: iso(product.expiresAt),
-});
+const productView = (
+  product: ProductDoc,
+  billed: ReadonlyMap<string, StripeSubscriptionItem>,
+): SubscriptionProductView => {
+  const item = billed.get(product.identifier);
+  return {
+    Identifier: product.identifier,
+    Quantity: product.quantity,
+    Active: product.active,
+    ExpiresAt: iso(product.expiresAt),
+    StripePriceId: item?.stripePriceId ?? null,
+    StripeSubscriptionItemId: item?.stripeSubscriptionItemId ?? null,
+    BillingPeriod: item ? 'month' : null,
+  };
+};
 
 /** Products by identifier, so the order does not depend on the order of the changes. */
-const productsOf = (doc: BillingSubscriptionDoc): SubscriptionProductView[] =>
-  Object.values(doc.products ?? {})
-    .flatMap((product) => (product ? [productView(product)] : []))
+const productsOf = (doc: BillingSubscriptionDoc): SubscriptionProductView[] => {
+  const billed = new Map((doc.stripeItems ?? []).map((item) => [item.identifier, item]));
+  return Object.values(doc.products ?? {})
+    .flatMap((product) => (product ? [productView(product, billed)] : []))
     .sort((a, b) => (a.Identifier < b.Identifier ? -1 : a.Identifier > b.Identifier ? 1 : 0));
+};
 
 const counting = (products: readonly SubscriptionProductView[], now: Date) =>
   countingProducts(
@@ -69,6 +80,7 @@ export const toSubscriptionView = (doc: BillingSubscriptionDoc, now: Date): Bill
     PaymentStatus: doc.paymentStatus,
     PaymentMethod: doc.paymentMethod,
     StripeCustomerId: doc.stripeCustomerId,
+    StripeMonthlySubscriptionId: doc.stripeSubscriptionId ?? null,
     SubscriptionProducts: counting(all, now),
     AllProducts: all,
     ScheduledCancellation:
@@ -126,6 +138,18 @@ export const getTenantSubscription = async (
   const stale = await waitUntilRead(db, BILLING_SUBSCRIPTIONS, query.readAfter);
   const doc = await (await subscriptions(db)).findOne({ tenantId: query.tenantId }, { sort: { _id: -1 } });
   return { subscription: doc ? toSubscriptionView(doc, query.now) : null, stale };
+};
+
+/** What the last push to Stripe recorded for the subscription (its id and priced lines), if any. */
+export const getPushedStripeSubscription = async (
+  db: Db,
+  query: { subscriptionId: number; readAfter?: ReadAfter },
+): Promise<{ stripeSubscriptionId: string; items: StripeSubscriptionItem[] } | null> => {
+  await waitUntilRead(db, BILLING_SUBSCRIPTIONS, query.readAfter);
+  const doc = await (await subscriptions(db)).findOne({ _id: query.subscriptionId });
+  return doc?.stripeSubscriptionId
+    ? { stripeSubscriptionId: doc.stripeSubscriptionId, items: doc.stripeItems ?? [] }
+    : null;
 };
 
 export type AdminSubscriptionsQuery = {

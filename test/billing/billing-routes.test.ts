@@ -284,6 +284,32 @@ describe('the payment provider (stripe-mock)', () => {
     // stripe-mock's subscription fixture is active: the status read back replaces the trial.
     expect(subscription.PaymentStatus).toBe('active');
   });
+
+  it('pushes the plan and billable products to a Stripe subscription on resync, recording its items', async () => {
+    const { tenantId } = await business();
+    await admin.browser.post('/api/auth/switchTenant', { tenantId });
+    const url = `/api/billing/subscriptions/${tenantId}?resyncStripe=true`;
+    const pushed = await admin.browser.patch(url, {
+      TenantId: tenantId,
+      Products: [{ Identifier: 'plans/business/client_nurturing/packaged', Quantity: 2, Active: true }],
+    });
+    expect(pushed.statusCode).toBe(200);
+    const subscription = BillingSubscription.parse(pushed.json());
+    expect(subscription.StripeMonthlySubscriptionId).toMatch(/^sub_/);
+    // The billable pack is billed monthly on an item of its own; stripe-mock answers its fixture ids.
+    const pack = subscription.AllProducts.find(
+      (product) => product.Identifier === 'plans/business/client_nurturing/packaged',
+    );
+    expect(pack).toMatchObject({ Quantity: 2, BillingPeriod: 'month' });
+    expect(pack?.StripePriceId).toMatch(/^price_/);
+    expect(pack?.StripeSubscriptionItemId).toMatch(/^si_/);
+    // A second resync updates the same provider subscription (no new one is created).
+    const again = await admin.browser.patch(url, { TenantId: tenantId });
+    expect(again.statusCode).toBe(200);
+    expect(BillingSubscription.parse(again.json()).StripeMonthlySubscriptionId).toBe(
+      subscription.StripeMonthlySubscriptionId,
+    );
+  });
 });
 
 describe('cancel or downgrade', () => {

@@ -26,6 +26,7 @@ import { billingDecider } from '../../../domain/billing/billing-decider';
 import type { ProductChange } from '../../../domain/billing/decide';
 import { catalogueProducts } from '../../../domain/plan/catalogue';
 import {
+  getPushedStripeSubscription,
   getTenantSubscription,
   listAdminSubscriptions,
   quickstartCounts,
@@ -41,6 +42,7 @@ import {
   readStripePayment,
   type StripeSubscriptionFacts,
 } from '../../../workflows/billing/stripe-billing';
+import { pushStripeSubscription } from '../../../workflows/billing/stripe-subscription';
 import { createStripeClient } from '../../../workflows/billing/stripe-client';
 import { executeCommand } from '../../execute-command';
 import { requireCaller, requireTenantAccess, type Caller } from '../../plugins/access';
@@ -177,6 +179,40 @@ const linkCustomer = async (
   return { customerId, position: linked.position };
 };
 
+/**
+ * A platform admin's resync pushes the subscription, as just updated, to the provider's monthly
+ * subscription (workflows/billing/stripe-subscription.ts) and records its id and items.
+ */
+const pushToStripe = async (
+  reply: FastifyReply,
+  stripe: ReturnType<typeof createStripeClient>,
+  input: { subscriptionId: number; tenantId: number; customerId: string; after: number },
+): Promise<{ position: number }> => {
+  const { db, now } = reply.server.services;
+  const readAfter = { afterPosition: input.after };
+  const { subscription } = await getTenantSubscription(db, {
+    tenantId: input.tenantId,
+    now: now(),
+    readAfter,
+  });
+  if (!subscription) return { position: -1 };
+  const current = await getPushedStripeSubscription(db, { subscriptionId: input.subscriptionId, readAfter });
+  const pushed = await pushStripeSubscription(stripe, {
+    subscription,
+    customerId: input.customerId,
+    current,
+    now: now(),
+  });
+  if (!pushed) return { position: -1 };
+  const linked = await executeCommand(reply, billingDecider, {
+    streamId: billingStream(input.subscriptionId),
+    tenantId: input.tenantId,
+    command: { type: 'LinkStripeSubscription', data: pushed, now: now() },
+    part: 'link-stripe-subscription',
+  });
+  return { position: linked.position };
+};
+
 const commaList = (value: string | undefined) =>
   value
     ?.split(',')
@@ -287,6 +323,13 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
       if (request.query.resyncStripe === 'true') {
         const linked = await linkCustomer(reply, stripe, { subscription, name });
         position = Math.max(position, linked.position);
+        const pushed = await pushToStripe(reply, stripe, {
+          subscriptionId: subscription.Id,
+          tenantId,
+          customerId: linked.customerId,
+          after: position,
+        });
+        position = Math.max(position, pushed.position);
         const payment = await readStripePayment(stripe, linked.customerId);
         if (payment.paymentStatus) {
           const recorded = await executeCommand(reply, billingDecider, {

@@ -21,6 +21,7 @@ const growth = (overrides: Partial<BillingSubscription> = {}): BillingSubscripti
   PaymentStatus: 'trialing',
   PaymentMethod: null,
   StripeCustomerId: null,
+  StripeMonthlySubscriptionId: null,
   SubscriptionProducts: [],
   AllProducts: [],
   ScheduledCancellation: null,

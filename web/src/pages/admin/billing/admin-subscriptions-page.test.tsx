@@ -1,7 +1,11 @@
 /** @jest-environment ./web/src/test-support/jsdom-with-encoding.cjs */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AdminBillingSubscription, Plan } from '../../../../../contracts/api/billing';
+import type {
+  AdminBillingSubscription,
+  Plan,
+  SubscriptionProduct,
+} from '../../../../../contracts/api/billing';
 import type { RecordedCall } from '../../../test-support/fake-fetch';
 import { renderApp } from '../../../test-support/render-app';
 import { sellerApi } from '../../sellers/seller-fixtures';
@@ -13,6 +17,17 @@ const queryOf = (call: RecordedCall | undefined) =>
   Object.fromEntries(new URL(call?.url ?? '/', 'http://x').searchParams.entries());
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+const product = (overrides: Partial<SubscriptionProduct>): SubscriptionProduct => ({
+  Identifier: 'features/qbd',
+  Quantity: 1,
+  Active: true,
+  ExpiresAt: null,
+  StripePriceId: null,
+  StripeSubscriptionItemId: null,
+  BillingPeriod: null,
+  ...overrides,
+});
 
 const subscription = (overrides: Partial<AdminBillingSubscription>): AdminBillingSubscription => ({
   Id: 1,
@@ -26,6 +41,7 @@ const subscription = (overrides: Partial<AdminBillingSubscription>): AdminBillin
   PaymentStatus: 'trialing',
   PaymentMethod: null,
   StripeCustomerId: null,
+  StripeMonthlySubscriptionId: null,
   SubscriptionProducts: [],
   AllProducts: [],
   ScheduledCancellation: null,
@@ -39,9 +55,9 @@ const subscription = (overrides: Partial<AdminBillingSubscription>): AdminBillin
 
 const acme = subscription({
   AllProducts: [
-    { Identifier: 'features/qbd', Quantity: 1, Active: true, ExpiresAt: null },
-    { Identifier: 'modules/seats', Quantity: 3, Active: true, ExpiresAt: inDays(20) },
-    { Identifier: 'features/old', Quantity: 1, Active: true, ExpiresAt: inDays(-3) },
+    product({ Identifier: 'features/qbd', Quantity: 1 }),
+    product({ Identifier: 'modules/seats', Quantity: 3, ExpiresAt: inDays(20) }),
+    product({ Identifier: 'features/old', Quantity: 1, ExpiresAt: inDays(-3) }),
   ],
 });
 const paying = subscription({
