@@ -1,5 +1,6 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { Tenant } from '../../../../../contracts/api/tenants';
+import { TextLink } from '../../../components/text-link';
 import { CompanySettingsForm } from '../../settings/company-settings-form';
 import { LogoUploadForm } from '../../settings/logo-upload-form';
 import { PlatformAdminSettingsForm } from '../../settings/platform-admin-settings-form';
@@ -14,27 +15,35 @@ const dateText = (iso: string | null | undefined) =>
 
 /** The ids and billing facts a platform admin sees beside the edit forms (admin.md section 2). */
 const TenantFacts = ({ tenant }: { tenant: Tenant }) => (
-  <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-2" aria-label="Tenant facts">
-    {[
-      ['Tenant id', String(tenant.Id)],
-      ['Type', usageTypeLabels[tenant.UsageType]],
-      ['Classification', classificationLabels[tenant.Classification]],
-      ['Status', tenant.status],
-      [
-        'Partner',
-        tenant.AdvisoryPartner ? `${tenant.AdvisoryPartner.Name} (${tenant.AdvisoryPartner.Id})` : 'None',
-      ],
-      ['Billing tenant', tenant.Subscription ? String(tenant.Subscription.BillingTenantId) : 'None'],
-      ['Billing start date', dateText(tenant.Subscription?.StartedAt)],
-      ['Plan', tenant.Subscription?.Plan.identifier ?? tenant.PlanIdentifier ?? 'None'],
-      ['Signed up', dateText(tenant.createdAt)],
-    ].map(([term, value]) => (
-      <div key={term} className="flex gap-2">
-        <dt className="font-medium text-gray-700">{term}:</dt>
-        <dd className="text-gray-900">{value}</dd>
-      </div>
-    ))}
-  </dl>
+  <div className="space-y-2">
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-2" aria-label="Tenant facts">
+      {[
+        ['Tenant id', String(tenant.Id)],
+        ['Type', usageTypeLabels[tenant.UsageType]],
+        ['Classification', classificationLabels[tenant.Classification]],
+        ['Status', tenant.status],
+        [
+          'Partner',
+          tenant.AdvisoryPartner ? `${tenant.AdvisoryPartner.Name} (${tenant.AdvisoryPartner.Id})` : 'None',
+        ],
+        ['Billing tenant', tenant.Subscription ? String(tenant.Subscription.BillingTenantId) : 'None'],
+        ['Billing start date', dateText(tenant.Subscription?.StartedAt)],
+        ['Plan', tenant.Subscription?.Plan.identifier ?? tenant.PlanIdentifier ?? 'None'],
+        ['Signed up', dateText(tenant.createdAt)],
+      ].map(([term, value]) => (
+        <div key={term} className="flex gap-2">
+          <dt className="font-medium text-gray-700">{term}:</dt>
+          <dd className="text-gray-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+    <p className="text-sm">
+      {/* Billing tenant, start date, products and the payment resync are edited with the subscription. */}
+      <TextLink to={`/admin/subscriptions?filter=${encodeURIComponent(tenant.Name)}`}>
+        Subscription, products and payment
+      </TextLink>
+    </p>
+  </div>
 );
 
 /**
