@@ -11,7 +11,7 @@ import { PageFrame } from '../../dashboard/stat-card';
 
 /** admin.md section 8. */
 export const taskFailureText = (error: unknown) =>
-  `There was an error while creating task: ${error instanceof Error ? error.message : String(error)}.`;
+  `There was an error while creating task: ${(error instanceof Error ? error.message : String(error)).replace(/\.$/, '')}.`;
 const createdText = (count: number) => `Jobs created... (${count})`;
 
 const isId = (value: string) => /^\d{1,10}$/.test(value.trim()) && Number(value.trim()) > 0;
