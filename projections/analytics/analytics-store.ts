@@ -106,28 +106,63 @@ const onlyDuplicateKeys = (error: unknown): boolean => {
   return list.length > 0 ? list.every((e) => (e as { code?: unknown }).code === 11000) : code === 11000;
 };
 
+/** The conditional write: replaces the stored version only when the given one is newer. */
+const replaceIfNewer = (fact: FactDoc): AnyBulkWriteOperation<FactDoc> => ({
+  replaceOne: {
+    filter: {
+      _id: fact._id,
+      $or: [{ epoch: { $lt: fact.epoch } }, { epoch: fact.epoch, offset: { $lt: fact.offset } }],
+    },
+    replacement: fact,
+    upsert: true,
+  },
+});
+
+const isNewer = (fact: FactDoc, stored: Pick<FactDoc, 'epoch' | 'offset'>) =>
+  fact.epoch > stored.epoch || (fact.epoch === stored.epoch && fact.offset > stored.offset);
+
 /**
- * Applies fact versions: each replaces its stored version only when newer. A stored newer version
- * makes the conditional upsert try an insert of an existing _id, which fails with a duplicate key:
- * that is "nothing to do", not an error.
+ * Applies fact versions: each replaces its stored version only when newer (higher epoch, or the same
+ * epoch and a later offset). One indexed read of the batch's keys sorts them: unknown keys are
+ * inserted (the common case, a plain insertMany), stored older versions are replaced with the
+ * conditional write, the rest (a redelivery) are skipped. An insert that meets a key written
+ * meanwhile (two consumers during a rebalance) retries as the conditional write; that write, finding
+ * a newer version stored, tries to insert an existing _id and fails with a duplicate key: that is
+ * "nothing to do", not an error.
  */
 export const applyFacts = async (db: Db, facts: FactDoc[]): Promise<void> => {
   if (facts.length === 0) return;
   // The last version of a key within one call wins; earlier ones would be replaced anyway.
   const latest = new Map<string, FactDoc>();
   for (const fact of facts) latest.set(fact._id, fact);
-  const operations: AnyBulkWriteOperation<FactDoc>[] = [...latest.values()].map((fact) => ({
-    replaceOne: {
-      filter: {
-        _id: fact._id,
-        $or: [{ epoch: { $lt: fact.epoch } }, { epoch: fact.epoch, offset: { $lt: fact.offset } }],
-      },
-      replacement: fact,
-      upsert: true,
-    },
-  }));
+  const collection = db.collection<FactDoc>(ANALYTICS_FACTS);
+  const stored = new Map<string, Pick<FactDoc, 'epoch' | 'offset'>>();
+  for (const doc of await collection
+    .find({ _id: { $in: [...latest.keys()] } }, { projection: { epoch: 1, offset: 1 } })
+    .toArray())
+    stored.set(doc._id, doc);
+  const inserts: FactDoc[] = [];
+  const replaces: FactDoc[] = [];
+  for (const fact of latest.values()) {
+    const before = stored.get(fact._id);
+    if (!before) inserts.push(fact);
+    else if (isNewer(fact, before)) replaces.push(fact);
+  }
+  if (inserts.length > 0)
+    try {
+      await collection.insertMany(inserts, { ordered: false });
+    } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
+      const failed = new Set(
+        ((error as { writeErrors?: unknown }).writeErrors as { index: number }[] | undefined)?.map(
+          (e) => e.index,
+        ) ?? inserts.map((_, index) => index),
+      );
+      replaces.push(...inserts.filter((_, index) => failed.has(index)));
+    }
+  if (replaces.length === 0) return;
   try {
-    await db.collection<FactDoc>(ANALYTICS_FACTS).bulkWrite(operations, { ordered: false });
+    await collection.bulkWrite(replaces.map(replaceIfNewer), { ordered: false });
   } catch (error) {
     if (!onlyDuplicateKeys(error)) throw error;
   }
