@@ -434,7 +434,7 @@ export const AdminSellersPage = () => {
                   }
                 />
               </div>
-              <div className="sm:w-32">
+              <div className="sm:w-40">
                 <TextField
                   name="partnerId"
                   label="Partner id"
