@@ -534,6 +534,17 @@ describe('cancel or downgrade', () => {
     expect(downgrade.properties).toEqual({ downgradeTo: 'Choose the plan to downgrade to.' });
   });
 
+  it('leaves a subscription an advisory firm pays to the firm admins', () => {
+    const paidByFirm = started({ billingTenantId: 12, paymentStatus: 'active' });
+    spec
+      .given([paidByFirm])
+      .when(cancel())
+      .thenFails('forbidden', 'Only a company administrator can cancel or downgrade the subscription.');
+    expect(billingDecider.decide(cancel({ actorTenantId: 12 }), spec.stateAfter([paidByFirm]))).toHaveLength(
+      1,
+    );
+  });
+
   it('refuses in a demo tenant, for non-admins, twice, and once inactive', () => {
     spec
       .given([active])
@@ -593,8 +604,19 @@ describe('event contracts', () => {
       update({ plan: free, products: [{ identifier: 'a/b', quantity: 3, expiresAt: day('2026-01-01') }] }),
       update({ products: [{ identifier: 'a/b', delete: true }] }),
       { type: 'LinkStripeCustomer', now, data: { stripeCustomerId: 'cus_9' } },
+      {
+        type: 'LinkStripeSubscription',
+        now,
+        data: {
+          stripeSubscriptionId: 'sub_9',
+          items: [
+            { identifier: 'plan/free_business', stripePriceId: 'price_9', stripeSubscriptionItemId: 'si_9' },
+          ],
+        },
+      },
       { type: 'RecordPaymentStatus', now, data: { paymentStatus: 'active' } },
-      cancel({ reason: 'OTHER', details: 'moving on' }),
+      // Billed to tenant 9 by now: its admin cancels.
+      cancel({ reason: 'OTHER', details: 'moving on', actorTenantId: 9 }),
     ];
     let history: BillingEvent[] = [];
     for (const next of commands)
@@ -609,6 +631,7 @@ describe('event contracts', () => {
       'BillingProductSet',
       'BillingProductRemoved',
       'BillingStripeCustomerLinked',
+      'BillingStripeSubscriptionLinked',
       'BillingPaymentStatusChanged',
       'BillingCancellationScheduled',
     ]);

@@ -86,6 +86,8 @@ export type CancelBillingSubscription = DomainCommand<
     /** From the payment provider: when the current billing period ends. */
     currentPeriodEndsAt: Date;
     actor: Actor;
+    /** The tenant the actor's role is held in; absent: the subscription's own tenant. */
+    actorTenantId?: number;
     tenantIsDemo: boolean;
   }
 >;
@@ -240,17 +242,16 @@ const update = (command: UpdateBillingSubscription, subscription: KnownSubscript
   return [...events, ...productEvents(data.products ?? [], subscription)];
 };
 
-const cancel = (command: CancelBillingSubscription, subscription: KnownSubscription): BillingEvent[] => {
-  const { data, now } = command;
-  if (data.tenantIsDemo)
-    throw new AppError('conflict', 'Billing is disabled while in a demo tenant. Please switch.');
-  if (!data.actor.isPlatformAdmin && data.actor.tenantRole !== 'ADMIN')
-    throw new AppError('forbidden', 'Only a company administrator can cancel or downgrade the subscription.');
-  if (subscription.inactiveAt !== null && Date.parse(subscription.inactiveAt) <= now.getTime())
-    throw new AppError('conflict', 'The subscription is already inactive.');
-  if (subscription.scheduledCancellation)
-    throw new AppError('conflict', 'A cancellation or downgrade is already scheduled for this subscription.');
-
+/**
+ * The cancel or downgrade form's rules; the route checks them too, before it asks the payment provider
+ * for the period end, so a bad form costs no call.
+ */
+export const checkCancellationForm = (
+  data: Pick<
+    CancelBillingSubscription['data'],
+    'reason' | 'details' | 'confirmed' | 'intent' | 'downgradeTo'
+  >,
+): { reason: CancellationReason; details: string | null } => {
   const errors: FieldErrors = {};
   const reason = CancellationReason.safeParse(data.reason);
   const details = data.details?.trim() ? data.details.trim() : null;
@@ -262,6 +263,26 @@ const cancel = (command: CancelBillingSubscription, subscription: KnownSubscript
     errors.downgradeTo = 'Choose the plan to downgrade to.';
   if (!reason.success || Object.keys(errors).length > 0)
     throw new AppError('validation', updateFailed, { properties: errors });
+  return { reason: reason.data, details };
+};
+
+const cancel = (command: CancelBillingSubscription, subscription: KnownSubscription): BillingEvent[] => {
+  const { data, now } = command;
+  if (data.tenantIsDemo)
+    throw new AppError('conflict', 'Billing is disabled while in a demo tenant. Please switch.');
+  // As for a plan change: the admin of the tenant that pays (the firm, for its client's subscription).
+  const roleIn = data.actorTenantId ?? subscription.tenantId;
+  if (
+    !data.actor.isPlatformAdmin &&
+    (data.actor.tenantRole !== 'ADMIN' || roleIn !== subscription.billingTenantId)
+  )
+    throw new AppError('forbidden', 'Only a company administrator can cancel or downgrade the subscription.');
+  if (subscription.inactiveAt !== null && Date.parse(subscription.inactiveAt) <= now.getTime())
+    throw new AppError('conflict', 'The subscription is already inactive.');
+  if (subscription.scheduledCancellation)
+    throw new AppError('conflict', 'A cancellation or downgrade is already scheduled for this subscription.');
+
+  const { reason, details } = checkCancellationForm(data);
 
   // Takes effect at the end of the billing period; a period already over means now.
   const effectiveAt = new Date(Math.max(data.currentPeriodEndsAt.getTime(), now.getTime())).toISOString();
@@ -272,7 +293,7 @@ const cancel = (command: CancelBillingSubscription, subscription: KnownSubscript
         subscriptionId: subscription.subscriptionId,
         tenantId: subscription.tenantId,
         intent: data.intent,
-        reason: reason.data,
+        reason,
         details,
         downgradeTo: data.intent === 'downgrade' ? data.downgradeTo : null,
         effectiveAt,

@@ -23,7 +23,7 @@ import { AppError } from '../../../contracts/errors';
 import { PaymentStatus, type BillingPlan } from '../../../contracts/events/billing';
 import { billingStream } from '../../../contracts/stream-ids';
 import { billingDecider } from '../../../domain/billing/billing-decider';
-import type { ProductChange } from '../../../domain/billing/decide';
+import { checkCancellationForm, type ProductChange } from '../../../domain/billing/decide';
 import { catalogueProducts } from '../../../domain/plan/catalogue';
 import {
   getPushedStripeSubscription,
@@ -468,15 +468,23 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
     async (request, reply) => {
       const tenantId = billingTenantIdOf(request.params.tenantId);
       const found = await subscriptionOf(request, tenantId);
-      const caller = await requireBillingAccess(request, tenantId, found);
+      const allowed = await requireBillingAccess(request, tenantId, found);
       const { isDemo, name } = await tenantFacts(request, tenantId);
       if (isDemo) throw new AppError('conflict', billingMessages.demoDisabled);
       const subscription = requireSubscription(found);
+      const caller = await payingActor(request, allowed, subscription);
       const body = request.body;
       const downgradeTo =
         body.DowngradeToPlanId == null
           ? null
           : await planById(request, body.DowngradeToPlanId, 'DowngradeToPlanId');
+      checkCancellationForm({
+        intent: body.Intent,
+        reason: body.Reason,
+        details: body.Details ?? null,
+        confirmed: body.Confirmed,
+        downgradeTo,
+      });
       const now = services.now();
       const periodEnd = await currentPeriodEnd(stripe, stripeFacts(subscription, name), now);
       const cancelled = await executeCommand(reply, billingDecider, {
@@ -492,6 +500,7 @@ export const billingRoutes: FastifyPluginAsyncZod = (app) => {
             downgradeTo,
             currentPeriodEndsAt: periodEnd,
             actor: caller.actor,
+            ...(caller.tenantId !== null ? { actorTenantId: caller.tenantId } : {}),
             tenantIsDemo: isDemo,
           },
           now,
