@@ -16,8 +16,8 @@ import { ensureLedgerTopics } from '../outbox/ledger-feed-sender';
 /**
  * The analytics consumers (docs/adr/0041-analytics-exactly-once.md): a consumer group on the five
  * ledger topics. Each batch is written as idempotent fact versions and dirty marks, and only then are
- * its offsets committed (auto-commit off): a consumer killed in between redelivers the batch, which
- * writes the same facts again.
+ * its offsets resolved for kafkajs to commit: a consumer killed in between redelivers the batch (and
+ * any resolved in the last second), which writes the same facts again.
  */
 const DAY_MS = 86_400_000;
 const dayOf = (iso: unknown) => Math.floor(new Date(String(iso)).getTime() / DAY_MS);
@@ -141,14 +141,19 @@ export const startLedgerFactsConsumer = async (
     await options.afterApply?.({ topic: batch.topic, partition: batch.partition, records: facts.length });
     // A partition revoked meanwhile is committed by its new owner; ours would be refused anyway.
     if (payload.isStale()) return;
-    const last = batch.messages[batch.messages.length - 1]!;
-    payload.resolveOffset(last.offset);
-    await consumer.commitOffsets([
-      { topic: batch.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) },
-    ]);
+    // Resolved only now, after the writes: kafkajs commits resolved offsets after the batch returns
+    // (at most once a second), so a commit never runs ahead of what was written.
+    payload.resolveOffset(batch.messages[batch.messages.length - 1]!.offset);
     await payload.heartbeat();
   };
-  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
+  await consumer.run({
+    autoCommit: true,
+    autoCommitInterval: 1000,
+    eachBatchAutoResolve: false,
+    // One partition's writes overlap another's fetch and commit round trips.
+    partitionsConsumedConcurrently: 3,
+    eachBatch,
+  });
   consumer.on(consumer.events.CRASH, (event) => options.onError?.(event.payload.error));
   return {
     consumer,
