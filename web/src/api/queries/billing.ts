@@ -59,6 +59,22 @@ export const useOpenBillingPortal = () => {
   });
 };
 
+/** PATCH /api/billing/subscriptions/{tenantId} with a plan: what a paying tenant's admin may change. */
+export const useChangePlan = () => {
+  const { api } = useAppServices();
+  const tenantId = useCurrentTenantId();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (planId: number) =>
+      api.request(`/api/billing/subscriptions/${tenantId}`, {
+        method: 'PATCH',
+        body: { TenantId: tenantId ?? 0, PlanId: planId },
+        schema: BillingSubscription,
+      }),
+    onSuccess: () => invalidate(billingResource, tenantDetailsResource, featuresResource),
+  });
+};
+
 /** POST /api/billing/subscriptions/{tenantId}/cancel: effective at the end of the period. */
 export const useCancelSubscription = () => {
   const { api } = useAppServices();

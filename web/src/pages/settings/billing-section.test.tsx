@@ -127,6 +127,24 @@ describe('the settings billing section', () => {
     });
   });
 
+  it('changes the plan now, sending only the plan', async () => {
+    const fake = billingApi(growth()).on('PATCH /api/billing/subscriptions/7', {
+      body: growth({ Plan: { Id: 2, Name: 'Free', Identifier: 'free_business' } }),
+    });
+    renderApp({ path: '/settings', fake });
+    const form = await screen.findByRole('form', { name: 'Change plan' });
+    const change = within(form).getByRole('button', { name: 'Change plan' });
+    // The current plan is chosen: nothing to change yet.
+    await waitFor(() => expect(within(form).getByLabelText('Plan')).toHaveValue('1'));
+    expect(change).toBeDisabled();
+    await userEvent.selectOptions(within(form).getByLabelText('Plan'), 'Free');
+    await userEvent.click(change);
+    await screen.findByText('Your plan is now Free.');
+    expect(fake.callsTo('PATCH /api/billing/subscriptions/7').map((call) => call.body)).toEqual([
+      { TenantId: 7, PlanId: 2 },
+    ]);
+  });
+
   it('downgrades to another plan of the same kind', async () => {
     const fake = billingApi(growth()).on('POST /api/billing/subscriptions/7/cancel', {
       body: growth({

@@ -2,7 +2,12 @@ import { Button } from '@tremor/react';
 import { useState } from 'react';
 import { billingMessages, type BillingSubscription } from '../../../../contracts/api/billing';
 import type { PaymentStatus } from '../../../../contracts/events/billing';
-import { useOpenBillingPortal, useTenantSubscription } from '../../api/queries/billing';
+import {
+  useChangePlan,
+  useOpenBillingPortal,
+  usePlans,
+  useTenantSubscription,
+} from '../../api/queries/billing';
 import { ErrorCallout, SuccessCallout } from '../../components/error-callout';
 import { TextBadge, type BadgeTone } from '../../components/text-badge';
 import { useTimedMessage } from '../../components/use-timed-message';
@@ -24,6 +29,64 @@ const methodTexts: Record<NonNullable<BillingSubscription['PaymentMethod']>, str
   send_invoice: 'Invoice by email',
   card: 'Card',
   charge_automatically: 'Charged automatically',
+};
+
+/**
+ * The plan picker of a direct subscription: the active plans of the company's kind. The server decides
+ * who may change it (the paying tenant's admin) and what the plan unlocks.
+ */
+const ChangePlanForm = ({
+  subscription,
+  classification,
+  onChanged,
+}: {
+  subscription: BillingSubscription;
+  classification: string;
+  onChanged: (message: string) => void;
+}) => {
+  const plans = usePlans(classification);
+  const change = useChangePlan();
+  const [planId, setPlanId] = useState(String(subscription.Plan.Id));
+  const options = (plans.data?.plans ?? []).filter((plan) => plan.Active || plan.Id === subscription.Plan.Id);
+  const chosen = options.find((plan) => String(plan.Id) === planId);
+  return (
+    <form
+      aria-label="Change plan"
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!chosen || chosen.Id === subscription.Plan.Id) return;
+        change.mutate(chosen.Id, { onSuccess: () => onChanged(`Your plan is now ${chosen.Name}.`) });
+      }}
+    >
+      <div className="space-y-1">
+        <label htmlFor="field-plan" className="block text-sm font-medium text-gray-700">
+          Plan
+        </label>
+        <select
+          id="field-plan"
+          className="rounded-md border border-gray-300 px-3 py-2 text-sm"
+          value={planId}
+          onChange={(event) => setPlanId(event.target.value)}
+        >
+          {options.map((plan) => (
+            <option key={plan.Id} value={plan.Id}>
+              {plan.Name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button
+        type="submit"
+        variant="secondary"
+        loading={change.isPending}
+        disabled={chosen?.Id === subscription.Plan.Id}
+      >
+        Change plan
+      </Button>
+      {change.error && <ErrorCallout message={`${billingMessages.updateFailed} ${change.error.message}`} />}
+    </form>
+  );
 };
 
 const Fact = ({ label, children }: { label: string; children: React.ReactNode }) => (
@@ -85,6 +148,9 @@ export const BillingSection = ({ classification, isDemo }: { classification: str
             ? `Moving to ${scheduled.DowngradeTo?.name ?? 'a smaller plan'} on ${effectiveDateText(scheduled.EffectiveAt)}.`
             : `Your subscription ends on ${effectiveDateText(scheduled.EffectiveAt)}.`}
         </p>
+      )}
+      {subscription.Direct && !scheduled && subscription.PaymentStatus !== 'canceled' && (
+        <ChangePlanForm subscription={subscription} classification={classification} onChanged={setNotice} />
       )}
       {subscription.Direct ? (
         <div className="flex flex-wrap gap-2">
