@@ -76,6 +76,44 @@ describe('the admin users table', () => {
     expect(within(tenants).getByRole('button', { name: 'Switch to Acme Ltd' })).toBeInTheDocument();
   });
 
+  it("downloads an advisor's Client Performance PDF; members have no such button", async () => {
+    const fake = sellerApi({ platformAdmin: true })
+      .on('GET /api/users', {
+        body: {
+          users: [
+            { ...user, TenantCount: 1 },
+            {
+              ...user,
+              Id: 22,
+              Name: 'Ada Advisor',
+              Email: 'ada@example.test',
+              PrimaryClassification: 'ADVISOR',
+              TenantCount: 2,
+            },
+          ],
+          total: 2,
+          page: 1,
+          pageSize: 25,
+        },
+      })
+      .on('GET /api/users/22/reports/client', {
+        body: {
+          encoding: 'base64',
+          data: 'JVBERg==',
+          contentType: 'application/pdf',
+          fileName: 'clients.pdf',
+        },
+      });
+    renderApp({ path: '/admin/users', fake });
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const ann = await within(table).findByRole('row', { name: /Ann Lee/ });
+    expect(within(ann).queryByRole('button', { name: /client report/ })).not.toBeInTheDocument();
+    const ada = within(table).getByRole('row', { name: /Ada Advisor/ });
+    await userEvent.click(within(ada).getByRole('button', { name: 'PDF client report of Ada Advisor' }));
+    await waitFor(() => expect(fake.callsTo('GET /api/users/22/reports/client')).toHaveLength(1));
+    expect(fake.callsTo('GET /api/users/22/reports/client')[0]?.url).toContain('format=pdf');
+  });
+
   it('resets the sign-in only after the word reset, and shows No Users Found for no match', async () => {
     const fake = adminApi();
     renderApp({ path: '/admin/users', fake });

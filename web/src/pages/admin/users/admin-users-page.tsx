@@ -13,6 +13,7 @@ import {
   type AdminUsersView,
 } from '../../../api/queries/admin-users';
 import { isValidationError } from '../../../api/api-error';
+import { useDownloadClientReport } from '../../../api/queries/reports';
 import { ErrorCallout, SuccessCallout } from '../../../components/error-callout';
 import { ModalDialog } from '../../../components/modal-dialog';
 import { ExternalLink } from '../../../components/text-link';
@@ -281,6 +282,7 @@ export const AdminUsersPage = () => {
   }
   const users = useAdminUsers({ search, ...order, pageSize: PAGE_SIZE });
   const act = useAdminUserAction();
+  const clientReport = useDownloadClientReport();
   const [editing, setEditing] = useState<Row | null>(null);
   const [confirming, setConfirming] = useState<{ row: Row; kind: 'delete' | 'reset' } | null>(null);
   const [notice, setNotice] = useTimedMessage();
@@ -388,6 +390,28 @@ export const AdminUsersPage = () => {
           }}
           rowActions={(row) => (
             <div className="flex gap-1">
+              {row.PrimaryClassification === 'ADVISOR' && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  aria-label={`PDF client report of ${row.Name}`}
+                  loading={clientReport.isPending && clientReport.variables?.userId === row.Id}
+                  onClick={() => {
+                    setFailure(null);
+                    clientReport.mutate(
+                      { userId: row.Id, format: 'pdf' },
+                      {
+                        onError: (error) =>
+                          setFailure(
+                            `There was an error: ${error instanceof Error ? error.message : String(error)}`,
+                          ),
+                      },
+                    );
+                  }}
+                >
+                  PDF
+                </Button>
+              )}
               <Button
                 size="xs"
                 variant="secondary"
