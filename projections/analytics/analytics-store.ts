@@ -12,14 +12,15 @@ import type {
  *   document per (entity, seller, provider id), reduced to the fields the figures need. A write
  *   replaces it only with a newer version (higher epoch, or same epoch and a later offset of the
  *   record's partition), so applying a record twice, late or out of turn changes nothing.
- * - `analytics_dirty_sellers`: sellers whose facts changed since their figures were computed.
+ * - `analytics_dirty_batches`: per applied batch, the sellers whose facts it changed, until their
+ *   figures are recomputed (one document per batch, not one write per seller).
  * - `seller_analytics`: per seller and frequency, the periods computed from its facts.
  * - `seller_analytics_totals`: per seller, the monthly counts the platform totals add up.
  * Figures are a function of the facts alone, so they are the same whatever order or how often
  * the records were applied.
  */
 export const ANALYTICS_FACTS = 'analytics_ledger_facts';
-export const ANALYTICS_DIRTY = 'analytics_dirty_sellers';
+export const ANALYTICS_DIRTY = 'analytics_dirty_batches';
 export const SELLER_ANALYTICS = 'seller_analytics';
 export const SELLER_ANALYTICS_TOTALS = 'seller_analytics_totals';
 
@@ -54,7 +55,8 @@ export type FactDoc = {
   offset: number;
 } & FactFields;
 
-export type DirtySellerDoc = { _id: number; version: number; since: Date; at: Date };
+/** One applied batch: `<topic>:<partition>:<first offset>` (a redelivery rewrites the same mark). */
+export type DirtyBatchDoc = { _id: string; sellerIds: number[]; at: Date };
 
 export type SellerAnalyticsDoc = {
   _id: string;
@@ -168,25 +170,25 @@ export const applyFacts = async (db: Db, facts: FactDoc[]): Promise<void> => {
   }
 };
 
-/** Marks sellers as changed: their figures are recomputed once their facts settle. */
-export const markSellersDirty = async (db: Db, sellerIds: Iterable<number>, now: Date): Promise<void> => {
-  const operations: AnyBulkWriteOperation<DirtySellerDoc>[] = [...new Set(sellerIds)].map((sellerId) => ({
-    updateOne: {
-      filter: { _id: sellerId },
-      update: { $inc: { version: 1 }, $set: { at: now }, $setOnInsert: { since: now } },
-      upsert: true,
-    },
-  }));
-  if (operations.length > 0)
-    await db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).bulkWrite(operations, { ordered: true });
+/** Marks the sellers of one applied batch as changed: their figures are recomputed once it settles. */
+export const markSellersDirty = async (
+  db: Db,
+  batch: { id: string; sellerIds: Iterable<number>; now: Date },
+): Promise<void> => {
+  const sellerIds = [...new Set(batch.sellerIds)];
+  if (sellerIds.length === 0) return;
+  await db
+    .collection<DirtyBatchDoc>(ANALYTICS_DIRTY)
+    .replaceOne({ _id: batch.id }, { sellerIds, at: batch.now }, { upsert: true });
 };
 
-export const dirtySellers = (db: Db): Promise<DirtySellerDoc[]> =>
-  db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).find({}).limit(1000).toArray();
+export const dirtyBatches = (db: Db): Promise<DirtyBatchDoc[]> =>
+  db.collection<DirtyBatchDoc>(ANALYTICS_DIRTY).find({}).toArray();
 
-/** Clears the mark only if nothing changed since it was read (version unchanged). */
-export const clearDirtySeller = async (db: Db, mark: DirtySellerDoc): Promise<void> => {
-  await db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).deleteOne({ _id: mark._id, version: mark.version });
+/** Clears the marks a recompute read; marks written since stay for the next one. */
+export const clearDirtyBatches = async (db: Db, marks: readonly DirtyBatchDoc[]): Promise<void> => {
+  if (marks.length > 0)
+    await db.collection<DirtyBatchDoc>(ANALYTICS_DIRTY).deleteMany({ _id: { $in: marks.map((m) => m._id) } });
 };
 
 export const sellerFacts = (db: Db, sellerId: number): Promise<FactDoc[]> =>
@@ -242,4 +244,4 @@ export const allSellerTotals = (db: Db): Promise<SellerTotalsDoc[]> =>
 
 /** Whether every mark was computed (tests and benchmarks wait for it). */
 export const analyticsSettled = async (db: Db): Promise<boolean> =>
-  (await db.collection<DirtySellerDoc>(ANALYTICS_DIRTY).countDocuments({})) === 0;
+  (await db.collection<DirtyBatchDoc>(ANALYTICS_DIRTY).countDocuments({})) === 0;

@@ -1,20 +1,19 @@
 import type { Db } from 'mongodb';
 import {
-  clearDirtySeller,
-  dirtySellers,
+  clearDirtyBatches,
+  dirtyBatches,
   dropOlderEpochs,
   ensureAnalyticsIndexes,
   sellerFacts,
   storeSellerAnalytics,
-  type DirtySellerDoc,
 } from '../../projections/analytics/analytics-store';
 import { computeSellerAnalytics } from './seller-analytics';
 
 /**
- * Recomputes the figures of sellers whose facts changed (docs/adr/0041). A seller is recomputed once
- * its facts have been quiet for `quietMs`, or every `maxDelayMs` while they keep changing, so a big
- * sync does not recompute the seller after every batch. The mark is cleared only if no batch marked
- * it again meanwhile; a recompute killed half-way is simply done again.
+ * Recomputes the figures of sellers whose facts changed (docs/adr/0041), once the feed has been quiet
+ * for `quietMs`, or every `maxDelayMs` while it keeps changing, so a big sync does not recompute its
+ * seller after every batch. Marks are cleared after their sellers are stored; a recompute killed
+ * half-way is simply done again.
  */
 export type AnalyticsRecomputeOptions = {
   db: Db;
@@ -32,22 +31,24 @@ export const recomputeSeller = async (db: Db, sellerId: number, now: Date): Prom
   if (facts.some((fact) => fact.epoch < computed.epoch)) await dropOlderEpochs(db, sellerId, computed.epoch);
 };
 
-/** One pass over the marks that are due; answers how many sellers it recomputed. */
+/**
+ * One pass: when the marks are due (the newest is `quietMs` old, or the oldest `maxDelayMs`), every
+ * seller they name is recomputed and those marks cleared. A recompute reads facts written before
+ * their marks, so it sees them; a batch marked meanwhile keeps its mark for the next pass.
+ */
 export const recomputeDueSellers = async (
   db: Db,
   options: { now: Date; quietMs: number; maxDelayMs: number },
 ): Promise<number> => {
   await ensureAnalyticsIndexes(db);
-  const due = (mark: DirtySellerDoc) =>
-    options.now.getTime() - mark.at.getTime() >= options.quietMs ||
-    options.now.getTime() - mark.since.getTime() >= options.maxDelayMs;
-  let done = 0;
-  for (const mark of (await dirtySellers(db)).filter(due)) {
-    await recomputeSeller(db, mark._id, options.now);
-    await clearDirtySeller(db, mark);
-    done += 1;
-  }
-  return done;
+  const marks = await dirtyBatches(db);
+  if (marks.length === 0) return 0;
+  const ages = marks.map((mark) => options.now.getTime() - mark.at.getTime());
+  if (Math.min(...ages) < options.quietMs && Math.max(...ages) < options.maxDelayMs) return 0;
+  const sellerIds = [...new Set(marks.flatMap((mark) => mark.sellerIds))];
+  for (const sellerId of sellerIds) await recomputeSeller(db, sellerId, options.now);
+  await clearDirtyBatches(db, marks);
+  return sellerIds.length;
 };
 
 export const startAnalyticsRecompute = (options: AnalyticsRecomputeOptions) => {

@@ -132,11 +132,11 @@ export const startLedgerFactsConsumer = async (
       if (fact) facts.push(fact);
     }
     await applyFacts(options.db, facts);
-    await markSellersDirty(
-      options.db,
-      facts.map((f) => f.sellerId),
-      now(),
-    );
+    await markSellersDirty(options.db, {
+      id: `${batch.topic}:${batch.partition}:${batch.messages[0]!.offset}`,
+      sellerIds: facts.map((f) => f.sellerId),
+      now: now(),
+    });
     applied += facts.length;
     await options.afterApply?.({ topic: batch.topic, partition: batch.partition, records: facts.length });
     // A partition revoked meanwhile is committed by its new owner; ours would be refused anyway.
