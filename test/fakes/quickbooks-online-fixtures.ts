@@ -22,11 +22,21 @@ type Json = Record<string, unknown>;
 
 const DAY = 86_400_000;
 /** QBO writes times with the company's offset. */
+const times = new Map<number, string>();
 export const qboTime = (ms: number) => {
-  const local = new Date(ms - 8 * 3600_000).toISOString().slice(0, 19);
-  return `${local}-08:00`;
+  const known = times.get(ms);
+  if (known) return known;
+  const text = `${new Date(ms - 8 * 3600_000).toISOString().slice(0, 19)}-08:00`;
+  // Fixtures reuse a few hundred days: a million invoices need not format a million times.
+  if (times.size < 100_000) times.set(ms, text);
+  return text;
 };
-const qboDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dates = new Map<number, string>();
+const qboDate = (ms: number) => {
+  let text = dates.get(ms);
+  if (!text) dates.set(ms, (text = new Date(ms).toISOString().slice(0, 10)));
+  return text;
+};
 
 export const qboCustomerAt = (shape: QboCompanyShape, index: number, updatedMs: number): Json => {
   const id = String(index + 1);

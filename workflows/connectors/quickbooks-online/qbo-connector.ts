@@ -157,94 +157,114 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
     return { ...cursor, step, mode: cdcAllowed(since) ? 'cdc' : 'query', start: 1, lastId: null };
   };
 
-  return {
-    fetchPage: async (request): Promise<FetchedPage> => {
-      const { sellerId, since } = request;
-      const cursor: QboCursor =
-        request.cursor === null ? await firstCursor(request) : (JSON.parse(request.cursor) as QboCursor);
-      const page = emptyLedgerPage();
-      if (request.cursor === null) page.products.push(adjustmentsProduct(sellerId));
-      const entity = qboEntities[cursor.step]!;
-      const answer = (next: QboCursor | null, skipped: number): FetchedPage => {
-        const total = Math.max(cursor.total, next?.done ?? 0);
-        const skippedAll = cursor.skipped + skipped;
-        if (next === null && skippedAll > 0)
-          warn(`${QBO_NAME}: seller ${sellerId}: ${skippedAll} malformed records were skipped`);
-        return {
-          page,
-          nextCursor: next === null ? null : JSON.stringify({ ...next, skipped: skippedAll }),
-          done: next === null ? total : Math.min(next.done, total),
-          total,
-        };
+  const fetchOne = async (request: FetchPageRequest): Promise<FetchedPage> => {
+    const { sellerId, since } = request;
+    const cursor: QboCursor =
+      request.cursor === null ? await firstCursor(request) : (JSON.parse(request.cursor) as QboCursor);
+    const page = emptyLedgerPage();
+    if (request.cursor === null) page.products.push(adjustmentsProduct(sellerId));
+    const entity = qboEntities[cursor.step]!;
+    const answer = (next: QboCursor | null, skipped: number): FetchedPage => {
+      const total = Math.max(cursor.total, next?.done ?? 0);
+      const skippedAll = cursor.skipped + skipped;
+      if (next === null && skippedAll > 0)
+        warn(`${QBO_NAME}: seller ${sellerId}: ${skippedAll} malformed records were skipped`);
+      return {
+        page,
+        nextCursor: next === null ? null : JSON.stringify({ ...next, skipped: skippedAll }),
+        done: next === null ? total : Math.min(next.done, total),
+        total,
       };
+    };
 
-      if (cursor.mode === 'cdc') {
-        const changes = await deps.client.cdc(sellerId, [entity], since ?? new Date(0));
-        const records = changes.CDCResponse.flatMap((r) => r.QueryResponse).flatMap((q) => q[entity] ?? []);
-        if (records.length >= QBO_MAX_RESULTS) {
-          warn(
-            `${QBO_NAME}: seller ${sellerId} changed ${records.length}+ ${entity} records since the last ` +
-              'sync, more than Change Data Capture answers; they are read page by page, without deletions.',
-          );
-          return answer({ ...cursor, mode: 'query', start: 1, lastId: null }, 0);
-        }
-        const deleted = records.filter(isDeletedObject);
-        const active = records.filter((r) => !isDeletedObject(r));
-        const { skipped } = mapInto({ sellerId, entity }, active, page);
-        if (entity in deletedEntity && deleted.length > 0)
-          await zeroedDeletions(
-            { db: deps.db, sellerId },
-            deleted.map((d) => ({
-              entity: deletedEntity[entity as keyof typeof deletedEntity],
-              providerId: d.Id,
-            })),
-            page,
-          );
-        return answer(nextStep({ ...cursor, done: cursor.step + 1 }, since), skipped);
-      }
-
-      const size = Math.max(1, Math.min(request.pageSize, QBO_MAX_RESULTS));
-      const result = await deps.client.query(
-        sellerId,
-        qboPageStatement(entity, since, { start: cursor.start, size }),
-      );
-      const records = result.QueryResponse[entity] ?? [];
-      const ids = records.map(idOf).filter((id): id is string => id !== null);
-      const { lastId } = cursor;
-      const first = ids[0];
-      if (
-        lastId !== null &&
-        cursor.start > 1 &&
-        first !== undefined &&
-        compareIds(first, lastId) > 0 &&
-        !ids.includes(lastId)
-      )
-        // More records went than the overlap covers: back up a page; nothing is written twice.
-        return answer({ ...cursor, start: Math.max(1, cursor.start - size) }, 0);
-      const fresh = records.filter((raw) => {
-        const id = idOf(raw);
-        return lastId === null || id === null || compareIds(id, lastId) > 0;
-      });
-      const { skipped, mapped } = mapInto({ sellerId, entity }, fresh, page);
-      const highest = ids.reduce<string | null>(
-        (max, id) => (max === null || compareIds(id, max) > 0 ? id : max),
-        lastId,
-      );
-      const progressed: QboCursor = {
-        ...cursor,
-        lastId: highest,
-        done: since === null ? cursor.done + mapped + skipped : cursor.step,
-      };
-      if (records.length < size)
-        return answer(
-          nextStep({ ...progressed, done: since === null ? progressed.done : cursor.step + 1 }, since),
-          skipped,
+    if (cursor.mode === 'cdc') {
+      const changes = await deps.client.cdc(sellerId, [entity], since ?? new Date(0));
+      const records = changes.CDCResponse.flatMap((r) => r.QueryResponse).flatMap((q) => q[entity] ?? []);
+      if (records.length >= QBO_MAX_RESULTS) {
+        warn(
+          `${QBO_NAME}: seller ${sellerId} changed ${records.length}+ ${entity} records since the last ` +
+            'sync, more than Change Data Capture answers; they are read page by page, without deletions.',
         );
-      const overlap = Math.min(OVERLAP, Math.floor(size / 2));
-      return answer({ ...progressed, start: cursor.start + records.length - overlap }, skipped);
+        return answer({ ...cursor, mode: 'query', start: 1, lastId: null }, 0);
+      }
+      const deleted = records.filter(isDeletedObject);
+      const active = records.filter((r) => !isDeletedObject(r));
+      const { skipped } = mapInto({ sellerId, entity }, active, page);
+      if (entity in deletedEntity && deleted.length > 0)
+        await zeroedDeletions(
+          { db: deps.db, sellerId },
+          deleted.map((d) => ({
+            entity: deletedEntity[entity as keyof typeof deletedEntity],
+            providerId: d.Id,
+          })),
+          page,
+        );
+      return answer(nextStep({ ...cursor, done: cursor.step + 1 }, since), skipped);
+    }
+
+    const size = Math.max(1, Math.min(request.pageSize, QBO_MAX_RESULTS));
+    const result = await deps.client.query(
+      sellerId,
+      qboPageStatement(entity, since, { start: cursor.start, size }),
+    );
+    const records = result.QueryResponse[entity] ?? [];
+    const ids = records.map(idOf).filter((id): id is string => id !== null);
+    const { lastId } = cursor;
+    const first = ids[0];
+    if (
+      lastId !== null &&
+      cursor.start > 1 &&
+      first !== undefined &&
+      compareIds(first, lastId) > 0 &&
+      !ids.includes(lastId)
+    )
+      // More records went than the overlap covers: back up a page; nothing is written twice.
+      return answer({ ...cursor, start: Math.max(1, cursor.start - size) }, 0);
+    const fresh = records.filter((raw) => {
+      const id = idOf(raw);
+      return lastId === null || id === null || compareIds(id, lastId) > 0;
+    });
+    const { skipped, mapped } = mapInto({ sellerId, entity }, fresh, page);
+    const highest = ids.reduce<string | null>(
+      (max, id) => (max === null || compareIds(id, max) > 0 ? id : max),
+      lastId,
+    );
+    const progressed: QboCursor = {
+      ...cursor,
+      lastId: highest,
+      done: since === null ? cursor.done + mapped + skipped : cursor.step,
+    };
+    if (records.length < size)
+      return answer(
+        nextStep({ ...progressed, done: since === null ? progressed.done : cursor.step + 1 }, since),
+        skipped,
+      );
+    const overlap = Math.min(OVERLAP, Math.floor(size / 2));
+    return answer({ ...progressed, start: cursor.start + records.length - overlap }, skipped);
+  };
+
+  return {
+    /**
+     * One sync page of up to pageSize records: as many API calls (1,000 records at most each) as
+     * fit, so a page costs the writer what a DEMO page does.
+     */
+    fetchPage: async (request): Promise<FetchedPage> => {
+      let fetched = await fetchOne(request);
+      let records = recordCount(fetched.page);
+      while (fetched.nextCursor !== null && records + QBO_MAX_RESULTS <= request.pageSize) {
+        const more = await fetchOne({ ...request, cursor: fetched.nextCursor, pageSize: QBO_MAX_RESULTS });
+        for (const entity of ledgerEntityNames)
+          (fetched.page[entity] as unknown[]).push(...more.page[entity]);
+        fetched = { ...more, page: fetched.page };
+        records = recordCount(fetched.page);
+      }
+      return fetched;
     },
   };
 };
+
+const ledgerEntityNames = ['customers', 'products', 'invoices', 'payments', 'creditMemos'] as const;
+const recordCount = (page: LedgerPage) => ledgerEntityNames.reduce((n, entity) => n + page[entity].length, 0);
 
 /** The QuickBooks Online connector as the sync worker builds it, from the configuration. */
 export const createQuickBooksOnlineConnector = (deps: {

@@ -47,13 +47,36 @@ type Props = {
   onReinstall: (seller: SellerResponse) => void;
 };
 
+/** Where a revoked seller connects again: the platform's redirect start (a new authorisation clears REVOKED). */
+const reconnectRoutes: Partial<Record<SellerResponse['Provider'], string>> = {
+  QBO: '/api/connect/qbo',
+  XERO: '/api/connect/xero',
+  STRIPE: '/api/connect/stripe',
+};
+
 // The status, its badges and the QBD warning are the server's (GET /api/sellers computes them).
-const SellerStatus = ({ seller, jobs }: { seller: SellerResponse; jobs: readonly RunningJob[] }) => {
+const SellerStatus = ({
+  seller,
+  jobs,
+  canManage,
+}: {
+  seller: SellerResponse;
+  jobs: readonly RunningJob[];
+  canManage: boolean;
+}) => {
   const running = jobs.filter((job) => job.sellerId === seller.Id);
+  const reconnect =
+    seller.Status.kind === 'revoked' && canManage ? reconnectRoutes[seller.Provider] : undefined;
   return (
     <div className="space-y-1">
       <div className="flex flex-wrap items-center gap-2">
         <span>{sellerStatusText(seller.Status)}</span>
+        {reconnect && (
+          // A full navigation: the connect start answers with the platform's redirect.
+          <a href={reconnect} className={rowLink}>
+            Reconnect
+          </a>
+        )}
         {seller.ProgressBadge && (
           // Not a Tremor Badge: its text never wraps, and "Generating metrics..." must fit at 360 px.
           <span
@@ -120,7 +143,7 @@ export const ConnectedTable = ({ rows, failed, jobs, canManage, onDisconnect, on
       header: 'Status',
       cell: (row) =>
         row.kind === 'seller' ? (
-          <SellerStatus seller={row.seller} jobs={jobs} />
+          <SellerStatus seller={row.seller} jobs={jobs} canManage={canManage} />
         ) : (
           integrationStatusText(row.integration)
         ),

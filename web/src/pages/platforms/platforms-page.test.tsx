@@ -58,6 +58,24 @@ describe('the platforms page', () => {
     expect(screen.queryByTestId('connect-card-QBO')).not.toBeInTheDocument();
   });
 
+  it('shows a revoked QuickBooks Online seller as Authentication Revoked with a reconnect link', async () => {
+    const revoked = {
+      ...oneSeller.rows[0],
+      CompanyName: 'Craig’s Design and Landscaping',
+      Provider: 'QBO',
+      AuthMethod: 'oauth2',
+      AuthToken: { Owner: null, RefreshedAt: null, Status: 'REVOKED' },
+      Status: { kind: 'revoked', text: 'Authentication Revoked' },
+      ProgressBadge: null,
+    };
+    renderApp({
+      path: '/platforms',
+      fake: platformsApi().on('GET /api/sellers', { body: { ...oneSeller, rows: [revoked] } }),
+    });
+    await screen.findByText('Authentication Revoked');
+    expect(screen.getByRole('link', { name: 'Reconnect' })).toHaveAttribute('href', '/api/connect/qbo');
+  });
+
   it('opens the error dialog from a redirect flash', async () => {
     renderApp({
       path: '/platforms?error=There%20was%20an%20error%20connecting%20Xero.',
