@@ -25,7 +25,7 @@ export type ConnectorDeps = {
 };
 
 /**
- * The connector of each platform (docs/adr/0040-accounting-connectors.md). Without `deps` only DEMO
+ * The connector of each platform (docs/adr/0043-accounting-connectors.md). Without `deps` only DEMO
  * syncs; QuickBooks Desktop, Sage and AUTOFY connectors arrive with their part of issue 16.
  */
 export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {

@@ -18,7 +18,7 @@ import { isDeletedObject, QBO_MAX_RESULTS, qboEntities, type QboEntity } from '.
 import { mapQboCreditMemo, mapQboCustomer, mapQboInvoice, mapQboItem, mapQboPayment } from './qbo-mapping';
 
 /**
- * QuickBooks Online behind the sync's LedgerConnector seam (docs/adr/0040-accounting-connectors.md).
+ * QuickBooks Online behind the sync's LedgerConnector seam (docs/adr/0043-accounting-connectors.md).
  *
  * Populate and repopulate read every entity with the query endpoint, ORDERBY Id, STARTPOSITION and
  * MAXRESULTS. Each page starts a few records before the previous one ended and keeps only ids above

@@ -12,7 +12,7 @@ import { homeCents } from '../shared/money';
 import { QboCreditMemo, QboCustomer, QboInvoice, QboItem, QboPayment } from './qbo-formats';
 
 /**
- * QuickBooks Online records into the ledger (docs/adr/0040-accounting-connectors.md). Amounts are
+ * QuickBooks Online records into the ledger (docs/adr/0043-accounting-connectors.md). Amounts are
  * decimals in the transaction's currency; the ledger holds the company's home currency in cents, so
  * a foreign-currency transaction is converted at its own ExchangeRate (QBO's HomeTotalAmt when given).
  * A voided transaction keeps its row with QBO's zero amounts. Each function throws on a malformed

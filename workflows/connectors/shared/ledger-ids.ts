@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
  * The ledger's seller-scoped integer ids (customerId, productId) for a platform's own ids. Numeric
  * ids (QuickBooks) are kept as they are, so the ids shown in the portal are the platform's; other
  * ids (Xero GUIDs, Stripe's cus_...) become a stable 48-bit number from their SHA-256, the same on
- * every sync and worker without any stored mapping (docs/adr/0040-accounting-connectors.md). At
+ * every sync and worker without any stored mapping (docs/adr/0043-accounting-connectors.md). At
  * 48 bits, a company of a million customers has about one chance in 500,000 of one collision.
  */
 export const ledgerIdOf = (providerId: string): number => {

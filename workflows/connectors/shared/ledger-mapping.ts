@@ -14,7 +14,7 @@ import { ledgerCollections, ledgerDocId, type LedgerDoc } from '../../ledger/led
 import { ledgerIdOf } from './ledger-ids';
 
 /**
- * What the platforms' mappings share (docs/adr/0040-accounting-connectors.md): the product that
+ * What the platforms' mappings share (docs/adr/0043-accounting-connectors.md): the product that
  * carries what is not an item line (tax, discounts, shipping), deleted transactions, and the count
  * of malformed records a page skipped.
  */

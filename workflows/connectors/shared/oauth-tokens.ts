@@ -7,7 +7,7 @@ import { failureTypes, userFailure } from './connector-failure';
 import { callPlatform, type PlatformHttp } from './platform-http';
 
 /**
- * A seller's OAuth 2.0 tokens for a connector (docs/adr/0040-accounting-connectors.md). The tokens
+ * A seller's OAuth 2.0 tokens for a connector (docs/adr/0043-accounting-connectors.md). The tokens
  * live only in the credential vault, under the reference the seller's latest event names. An access
  * token is renewed five minutes before it expires (or when the platform answers 401): the new pair
  * is sealed under a new reference, `SellerAuthTokenRefreshed` names it, and the old entry goes, so a

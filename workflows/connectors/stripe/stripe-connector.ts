@@ -28,7 +28,7 @@ import {
 } from './stripe-mapping';
 
 /**
- * Stripe behind the sync's LedgerConnector seam (docs/adr/0040-accounting-connectors.md), with the
+ * Stripe behind the sync's LedgerConnector seam (docs/adr/0043-accounting-connectors.md), with the
  * official `stripe` package on behalf of the connected account (Stripe Connect: the platform's key
  * and the Stripe-Account the connect flow stored in the vault; Stripe's Connect tokens never expire,
  * so there is nothing to renew). Populate lists products, customers, invoices, charges and credit

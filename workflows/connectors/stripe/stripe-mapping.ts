@@ -12,7 +12,7 @@ import { ledgerIdOf } from '../shared/ledger-ids';
 import { minorUnitsToCents } from '../shared/money';
 
 /**
- * Stripe objects into the ledger (docs/adr/0040-accounting-connectors.md). Amounts are integers in the
+ * Stripe objects into the ledger (docs/adr/0043-accounting-connectors.md). Amounts are integers in the
  * currency's minor unit (zero-decimal currencies scaled to cents); times are Unix seconds. Stripe
  * converts nothing: a connected account's documents are in the currency they were issued in, which
  * for a single-currency account is its default currency. Each function throws on a malformed object.

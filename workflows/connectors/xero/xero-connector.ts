@@ -24,7 +24,7 @@ import {
 } from './xero-mapping';
 
 /**
- * Xero behind the sync's LedgerConnector seam (docs/adr/0040-accounting-connectors.md): contacts,
+ * Xero behind the sync's LedgerConnector seam (docs/adr/0043-accounting-connectors.md): contacts,
  * items, sales invoices, their payments and credit notes, page by page (`page`, `pageSize`) ordered
  * by the record's id, so an edit during the sync moves nothing; a sync sends If-Modified-Since (the
  * CollectionDate), and Xero then also answers documents deleted or voided since, whose stored rows are

@@ -12,7 +12,7 @@ import { decimalToCents } from '../shared/money';
 import { xeroDate, XeroContact, XeroCreditNote, XeroInvoice, XeroItem, XeroPayment } from './xero-formats';
 
 /**
- * Xero records into the ledger (docs/adr/0040-accounting-connectors.md). Amounts are converted into
+ * Xero records into the ledger (docs/adr/0043-accounting-connectors.md). Amounts are converted into
  * the organisation's base currency by dividing by CurrencyRate. Invoice lines name items by Code, so
  * a product's ledger id comes from its code. Deleted and voided documents are the connector's
  * business (it zeroes what was stored); these functions map the rest and throw on malformed records.
