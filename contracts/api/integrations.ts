@@ -50,7 +50,7 @@ export const PurgeIntegrationRequest = z.object({ unlink: z.boolean().optional()
 export const IntegrationJobResponse = z.object({
   integrationId: z.number(),
   jobId: z.number(),
-  action: z.enum(['sync', 'purge']),
+  action: z.enum(['sync', 'purge', 'unlink']),
   message: z.string(),
 });
 

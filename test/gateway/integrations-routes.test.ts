@@ -243,6 +243,25 @@ describe('sync, purge, disconnect and delete', () => {
     expect(view.Purge).toMatchObject({ unlink: true, jobId: purged.json<{ jobId: number }>().jobId });
   });
 
+  it('unlinks only an inactive account, for a platform admin, as a job of its own', async () => {
+    const { admin: browser } = await company('Unlink Co');
+    const { Id } = account(await connectAc(browser));
+    const operatorBrowser = await admin();
+    const active = await operatorBrowser.post(`/api/integrations/${Id}/unlink`);
+    expect(active.statusCode).toBe(409);
+    expect(error(active).message).toBe('Only an inactive account with valid credentials can be unlinked.');
+    await browser.patch(`/api/integrations/${Id}`, { Active: false });
+    expect((await browser.post(`/api/integrations/${Id}/unlink`)).statusCode).toBe(403);
+    const unlinked = await operatorBrowser.post(`/api/integrations/${Id}/unlink`);
+    expect(unlinked.statusCode).toBe(200);
+    expect(unlinked.json()).toMatchObject({ action: 'unlink', message: 'Successfully created 1 unlink job' });
+    const jobId = unlinked.json<{ jobId: number }>().jobId;
+    const events = await world.services.writeSide.store.readStream(integrationStream(Id));
+    expect(events.map((event) => event.type)).toContain('IntegrationUnlinkRequested');
+    const job = await world.services.writeSide.store.readStream(`job-${jobId}`);
+    expect(job[0]?.data).toMatchObject({ parameters: { target: 'integration', action: 'unlink' } });
+  });
+
   it('disconnects (dropping the key), and deletes only an inactive account', async () => {
     const { admin: browser, user } = await company('Unplug Co');
     const created = account(await connectAc(browser));

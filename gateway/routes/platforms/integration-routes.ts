@@ -201,6 +201,29 @@ export const integrationRoutes: FastifyPluginAsyncZod = (app) => {
     },
   );
 
+  // admin.md sections 4 and 5: unlink (typed word unlink) on an inactive account with valid credentials.
+  app.post(
+    '/api/integrations/:id/unlink',
+    {
+      config: { access: 'platformAdmin' },
+      schema: { tags, params: IdParam, response: { 200: IntegrationJobResponse } },
+    },
+    async (request, reply) => {
+      const account = await findIntegration(request, request.params.id);
+      const job = await requestIntegrationJob(reply, {
+        integrationId: account.Id,
+        tenantId: account.TenantId,
+        action: { kind: 'unlink' },
+      });
+      return {
+        integrationId: account.Id,
+        jobId: job.jobId,
+        action: 'unlink' as const,
+        message: 'Successfully created 1 unlink job',
+      };
+    },
+  );
+
   app.delete(
     '/api/integrations/:id',
     { config: { access: 'tenantAdmin' }, schema: { tags, params: IdParam, response: { 200: Done } } },

@@ -8,7 +8,7 @@ import { integrationStream, jobStream } from '../../../contracts/stream-ids';
 export type IntegrationJobRequest = {
   integrationId: number;
   tenantId: number;
-  action: { kind: 'sync' } | { kind: 'purge'; unlink: boolean };
+  action: { kind: 'sync' } | { kind: 'purge'; unlink: boolean } | { kind: 'unlink' };
 };
 
 /** The Temporal workflow id of an account's sync or purge. */
@@ -16,7 +16,7 @@ export const integrationWorkflowId = (integrationId: number, action: string, job
   `integration-${action}-${integrationId}-${jobId}`;
 
 /**
- * Records a sync or purge of an integration account as a job: the account's stream takes it first
+ * Records a sync, purge or unlink of an integration account as a job: the account's stream takes it first
  * (refusing a second sync while one runs, or a purge of an active account), then the job stream
  * describes it. Starting the Temporal workflow belongs here.
  */
@@ -35,7 +35,9 @@ export const requestIntegrationJob = async (
     command:
       action.kind === 'sync'
         ? { type: 'RequestIntegrationSync', data: { jobId, actor: caller.actor }, now: now() }
-        : { type: 'PurgeIntegration', data: { jobId, unlink: action.unlink }, now: now() },
+        : action.kind === 'unlink'
+          ? { type: 'UnlinkIntegration', data: { jobId }, now: now() }
+          : { type: 'PurgeIntegration', data: { jobId, unlink: action.unlink }, now: now() },
   });
   const created = await executeCommand(reply, jobDecider, {
     streamId: jobStream(jobId),

@@ -118,6 +118,13 @@ export const examples: RouteExample[] = [
     }),
   },
   {
+    method: 'POST',
+    route: '/api/integrations/:id/unlink',
+    access: 'platformAdmin',
+    happy: async (cast) => ({ url: `/api/integrations/${await accountOfA(cast, { active: false })}/unlink` }),
+    badInput: () => Promise.resolve({ url: '/api/integrations/zero/unlink' }),
+  },
+  {
     method: 'DELETE',
     route: '/api/integrations/:id',
     access: 'tenantAdmin',
