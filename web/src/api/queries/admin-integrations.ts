@@ -40,7 +40,7 @@ export const useAdminIntegrations = (view: AdminIntegrationsView) => {
 
 /** One admin action on an account (admin.md section 4); the server refuses one its state does not allow. */
 export type IntegrationActionRequest =
-  | { kind: 'sync' | 'disconnect' | 'delete'; id: number }
+  | { kind: 'sync' | 'unlink' | 'disconnect' | 'delete'; id: number }
   | { kind: 'purge'; id: number; unlink: boolean }
   | { kind: 'active'; id: number; active: boolean }
   | { kind: 'locked'; id: number; locked: boolean }
@@ -55,6 +55,9 @@ export const useIntegrationAction = () => {
       switch (input.kind) {
         case 'sync':
           return (await api.request(`${path}/sync`, { method: 'POST', schema: IntegrationJobResponse }))
+            .message;
+        case 'unlink':
+          return (await api.request(`${path}/unlink`, { method: 'POST', schema: IntegrationJobResponse }))
             .message;
         case 'purge':
           return (

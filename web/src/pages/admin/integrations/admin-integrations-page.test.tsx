@@ -37,6 +37,9 @@ const adminApi = () =>
     .on('POST /api/integrations/5/purge', {
       body: { integrationId: 5, jobId: 9, action: 'purge', message: 'Successfully created 1 purge job' },
     })
+    .on('POST /api/integrations/5/unlink', {
+      body: { integrationId: 5, jobId: 10, action: 'unlink', message: 'Successfully created 1 unlink job' },
+    })
     .on('PATCH /api/integrations/5', { body: account({ Active: true }) });
 
 const table = () => screen.findByRole('table', { name: 'Integrations' });
@@ -71,6 +74,17 @@ describe('the admin integrations table', () => {
     expect(confirm).toBeDisabled();
     await userEvent.type(within(dialog).getByLabelText('Type unlink to confirm'), 'unlink');
     await userEvent.click(confirm);
+    expect(await screen.findByText('Successfully created 1 unlink job')).toBeInTheDocument();
+    expect(fake.callsTo('POST /api/integrations/5/unlink')).toHaveLength(1);
+
+    // Purge, with its option to unlink too.
+    await userEvent.click(within(row).getByRole('button', { name: 'Purge HubSpot account 5' }));
+    const purge = await screen.findByRole('alertdialog');
+    await userEvent.click(
+      within(purge).getByLabelText('Also unlink the records from their accounting customers'),
+    );
+    await userEvent.type(within(purge).getByLabelText('Type purge to confirm'), 'purge');
+    await userEvent.click(within(purge).getByRole('button', { name: 'Purge' }));
     expect(await screen.findByText('Successfully created 1 purge job')).toBeInTheDocument();
     expect(fake.callsTo('POST /api/integrations/5/purge')[0]?.body).toEqual({ unlink: true });
   });

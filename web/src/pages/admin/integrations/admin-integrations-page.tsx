@@ -11,6 +11,7 @@ import {
 import { ErrorCallout, SuccessCallout } from '../../../components/error-callout';
 import { TextBadge } from '../../../components/text-badge';
 import { useTimedMessage } from '../../../components/use-timed-message';
+import { CheckboxField } from '../../../forms/checkbox-field';
 import { SelectField } from '../../../forms/select-field';
 import { TextField } from '../../../forms/text-field';
 import { useAppServices } from '../../../session/app-services-context';
@@ -89,15 +90,15 @@ export const rowActionsOf = (row: Row): ActionKind[] => {
   return order.filter((kind) => (kind === 'unlink' ? allowed.has('purge') : allowed.has(kind)));
 };
 
-const requestOf = (row: Row, kind: ActionKind): IntegrationActionRequest => {
+const requestOf = (row: Row, kind: ActionKind, purgeUnlink: boolean): IntegrationActionRequest => {
   switch (kind) {
     case 'sync':
+    case 'unlink':
     case 'disconnect':
     case 'delete':
       return { kind, id: row.Id };
     case 'purge':
-    case 'unlink':
-      return { kind: 'purge', id: row.Id, unlink: kind === 'unlink' };
+      return { kind: 'purge', id: row.Id, unlink: purgeUnlink };
     case 'activate':
     case 'deactivate':
       return { kind: 'active', id: row.Id, active: kind === 'activate' };
@@ -182,13 +183,15 @@ export const AdminIntegrationsPage = () => {
   const action = useIntegrationAction();
   const [confirming, setConfirming] = useState<{ row: Row; kind: ActionKind } | null>(null);
   const [editing, setEditing] = useState<Row | null>(null);
+  /** Purge's option: unlink the records too (admin.md section 4). */
+  const [purgeUnlink, setPurgeUnlink] = useState(false);
   const [notice, setNotice] = useTimedMessage();
   const [failure, setFailure] = useState<string | null>(null);
 
   const run = async (row: Row, kind: ActionKind) => {
     setFailure(null);
     try {
-      const message = await action.mutateAsync(requestOf(row, kind));
+      const message = await action.mutateAsync(requestOf(row, kind, purgeUnlink));
       setConfirming(null);
       setNotice(message ?? `${actionMeta[kind].label}: done for ${accountName(row)}.`);
     } catch {
@@ -348,6 +351,7 @@ export const AdminIntegrationsPage = () => {
                   disabled={action.isPending}
                   onClick={() => {
                     setNotice(null);
+                    setPurgeUnlink(false);
                     if (actionMeta[kind].word) setConfirming({ row, kind });
                     else void run(row, kind);
                   }}
@@ -378,13 +382,23 @@ export const AdminIntegrationsPage = () => {
         <TypedConfirmDialog
           title={`${actionMeta[confirming.kind].label} ${accountName(confirming.row)}`}
           message={
-            confirming.kind === 'unlink'
-              ? 'The synced CRM data is removed and the records are unlinked from their accounting customers.'
-              : confirming.kind === 'purge'
-                ? 'The synced CRM data of this account is removed.'
-                : confirming.kind === 'disconnect'
-                  ? 'The credentials are forgotten; the account needs to be connected again.'
-                  : 'The account is removed from the tenant.'
+            confirming.kind === 'unlink' ? (
+              'The CRM records are unlinked from their accounting customers; the synced data stays.'
+            ) : confirming.kind === 'purge' ? (
+              <>
+                <p>The synced CRM data of this account is removed.</p>
+                <CheckboxField
+                  name="purgeUnlink"
+                  label="Also unlink the records from their accounting customers"
+                  checked={purgeUnlink}
+                  onCheckedChange={setPurgeUnlink}
+                />
+              </>
+            ) : confirming.kind === 'disconnect' ? (
+              'The credentials are forgotten; the account needs to be connected again.'
+            ) : (
+              'The account is removed from the tenant.'
+            )
           }
           word={actionMeta[confirming.kind].word}
           confirmLabel={actionMeta[confirming.kind].label}
