@@ -68,6 +68,12 @@ const AdminSellersPage = lazyPage(() =>
 const AdminOverviewPage = lazyPage(() =>
   import('../pages/admin/overview/admin-overview-page').then((page) => page.AdminOverviewPage),
 );
+const AdminDatasetsPage = lazyPage(() =>
+  import('../pages/admin/datasets/admin-datasets-page').then((page) => page.AdminDatasetsPage),
+);
+const AdminStatisticsPage = lazyPage(() =>
+  import('../pages/admin/statistics/admin-statistics-page').then((page) => page.AdminStatisticsPage),
+);
 const AdminTenantsPage = lazyPage(() =>
   import('../pages/admin/tenants/admin-tenants-page').then((page) => page.AdminTenantsPage),
 );
@@ -227,6 +233,16 @@ const shellRoutes: RouteObject[] = [
     handle: handle('Admin Recipients', 'platformAdmin'),
   },
   { path: '/admin/tasks', element: <AdminTasksPage />, handle: handle('Admin Tasks', 'platformAdmin') },
+  {
+    path: '/admin/datasets',
+    element: <AdminDatasetsPage />,
+    handle: handle('Admin Data Sets', 'platformAdmin'),
+  },
+  {
+    path: '/admin/statistics',
+    element: <AdminStatisticsPage />,
+    handle: handle('Admin Statistics', 'platformAdmin'),
+  },
   {
     path: '/admin/subscriptions',
     element: <AdminSubscriptionsPage />,
