@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { startLedgerwise, type LedgerwiseProcess } from '../harness/ledgerwise-process';
+import { billingJourney } from './billing-journey-steps';
 import { launchChromium, startJourney, type Journey } from './browser';
 import {
   adminSwitchInto,
@@ -139,6 +140,15 @@ describe('portal journeys in a real browser', () => {
       (rows) => expect(rows).toBe(13),
     );
     await j.shoot(page, 'dashboard-stat-cards');
+  });
+
+  it('a new company sees its trial, opens a gated connector, changes plan, visits the portal and cancels; an admin edits its products', async () => {
+    await billingJourney(
+      journey('billing'),
+      app.config,
+      { email: 'admin@ledgerwise.local', password: app.config.SEED_ADMIN_PASSWORD },
+      signIn,
+    );
   });
 
   it('a company admin invites a user, who accepts from the email and appears on the team page', async () => {

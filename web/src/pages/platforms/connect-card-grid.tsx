@@ -28,6 +28,8 @@ export const ConnectCardGrid = ({ context, integrations, onOpen, busy }: Props) 
       const account = accountOf(card, integrations);
       const hintId = `connect-hint-${card.id}`;
       const label = card.method.kind === 'qbd' ? 'Get Web Connector file' : 'Connect';
+      // The accessible name starts with the visible text (WCAG 2.5.3), then names the card.
+      const name = card.method.kind === 'qbd' ? `${label} for ${card.name}` : `Connect ${card.name}`;
       return (
         <Card key={card.id} data-testid={`connect-card-${card.id}`} className="flex flex-col">
           <Title>{card.name}</Title>
@@ -40,7 +42,7 @@ export const ConnectCardGrid = ({ context, integrations, onOpen, busy }: Props) 
               <Button
                 type="button"
                 disabled
-                aria-label={`Connect ${card.name}`}
+                aria-label={name}
                 aria-describedby={state.hint ? hintId : undefined}
                 className="w-full"
               >
@@ -60,7 +62,7 @@ export const ConnectCardGrid = ({ context, integrations, onOpen, busy }: Props) 
                 className="w-full"
                 loading={busy === card.id}
                 onClick={() => onOpen(card)}
-                aria-label={`Connect ${card.name}`}
+                aria-label={name}
               >
                 {label}
               </Button>

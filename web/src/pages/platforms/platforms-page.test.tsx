@@ -133,7 +133,9 @@ describe('the QuickBooks Desktop flow', () => {
     URL.createObjectURL = jest.fn(() => 'blob:qwc');
     URL.revokeObjectURL = jest.fn();
     renderApp({ path: '/platforms', fake });
-    await userEvent.click(await screen.findByRole('button', { name: 'Connect QuickBooks Desktop' }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Get Web Connector file for QuickBooks Desktop' }),
+    );
     const form = await screen.findByRole('dialog', { name: 'QuickBooks Desktop Web Connector' });
     await userEvent.type(within(form).getByLabelText('Company file path'), 'a.qbb');
     await userEvent.click(within(form).getByRole('button', { name: 'Download Web Connector file' }));
@@ -164,7 +166,9 @@ describe('the QuickBooks Desktop form', () => {
       },
     });
     renderApp({ path: '/platforms', fake });
-    await userEvent.click(await screen.findByRole('button', { name: 'Connect QuickBooks Desktop' }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Get Web Connector file for QuickBooks Desktop' }),
+    );
     const form = await screen.findByRole('dialog', { name: 'QuickBooks Desktop Web Connector' });
     await userEvent.type(within(form).getByLabelText('Company file path'), 'C:\\acme.QBW');
     await userEvent.click(within(form).getByRole('button', { name: 'Download Web Connector file' }));
@@ -198,7 +202,9 @@ describe('plan gating of the connect cards', () => {
     renderApp({ path: '/platforms', fake });
     const qbd = await screen.findByTestId('connect-card-QBD');
     await waitFor(() => expect(within(qbd).getByText('Upgrade plan to access')).toBeInTheDocument());
-    const locked = within(qbd).getByRole<HTMLButtonElement>('button', { name: 'Connect QuickBooks Desktop' });
+    const locked = within(qbd).getByRole<HTMLButtonElement>('button', {
+      name: 'Get Web Connector file for QuickBooks Desktop',
+    });
     expect(locked.disabled).toBe(true);
     expect(locked.getAttribute('aria-describedby')).toBe(within(qbd).getByText('Upgrade plan to access').id);
     for (const card of ['HUBSPOT', 'HUBSPOT_REVOPS', 'SALESFORCE', 'ACTIVE_CAMPAIGN'])

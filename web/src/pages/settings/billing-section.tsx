@@ -158,9 +158,14 @@ export const BillingSection = ({ classification, isDemo }: { classification: str
             Manage billing
           </Button>
           {!scheduled && subscription.PaymentStatus !== 'canceled' && (
-            <Button variant="secondary" color="red" onClick={() => setCancelling(true)}>
+            // A plain button: Tremor's red secondary text (red-500) falls short of AA contrast on white.
+            <button
+              type="button"
+              className="rounded-tremor-default border border-red-700 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
+              onClick={() => setCancelling(true)}
+            >
               Cancel or downgrade
-            </Button>
+            </button>
           )}
         </div>
       ) : (
