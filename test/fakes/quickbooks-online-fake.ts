@@ -182,6 +182,8 @@ export type QuickBooksOnlineFake = {
   refuseRefresh: (refuse?: boolean) => void;
   /** Runs before each query or CDC answer: changes records between pages. */
   beforeAnswer: (hook: ((request: QboRequestLog & { count: number }) => void) | null) => void;
+  /** Sends authorizations and code exchanges to the local OAuth server (browser journeys). */
+  setUpstream: (next: QboUpstreamOAuth) => void;
   /** Lifts the per-realm rate limit (500 calls a minute, as QBO's) for benchmarks. */
   setRateLimit: (perMinute: number | null) => void;
   requests: QboRequestLog[];
@@ -198,9 +200,19 @@ const FAULT_BODY = (message: string, detail: string, code: string, type: string)
 const STATEMENT =
   /^SELECT\s+(\*|COUNT\(\*\))\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s+(\w+))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$/i;
 
-export const startQuickBooksOnlineFake = async (
-  options: { upstreamTokenUrl?: string } = {},
-): Promise<QuickBooksOnlineFake> => {
+/**
+ * Where the authorization-code half of OAuth goes (a browser journey): the local OAuth server of
+ * test/oauth, whose client this fake stands in front of, since the product starts before that
+ * server knows the product's address.
+ */
+export type QboUpstreamOAuth = {
+  authorizeUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+};
+
+export const startQuickBooksOnlineFake = async (): Promise<QuickBooksOnlineFake> => {
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),
@@ -218,6 +230,7 @@ export const startQuickBooksOnlineFake = async (
   let rateLimit: number | null = 500;
   let refreshCount = 0;
   const calls = new Map<string, number[]>();
+  let upstream: QboUpstreamOAuth | null = null;
 
   const issue = (realmId: string, accessTtlSeconds = 3600) => {
     const accessToken = `qbo-at-${randomBytes(16).toString('hex')}`;
@@ -229,25 +242,36 @@ export const startQuickBooksOnlineFake = async (
     return { accessToken, refreshToken };
   };
 
+  app.get<{ Querystring: Record<string, string> }>('/authorize', (request, reply) => {
+    if (!upstream) return reply.code(404).send({ error: 'no upstream authorization server' });
+    const next = new URL(upstream.authorizeUrl);
+    for (const [name, value] of Object.entries(request.query)) next.searchParams.set(name, value);
+    next.searchParams.set('client_id', upstream.clientId);
+    return reply.redirect(next.href);
+  });
+
   app.post('/oauth2/v1/tokens/bearer', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, string>;
-    if (body.grant_type === 'authorization_code' && options.upstreamTokenUrl) {
-      // The browser journey: the code came from the local OAuth server; its tokens become this realm's.
-      const upstream = await fetch(options.upstreamTokenUrl, {
+    if (body.grant_type === 'authorization_code' && upstream) {
+      // The code came from the upstream server: exchange it there as its client; its tokens become
+      // the tokens of this fake's company.
+      const forwarded = await fetch(upstream.tokenUrl, {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+          authorization: `Basic ${Buffer.from(`${upstream.clientId}:${upstream.clientSecret}`).toString('base64')}`,
         },
-        body: new URLSearchParams(body).toString(),
+        body: new URLSearchParams(
+          Object.entries(body).filter(([name]) => name !== 'client_id' && name !== 'client_secret'),
+        ).toString(),
       });
-      const answer = (await upstream.json()) as Record<string, unknown>;
-      if (upstream.status === 200 && typeof answer.access_token === 'string') {
+      const answer = (await forwarded.json()) as Record<string, unknown>;
+      if (forwarded.status === 200 && typeof answer.access_token === 'string') {
         const realmId = [...companies.keys()][0] ?? 'unknown';
         accessTokens.set(answer.access_token, { realmId, expiresAt: Date.now() + 3600_000 });
         if (typeof answer.refresh_token === 'string') refreshTokens.set(answer.refresh_token, realmId);
       }
-      return reply.code(upstream.status).send(answer);
+      return reply.code(forwarded.status).send(answer);
     }
     const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
     if (request.headers.authorization !== `Basic ${basic}`)
@@ -447,6 +471,7 @@ export const startQuickBooksOnlineFake = async (
     clientSecret,
     configValues: {
       QBO_API_URL: address,
+      OAUTH_QBO_AUTHORIZE_URL: `${address}/authorize`,
       OAUTH_QBO_TOKEN_URL: tokenUrl,
       OAUTH_QBO_CLIENT_ID: clientId,
       OAUTH_QBO_CLIENT_SECRET: clientSecret,
@@ -467,6 +492,9 @@ export const startQuickBooksOnlineFake = async (
     },
     beforeAnswer: (next) => {
       hook = next;
+    },
+    setUpstream: (next) => {
+      upstream = next;
     },
     setRateLimit: (perMinute) => {
       rateLimit = perMinute;
