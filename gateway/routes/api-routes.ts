@@ -15,6 +15,7 @@ import { connectRoutes } from './connect/connect-routes';
 import { sessionRoutes } from './auth/session-routes';
 import { integrationRoutes } from './platforms/integration-routes';
 import { qbdConfigRoutes } from './platforms/qbd-config-routes';
+import { qbdSoapRoutes } from './qbd/qbd-soap-routes';
 import { recipientRoutes } from './platforms/recipient-routes';
 import { unsubscribeRoutes } from './reports/unsubscribe-routes';
 import { sellerRoutes } from './platforms/seller-routes';
@@ -57,6 +58,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(sellerRoutes);
   await app.register(sellerSyncRoutes);
   await app.register(qbdConfigRoutes);
+  await app.register(qbdSoapRoutes);
   await app.register(integrationRoutes);
   await app.register(recipientRoutes);
   await app.register(unsubscribeRoutes);

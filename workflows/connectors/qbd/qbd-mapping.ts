@@ -1,0 +1,156 @@
+import type {
+  InvoiceLine,
+  LedgerCreditMemo,
+  LedgerCustomer,
+  LedgerInvoice,
+  LedgerPayment,
+  LedgerProduct,
+} from '../../../contracts/ledger';
+import { balancedLines, dateOf, wholeQuantity } from '../shared/ledger-mapping';
+import { ledgerIdOf } from '../shared/ledger-ids';
+import { homeCents } from '../shared/money';
+import { childrenNamed, textAt, type XmlElement } from './xml';
+
+/**
+ * QuickBooks Desktop qbXML records (*Ret elements) into the ledger (docs/adr/0043). Ids are the
+ * ListID of list records and the TxnID of transactions. Amounts are decimals in the transaction's
+ * currency; with multicurrency a transaction carries its ExchangeRate into the home currency, which
+ * the ledger holds in cents. An invoice's total is Subtotal + SalesTaxTotal (InvoiceRet has no total
+ * of its own). Each function throws on a malformed record; the session counts, logs and skips it.
+ */
+
+const required = (record: XmlElement, ...path: string[]): string => {
+  const value = textAt(record, ...path);
+  if (value === undefined || value === '') throw new Error(`${path.join('.')} is missing`);
+  return value;
+};
+
+const optionalCents = (record: XmlElement, name: string, rate: string | undefined): number => {
+  const value = textAt(record, name);
+  return value === undefined || value === '' ? 0 : homeCents(value, rate);
+};
+
+/** The id of the record, for logging a malformed one. */
+export const qbdRecordId = (record: XmlElement): string =>
+  textAt(record, 'ListID') ?? textAt(record, 'TxnID') ?? '(no id)';
+
+export const mapQbdCustomer = (sellerId: number, record: XmlElement): LedgerCustomer => {
+  const id = required(record, 'ListID');
+  const name = textAt(record, 'FullName') || textAt(record, 'Name') || textAt(record, 'CompanyName');
+  if (!name) throw new Error('the customer has no name');
+  return {
+    sellerId,
+    providerId: id,
+    customerId: ledgerIdOf(id),
+    name,
+    email: textAt(record, 'Email') || null,
+    createdAt: dateOf(textAt(record, 'TimeCreated') ?? '1970-01-01'),
+    habit: null,
+  };
+};
+
+/** ItemServiceRet, ItemInventoryRet, ItemNonInventoryRet, ItemOtherChargeRet, ...: the sales price. */
+export const mapQbdItem = (sellerId: number, record: XmlElement): LedgerProduct => {
+  const id = required(record, 'ListID');
+  const price =
+    textAt(record, 'SalesPrice') ??
+    textAt(record, 'SalesOrPurchase', 'Price') ??
+    textAt(record, 'SalesAndPurchase', 'SalesPrice') ??
+    '0';
+  return {
+    sellerId,
+    providerId: id,
+    productId: ledgerIdOf(id),
+    name: textAt(record, 'FullName') || textAt(record, 'Name') || id,
+    unitPrice: /%$/.test(price) ? 0 : homeCents(price, 1),
+  };
+};
+
+export const mapQbdInvoice = (sellerId: number, record: XmlElement): LedgerInvoice => {
+  const id = required(record, 'TxnID');
+  const rate = textAt(record, 'ExchangeRate');
+  const amount = homeCents(required(record, 'Subtotal'), rate) + optionalCents(record, 'SalesTaxTotal', rate);
+  const homeBalance = textAt(record, 'BalanceRemainingInHomeCurrency');
+  const balance =
+    homeBalance !== undefined && homeBalance !== ''
+      ? homeCents(homeBalance, 1)
+      : homeCents(required(record, 'BalanceRemaining'), rate);
+  const itemLines: InvoiceLine[] = [
+    ...childrenNamed(record, 'InvoiceLineRet'),
+    ...childrenNamed(record, 'InvoiceLineGroupRet').flatMap((group) =>
+      childrenNamed(group, 'InvoiceLineRet'),
+    ),
+  ]
+    .filter((line) => textAt(line, 'ItemRef', 'ListID'))
+    .map((line) => ({
+      productId: ledgerIdOf(textAt(line, 'ItemRef', 'ListID')!),
+      quantity: wholeQuantity(textAt(line, 'Quantity')),
+      amount: homeCents(textAt(line, 'Amount') || '0', rate),
+    }));
+  const transactionDate = dateOf(required(record, 'TxnDate'));
+  const due = textAt(record, 'DueDate');
+  return {
+    sellerId,
+    providerId: id,
+    customerId: ledgerIdOf(required(record, 'CustomerRef', 'ListID')),
+    docNumber: textAt(record, 'RefNumber') || id,
+    transactionDate,
+    dueDate: due ? dateOf(due) : transactionDate,
+    amount,
+    balance,
+    lines: balancedLines(itemLines, amount),
+  };
+};
+
+/** A payment's applications are its AppliedToTxnRet elements (IncludeLineItems) on invoices. */
+export const mapQbdPayment = (sellerId: number, record: XmlElement): LedgerPayment => {
+  const id = required(record, 'TxnID');
+  const rate = textAt(record, 'ExchangeRate');
+  return {
+    sellerId,
+    providerId: id,
+    customerId: ledgerIdOf(required(record, 'CustomerRef', 'ListID')),
+    date: dateOf(required(record, 'TxnDate')),
+    amount: homeCents(required(record, 'TotalAmount'), rate),
+    applications: childrenNamed(record, 'AppliedToTxnRet')
+      .filter((applied) => textAt(applied, 'TxnType') === 'Invoice')
+      .map((applied) => ({
+        invoiceProviderId: required(applied, 'TxnID'),
+        amount: homeCents(textAt(applied, 'PaymentAmount') || '0', rate),
+      }))
+      .filter((application) => application.amount !== 0),
+  };
+};
+
+/**
+ * A credit memo applied to an invoice shows as a LinkedTxn of type Invoice with a negative Amount;
+ * the invoice's BalanceRemaining already counts it.
+ */
+export const mapQbdCreditMemo = (sellerId: number, record: XmlElement): LedgerCreditMemo => {
+  const id = required(record, 'TxnID');
+  const rate = textAt(record, 'ExchangeRate');
+  const total = textAt(record, 'TotalAmount');
+  return {
+    sellerId,
+    providerId: id,
+    customerId: ledgerIdOf(required(record, 'CustomerRef', 'ListID')),
+    date: dateOf(required(record, 'TxnDate')),
+    amount:
+      total !== undefined && total !== ''
+        ? homeCents(total, rate)
+        : homeCents(required(record, 'Subtotal'), rate) + optionalCents(record, 'SalesTaxTotal', rate),
+    applications: childrenNamed(record, 'LinkedTxn')
+      .filter((linked) => textAt(linked, 'TxnType') === 'Invoice')
+      .map((linked) => ({
+        invoiceProviderId: required(linked, 'TxnID'),
+        amount: Math.abs(homeCents(textAt(linked, 'Amount') || '0', rate)),
+      }))
+      .filter((application) => application.amount !== 0),
+  };
+};
+
+/** TxnDeletedRet: which transaction went. */
+export const deletedOf = (record: XmlElement): { type: string; providerId: string } => ({
+  type: required(record, 'TxnDelType'),
+  providerId: required(record, 'TxnID'),
+});
