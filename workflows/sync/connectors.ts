@@ -4,6 +4,7 @@ import type { CommandHandlerDeps } from '../../commands/command-handler';
 import { createCredentialVault } from '../../commands/credential-vault';
 import type { Config } from '../../contracts/config';
 import type { SellerProvider } from '../../contracts/events/seller';
+import { createQbdConnector } from '../connectors/qbd/qbd-connector';
 import { createQuickBooksOnlineConnector } from '../connectors/quickbooks-online/qbo-connector';
 import { createStripeConnector } from '../connectors/stripe/stripe-connector';
 import { createXeroConnector } from '../connectors/xero/xero-connector';
@@ -31,6 +32,8 @@ export type ConnectorDeps = {
 export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {
   const demo = createDemoConnector({ profileOf: (sellerId) => demoProfileOf(db, sellerId) });
   const cloud: Partial<Record<SellerProvider, LedgerConnector>> = {};
+  // QuickBooks Desktop is never called: a Reset leaves a note for the next Web Connector session.
+  cloud.QBD = createQbdConnector({ db, now: deps?.now ?? (() => new Date()) });
   if (deps) {
     const vault = createCredentialVault({ db, masterSecret: deps.config.SESSION_SECRET });
     const shared = { db, vault, ...deps };
