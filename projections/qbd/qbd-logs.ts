@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 
 /**
- * The QuickBooks Desktop request log (admin.md section 2, log viewer; docs/adr/0043): one entry per
+ * The QuickBooks Desktop request log (admin.md section 2, log viewer; ADR 44): one entry per
  * Web Connector call, written by the SOAP service as it answers. It is a read model of its own,
  * not projected from events: a Web Connector call changes no aggregate, and a hundred calls an hour
  * per company would only crowd the seller's stream. Entries older than 90 days go (TTL index).

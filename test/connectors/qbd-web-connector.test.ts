@@ -1,6 +1,8 @@
 import { QbdConfigResponse, QbdLogsResponse } from '../../contracts/api/qbd';
 import { SellerResponse } from '../../contracts/api/sellers';
 import { ledgerCollections } from '../../workflows/ledger/ledger-collections';
+import { createQbdConnector } from '../../workflows/connectors/qbd/qbd-connector';
+import { QBD_RESETS_COLLECTION } from '../../workflows/connectors/qbd/qbd-session';
 import { child, parseXml, textAt } from '../../workflows/connectors/qbd/xml';
 import { createQuickBooksDesktopFake, type FakeCompany, type FakeInvoice } from '../fakes/qbd-desktop-fake';
 import { companyFor, platformAdmin, signUp } from '../gateway/fixtures';
@@ -9,7 +11,7 @@ import { grantProducts } from '../gateway/platform-fixtures';
 
 /**
  * The QuickBooks Desktop Web Connector's SOAP service driven the way the Web Connector drives it
- * (docs/adr/0043): authenticate with the .qwc file's one-time password, rounds of sendRequestXML and
+ * (ADR 44): authenticate with the .qwc file's one-time password, rounds of sendRequestXML and
  * receiveResponseXML answered by a fake QuickBooks in qbXML (iterators continued across calls), then
  * closeConnection; the ledger holds the company's figures in cents, a later run brings changes and
  * deletions, a wrong password gets "nvu", and no browser CSRF token is needed.
@@ -42,6 +44,7 @@ const cents = (decimal: string) => Math.round(Number(decimal) * 100);
 /** The first run's instant and the second's, ten minutes apart, ahead of the sign-ups. */
 const firstRun = new Date(Math.ceil((Date.now() + 60_000) / 1000) * 1000);
 const secondRun = new Date(firstRun.getTime() + 10 * 60_000);
+const thirdRun = new Date(firstRun.getTime() + 20 * 60_000);
 const between = (minutes: number) =>
   new Date(firstRun.getTime() + minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 const qbTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
@@ -290,6 +293,27 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     expect(seller.CollectionDate).toBe(secondRun.toISOString());
   }, 120_000);
 
+  it('after a Reset, the next run asks QuickBooks for everything again', async () => {
+    // What the sync workflow's Repopulate does for a QBD seller: its ledger emptied, then the connector.
+    await createQbdConnector({ db: world.services.db, now: world.clock.now }).fetchPage({
+      sellerId,
+      since: null,
+      until: world.clock.now(),
+      cursor: null,
+      pageSize: 500,
+    });
+    world.clock.set(thirdRun);
+    const before = quickbooks.requests.length;
+    const run = await runWebConnector({ user: `lw-qbd-${sellerId}`, password }, quickbooks);
+    expect(run.percents.at(-1)).toBe(100);
+    const asked = quickbooks.requests.slice(before);
+    expect(asked.some((r) => r.includes('ModifiedDate') || r.includes('TxnDeletedQueryRq'))).toBe(false);
+    expect(asked.filter((r) => r.includes('<InvoiceQueryRq'))).toHaveLength(3);
+    expect(
+      await world.services.db.collection(QBD_RESETS_COLLECTION).countDocuments({ _id: sellerId as never }),
+    ).toBe(0);
+  }, 120_000);
+
   it('needs no browser CSRF token, while the session ticket still gates every call', async () => {
     // No cookie and no x-csrf-token: answered in SOAP, not refused with 403.
     const server = await soap('serverVersion');
@@ -328,10 +352,10 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     expect(
       body.logs.filter((l) => l.Endpoint === 'receiveResponseXML' && l.Status === 'OK').length,
     ).toBeGreaterThan(10);
-    const days = new Set([firstRun, secondRun].map((d) => d.toISOString().slice(0, 10)));
+    const days = new Set([firstRun, secondRun, thirdRun].map((d) => d.toISOString().slice(0, 10)));
     expect(body.summary.map((s) => s.date)).toEqual([...days].sort());
     expect(body.summary.reduce((n, s) => n + s.count, 0)).toBe(body.logs.length);
-    expect(body.config.lastSyncs.invoices).toBe(secondRun.toISOString());
+    expect(body.config.lastSyncs.invoices).toBe(thirdRun.toISOString());
     expect(body.config.companyFile).toBe('C:\\Books\\Acme.QBW');
     expect((await admin.browser.get(`/api/qbd/logs/${sellerId}`)).statusCode).toBe(403);
   });

@@ -1,7 +1,7 @@
 import { child, childrenNamed, escapeXml, parseXml, textAt } from '../../workflows/connectors/qbd/xml';
 
 /**
- * QuickBooks Desktop as the Web Connector drives it, for tests (docs/adr/0043): it answers the qbXML
+ * QuickBooks Desktop as the Web Connector drives it, for tests (ADR 44): it answers the qbXML
  * request documents our SOAP service hands out with qbXML response documents in QuickBooks' own
  * shapes (CustomerRet, ItemServiceRet, InvoiceRet with InvoiceLineRet, CreditMemoRet with LinkedTxn,
  * ReceivePaymentRet with AppliedToTxnRet, TxnDeletedRet), honouring iterators (Start/Continue,

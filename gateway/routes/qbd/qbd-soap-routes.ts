@@ -44,7 +44,7 @@ const lastSyncLabels = {
 } as const;
 
 /**
- * The QuickBooks Web Connector's SOAP service and the admin QBD tools (docs/adr/0043).
+ * The QuickBooks Web Connector's SOAP service and the admin QBD tools (ADR 44).
  *
  * POST /api/qbd/soap is public and CSRF-exempt: the Web Connector is no browser, and each session is
  * authenticated by the one-time password of POST /api/qbd/config, then by its ticket. It has a

@@ -5,7 +5,7 @@ import type { LedgerConnector } from '../../sync/ledger-connector';
 import { QBD_RESETS_COLLECTION } from './qbd-session';
 
 /**
- * QuickBooks Desktop in the sync workflow (docs/adr/0043). QuickBooks Desktop cannot be called: the
+ * QuickBooks Desktop in the sync workflow (ADR 44). QuickBooks Desktop cannot be called: the
  * Web Connector calls us, on the schedule of the .qwc file. The only sync the seller decider lets a
  * QBD seller run is Repopulate ("Reset"), which empties the ledger into a new epoch; this connector
  * answers no records and leaves a note that the next Web Connector session must fetch everything

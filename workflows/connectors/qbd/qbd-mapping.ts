@@ -12,7 +12,7 @@ import { homeCents } from '../shared/money';
 import { childrenNamed, textAt, type XmlElement } from './xml';
 
 /**
- * QuickBooks Desktop qbXML records (*Ret elements) into the ledger (docs/adr/0043). Ids are the
+ * QuickBooks Desktop qbXML records (*Ret elements) into the ledger (ADR 44). Ids are the
  * ListID of list records and the TxnID of transactions. Amounts are decimals in the transaction's
  * currency; with multicurrency a transaction carries its ExchangeRate into the home currency, which
  * the ledger holds in cents. An invoice's total is Subtotal + SalesTaxTotal (InvoiceRet has no total

@@ -38,7 +38,7 @@ import { QB_NO_MATCH, qbdSteps, qbxmlRequest, readQbxmlResponse, type QbdStep } 
 import type { XmlElement } from './xml';
 
 /**
- * The QuickBooks Desktop side of a Web Connector session (docs/adr/0043). The Web Connector calls
+ * The QuickBooks Desktop side of a Web Connector session (ADR 44). The Web Connector calls
  * in; each call is answered from the session's document in MongoDB (keyed by its ticket), so any
  * gateway instance answers any call and a restart loses nothing. authenticate checks the one-time
  * password of POST /api/qbd/config against its hash in the credential vault and starts a sync job

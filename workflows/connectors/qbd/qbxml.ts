@@ -1,7 +1,7 @@
 import { child, escapeXml, parseXml, type XmlElement } from './xml';
 
 /**
- * The qbXML a QuickBooks Desktop sync asks the Web Connector to run (docs/adr/0043): one query per
+ * The qbXML a QuickBooks Desktop sync asks the Web Connector to run (ADR 44): one query per
  * step, each paged with an iterator (iterator="Start", then "Continue" with the iteratorID QuickBooks
  * answered, MaxReturned records at a time). A sync (not a populate) filters on the modified date
  * (lists: FromModifiedDate/ToModifiedDate; transactions: ModifiedDateRangeFilter) and ends with a

@@ -1,5 +1,5 @@
 /**
- * A small XML reader for the Web Connector's SOAP envelopes and qbXML (docs/adr/0043): elements,
+ * A small XML reader for the Web Connector's SOAP envelopes and qbXML (ADR 44): elements,
  * attributes, text, CDATA and the five predefined entities plus numeric references. Comments,
  * processing instructions and the DOCTYPE are skipped. Namespace prefixes are kept in `name` and
  * dropped in `local`. It throws on text that is not well formed enough to read.
