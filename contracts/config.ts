@@ -178,6 +178,14 @@ export const ConfigEnv = z
      */
     QBO_API_URL: url(['http', 'https']).default('https://quickbooks.api.intuit.com'),
     XERO_API_URL: url(['http', 'https']).default('https://api.xero.com'),
+    /**
+     * Sage Intacct's XML gateway and our Web Services sender credentials (every request carries them
+     * beside the company's login of the connect form). Without a sender the connect form cannot try
+     * the login: production refuses Sage connections then, development connects untried.
+     */
+    SAGE_INTACCT_API_URL: url(['http', 'https']).default('https://api.intacct.com/ia/xml/xmlgw.phtml'),
+    SAGE_SENDER_ID: oauthClientValue,
+    SAGE_SENDER_PASSWORD: oauthClientValue,
     /** The longest a connector waits on a platform's Retry-After before failing the sync in words. */
     CONNECTOR_MAX_RETRY_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
     OAUTH_HUBSPOT_AUTHORIZE_URL: url(['http', 'https']).default('https://app.hubspot.com/oauth/authorize'),
