@@ -7,6 +7,7 @@ import type { FetchedPage, FetchPageRequest, LedgerConnector } from '../../sync/
 import {
   adjustmentsProduct,
   defaultMalformedLog,
+  defaultWarn,
   mapOrSkip,
   zeroedDeletions,
   type MalformedLog,
@@ -110,7 +111,7 @@ export type QboConnectorDeps = {
 
 export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
   const log = deps.log ?? defaultMalformedLog;
-  const warn = deps.warn ?? ((message: string) => console.warn(message));
+  const warn = deps.warn ?? defaultWarn;
 
   const firstCursor = async (request: FetchPageRequest): Promise<QboCursor> => {
     deps.tokens.forget(request.sellerId);

@@ -106,6 +106,15 @@ export const defaultMalformedLog: MalformedLog = (entry) => {
   }
 };
 
+/** A warning about a whole sync (a fallback, a count of skipped records), to the activity's log. */
+export const defaultWarn = (message: string): void => {
+  try {
+    Context.current().log.warn(message);
+  } catch {
+    console.warn(message);
+  }
+};
+
 /** Maps a record, or logs it as malformed and answers null. */
 export const mapOrSkip = <T>(
   log: MalformedLog,

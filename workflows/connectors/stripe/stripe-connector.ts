@@ -12,6 +12,7 @@ import { failureTypes, userFailure } from '../shared/connector-failure';
 import {
   adjustmentsProduct,
   defaultMalformedLog,
+  defaultWarn,
   mapOrSkip,
   zeroedDeletions,
   type MalformedLog,
@@ -170,14 +171,14 @@ export const createStripeLedgerConnector = (deps: {
     let list: Stripe.ApiList<unknown>;
     let objects: unknown[];
     if (cursor.mode === 'events') {
-      list = (await stripe.events.list(
+      list = await stripe.events.list(
         {
           ...paging,
           created: { gt: Math.floor(request.since!.getTime() / 1000) },
           types: ['customer.*', 'product.*', 'invoice.*', 'charge.*', 'credit_note.*'],
         },
         options,
-      ));
+      );
       const changed = new Map<string, string>();
       for (const event of list.data as Stripe.Event[]) {
         const object = event.data.object as { id?: string; object?: string };
@@ -201,7 +202,7 @@ export const createStripeLedgerConnector = (deps: {
       next = { ...cursor, step: cursor.step + 1, after: null, skipped, done };
     else next = null;
     if (next === null && skipped > 0)
-      console.warn(`${STRIPE_NAME}: seller ${sellerId}: ${skipped} malformed records were skipped`);
+      defaultWarn(`${STRIPE_NAME}: seller ${sellerId}: ${skipped} malformed records were skipped`);
     // Stripe lists do not count: progress is by kind of object.
     const total = cursor.mode === 'events' ? 1 : steps.length;
     return {

@@ -7,6 +7,7 @@ import type { FetchedPage, LedgerConnector } from '../../sync/ledger-connector';
 import {
   adjustmentsProduct,
   defaultMalformedLog,
+  defaultWarn,
   mapOrSkip,
   zeroedDeletions,
   type MalformedLog,
@@ -46,7 +47,7 @@ export const createXeroLedgerConnector = (deps: {
   warn?: (message: string) => void;
 }): LedgerConnector => {
   const log = deps.log ?? defaultMalformedLog;
-  const warn = deps.warn ?? ((message: string) => console.warn(message));
+  const warn = deps.warn ?? defaultWarn;
 
   const mapOne = (
     { step, sellerId }: { step: XeroStep; sellerId: number },
