@@ -5,6 +5,7 @@ import { createCredentialVault } from '../../commands/credential-vault';
 import type { Config } from '../../contracts/config';
 import type { SellerProvider } from '../../contracts/events/seller';
 import { createQbdConnector } from '../connectors/qbd/qbd-connector';
+import { createSageIntacctConnector } from '../connectors/sage-intacct/sage-connector';
 import { createQuickBooksOnlineConnector } from '../connectors/quickbooks-online/qbo-connector';
 import { createStripeConnector } from '../connectors/stripe/stripe-connector';
 import { createXeroConnector } from '../connectors/xero/xero-connector';
@@ -40,6 +41,7 @@ export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {
     cloud.QBO = createQuickBooksOnlineConnector(shared);
     cloud.XERO = createXeroConnector(shared);
     cloud.STRIPE = createStripeConnector(shared);
+    cloud.SAGE = createSageIntacctConnector(shared);
   }
   return (provider: SellerProvider): LedgerConnector => {
     if (provider === 'DEMO') return demo;
