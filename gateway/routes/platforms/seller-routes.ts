@@ -22,6 +22,7 @@ import { findSeller, sellerAfter } from '../../use-cases/sellers/find-seller';
 import { sellerFlagName } from '../../use-cases/sellers/seller-flag-name';
 import { sellerResponses } from '../../use-cases/sellers/seller-response';
 import { sellerStream } from '../../../contracts/stream-ids';
+import { checkSageConnectLogin } from '../../../workflows/connectors/sage-intacct/sage-connect-check';
 
 /** Platforms that connect through a browser redirect or the Web Connector, not through POST /api/sellers. */
 const connectedElsewhere: Partial<Record<SellerProvider, string>> = {
@@ -122,6 +123,8 @@ export const sellerRoutes: FastifyPluginAsyncZod = (app) => {
         provider === 'SAGE'
           ? await (async () => {
               const sage = sageFields(request.body);
+              // Tried with a real call first: wrong credentials answer Sage's own words (422).
+              await checkSageConnectLogin(services.config, sage);
               return connectSeller(reply, {
                 tenantId,
                 provider,
