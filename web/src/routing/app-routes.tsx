@@ -83,6 +83,9 @@ const AdminTenantEditPage = lazyPage(() =>
 const AuditHistoryPage = lazyPage(() =>
   import('../pages/admin/audit/audit-history-page').then((page) => page.AuditHistoryPage),
 );
+const QbdLogsPage = lazyPage(() =>
+  import('../pages/admin/collection/qbd-logs-page').then((page) => page.QbdLogsPage),
+);
 const AdminPartnersPage = lazyPage(() =>
   import('../pages/admin/partners/admin-partners-page').then((page) => page.AdminPartnersPage),
 );
@@ -215,6 +218,11 @@ const shellRoutes: RouteObject[] = [
   },
   { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
   { path: '/admin/sellers', element: <AdminSellersPage />, handle: handle('Admin Sellers', 'platformAdmin') },
+  {
+    path: '/admin/collection/qbd-logs/:sellerId',
+    element: <QbdLogsPage />,
+    handle: handle('QuickBooks Desktop Logs', 'platformAdmin'),
+  },
   { path: '/admin/reports', element: <AdminReportsPage />, handle: handle('Admin Reports', 'platformAdmin') },
   {
     path: '/admin/partners',
