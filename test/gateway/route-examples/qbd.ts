@@ -2,7 +2,7 @@ import { sellerStream } from '../../../contracts/stream-ids';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
 import type { Cast, RouteExample } from './types';
 
-let nextSellerId = 890_000;
+let nextSellerId = 896_000; // a range of its own: recipients.ts counts from 890,000
 
 /** A fresh QuickBooks Desktop seller of tenant A, as POST /api/qbd/config leaves it (a system fixture). */
 const qbdSellerOfA = async (cast: Cast): Promise<number> => {
