@@ -8,6 +8,9 @@ import { z } from 'zod';
 export const UnsubscribeRequest = z.object({ token: z.string().trim().min(1).max(200) }).strict();
 export type UnsubscribeRequest = z.infer<typeof UnsubscribeRequest>;
 
+/** RFC 8058: what a mail client POSTs to the List-Unsubscribe address for a one-click unsubscribe. */
+export const OneClickUnsubscribeBody = z.object({ 'List-Unsubscribe': z.literal('One-Click') });
+
 export const UnsubscribeFrequency = z.enum(['weekly', 'monthly']);
 export type UnsubscribeFrequency = z.infer<typeof UnsubscribeFrequency>;
 

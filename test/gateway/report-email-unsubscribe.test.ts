@@ -126,7 +126,11 @@ describe('a report email and its stop link', () => {
     expect(received.text).toContain(`Stop receiving the weekly report: ${stopLink}`);
 
     const email = await mailDevEmail(sent.messageId);
-    expect(email.headers['list-unsubscribe']).toBe(`<${stopLink}>`);
+    // One click (RFC 8058): the header names the API address mail clients POST to, with no cookie and
+    // no anti-forgery token; a GET of it changes nothing and goes on to the page of the email's link.
+    const oneClick = `${world.config.PUBLIC_URL}/api/subscriptions/unsubscribe/one-click?token=${encodeURIComponent(token)}`;
+    expect(email.headers['list-unsubscribe']).toBe(`<${oneClick}>`);
+    expect(email.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     const attachments = email.attachments ?? [];
     expect(attachments.map((a) => [a.fileName, a.contentType])).toEqual(
       reports.map((r) => [r.fileName, r.contentType]),
@@ -167,6 +171,25 @@ describe('a report email and its stop link', () => {
     // Following the link again is harmless.
     expect((await visitor.post('/api/subscriptions/unsubscribe', { token: linkToken })).statusCode).toBe(200);
     expect(await flags()).toEqual({ SendWeekly: false, SendMonthly: true });
+
+    // As a mail client sends them: no cookie, no anti-forgery token.
+    const pathOfOneClick = pathOf(oneClick);
+    const scanned = await world.app.inject({ method: 'GET', url: pathOfOneClick });
+    expect(scanned.statusCode).toBe(303);
+    expect(scanned.headers.location).toBe(stopLink);
+    const mailClient = (payload: string, url = pathOfOneClick) =>
+      world.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+    expect((await mailClient('List-Unsubscribe=Something-Else')).statusCode).toBe(422);
+    const forged = pathOfOneClick.replace(/token=\d+/, `token=${recipientId + 1}`);
+    expect((await mailClient('List-Unsubscribe=One-Click', forged)).statusCode).toBe(400);
+    const clicked = await mailClient('List-Unsubscribe=One-Click');
+    expect(clicked.statusCode).toBe(200);
+    expect(UnsubscribeResponse.parse(clicked.json()).frequency).toBe('weekly');
     expect(tenantId).toBeGreaterThan(0);
   });
 

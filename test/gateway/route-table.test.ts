@@ -22,6 +22,8 @@ const coveredElsewhere: Record<string, string> = {
   'GET /api/docs/openapi.json': 'the OpenAPI document; gateway/app.test.ts',
   'POST /api/billing/stripe/webhook':
     'machine route signed by the payment provider, CSRF-exempt; test/billing/stripe-webhook.test.ts',
+  'POST /api/subscriptions/unsubscribe/one-click':
+    "mail clients' one-click unsubscribe (RFC 8058), CSRF-exempt, the signed token is the credential; test/gateway/report-email-unsubscribe.test.ts",
   'POST /api/qbd/soap':
     'the Web Connector SOAP service, CSRF-exempt, its own session ticket; test/connectors/qbd-web-connector.test.ts',
 };

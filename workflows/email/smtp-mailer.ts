@@ -16,7 +16,10 @@ export type OutgoingEmail = {
    * recognised; without it the transport makes a random one.
    */
   messageId?: string;
-  /** A page where the recipient stops this kind of email: sent as the List-Unsubscribe header. */
+  /**
+   * Where the recipient stops this kind of email in one click (RFC 8058): an address answering a POST
+   * of `List-Unsubscribe=One-Click`, sent as List-Unsubscribe with List-Unsubscribe-Post.
+   */
   unsubscribeUrl?: string;
 };
 
@@ -47,7 +50,12 @@ export const createMailer = (config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): Ma
             }
           : {}),
         ...(messageId ? { messageId } : {}),
-        ...(unsubscribeUrl ? { list: { unsubscribe: unsubscribeUrl } } : {}),
+        ...(unsubscribeUrl
+          ? {
+              list: { unsubscribe: unsubscribeUrl },
+              headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            }
+          : {}),
       });
       return { messageId: info.messageId };
     },

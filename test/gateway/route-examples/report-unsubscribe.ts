@@ -65,4 +65,23 @@ export const examples: RouteExample[] = [
       notTenantData: "the signed token names the subscription; the caller's session and tenant play no part",
     },
   },
+  {
+    method: 'GET',
+    route: '/api/subscriptions/unsubscribe/one-click',
+    access: 'public',
+    // A GET of the List-Unsubscribe address changes nothing: it goes on to the confirming page.
+    status: 303,
+    happy: async (cast) => {
+      const recipientId = await weeklySubscriptionOfUser(cast);
+      const token = signUnsubscribeToken(cast.world.config.SESSION_SECRET, {
+        recipientId,
+        frequency: 'weekly',
+      });
+      return { url: `/api/subscriptions/unsubscribe/one-click?token=${encodeURIComponent(token)}` };
+    },
+    badInput: () => Promise.resolve({ url: '/api/subscriptions/unsubscribe/one-click?token=' }),
+    otherTenant: {
+      notTenantData: "the signed token names the subscription; the caller's session and tenant play no part",
+    },
+  },
 ];

@@ -52,7 +52,10 @@ describe('the report email', () => {
     expect(email.html).toContain('(Excel workbook, 3.0 MB)');
     expect(email.html).toContain('href="http://127.0.0.1:3000/unsubscribe?token=12.w.sig&amp;x=1"');
     expect(email.html).toContain('Stop receiving the weekly report');
-    expect(email.unsubscribeUrl).toBe(input.unsubscribeUrl);
+    // The header's address is the one-click API one of the same token (RFC 8058).
+    expect(email.unsubscribeUrl).toBe(
+      'http://127.0.0.1:3000/api/subscriptions/unsubscribe/one-click?token=12.w.sig',
+    );
     expect(email.messageId).toBe('<31.12@ledgerwise>');
     expect(email.attachments?.map((a) => [a.filename, a.contentType, a.content.byteLength])).toEqual([
       [pdf.fileName, 'application/pdf', 2048],

@@ -2,6 +2,7 @@ import { renderEmail } from '../../email/render-email';
 import type { EmailAttachment, OutgoingEmail } from '../../email/smtp-mailer';
 import { escapeHtml, layout, type EmailContent } from '../../email/templates/layout';
 import type { RenderedReport } from '../rendered-report';
+import { oneClickUnsubscribeLinkOf } from './unsubscribe-token';
 
 /**
  * The email that carries a seller's reports to one recipient (issue 14): a short summary of the
@@ -163,6 +164,6 @@ export const reportEmailMessage = async (
   attachments: attachmentsOf(input.attachments),
   messageId: reportMessageId(input.jobId, input.recipientId),
   ...(input.unsubscribeUrl && stopReceivingLabel(input.frequency)
-    ? { unsubscribeUrl: input.unsubscribeUrl }
+    ? { unsubscribeUrl: oneClickUnsubscribeLinkOf(input.unsubscribeUrl) }
     : {}),
 });

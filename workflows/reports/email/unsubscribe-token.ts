@@ -58,6 +58,19 @@ export const readUnsubscribeToken = (secret: string, token: string): Unsubscribe
   return { recipientId, frequency: code === 'w' ? 'weekly' : 'monthly' };
 };
 
+/**
+ * The email's List-Unsubscribe address: mail clients POST to it (one click, RFC 8058); a GET goes on
+ * to the web page of the same link (gateway/routes/reports/unsubscribe-routes.ts).
+ */
+export const oneClickUnsubscribeLinkOf = (pageLink: string): string => {
+  const page = new URL(pageLink);
+  const token = page.searchParams.get('token') ?? '';
+  return new URL(
+    `/api/subscriptions/unsubscribe/one-click?token=${encodeURIComponent(token)}`,
+    page,
+  ).toString();
+};
+
 /** The web page the email links to (web/src/pages/reports/unsubscribe-page.tsx). */
 export const unsubscribeLink = (publicUrl: string, token: string): string =>
   new URL(`/unsubscribe?token=${encodeURIComponent(token)}`, publicUrl).toString();
