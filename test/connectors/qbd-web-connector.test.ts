@@ -2,7 +2,12 @@ import { QbdConfigResponse, QbdLogsResponse } from '../../contracts/api/qbd';
 import { SellerResponse } from '../../contracts/api/sellers';
 import { ledgerCollections } from '../../workflows/ledger/ledger-collections';
 import { createQbdConnector } from '../../workflows/connectors/qbd/qbd-connector';
-import { QBD_RESETS_COLLECTION } from '../../workflows/connectors/qbd/qbd-session';
+import {
+  QBD_RESETS_COLLECTION,
+  QBD_SESSIONS_COLLECTION,
+  type QbdSessionDoc,
+} from '../../workflows/connectors/qbd/qbd-session';
+import { jobStream } from '../../contracts/stream-ids';
 import { child, parseXml, textAt } from '../../workflows/connectors/qbd/xml';
 import { createQuickBooksDesktopFake, type FakeCompany, type FakeInvoice } from '../fakes/qbd-desktop-fake';
 import { companyFor, platformAdmin, signUp } from '../gateway/fixtures';
@@ -252,6 +257,12 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     const seller = SellerResponse.parse((await admin.browser.get(`/api/sellers/${sellerId}`)).json());
     expect(seller.CollectionDate).toBe(firstRun.toISOString());
     expect(seller.Status.text).toMatch(/^Last sync on/);
+    // The run asks for the seller's metrics, as the sync workflow does after a sync.
+    const session = await world.services.db
+      .collection<QbdSessionDoc>(QBD_SESSIONS_COLLECTION)
+      .findOne({ _id: run.ticket });
+    const [created] = await world.services.writeSide.store.readStream(jobStream(session!.metricsJobId!));
+    expect(created?.data).toMatchObject({ kind: 'metrics', sellerId, parameters: { type: 'sellers' } });
   }, 120_000);
 
   it('brings changes and deletions of a later run, asking only for what changed since', async () => {

@@ -59,6 +59,7 @@ export const qbdSoapRoutes: FastifyPluginAsyncZod = (app) => {
     vault: credentialVaultOf(services),
     now: () => services.now(),
     verifyPassword,
+    metricsPrefix: services.config,
   });
   for (const type of ['text/xml', 'application/soap+xml'])
     app.addContentTypeParser(

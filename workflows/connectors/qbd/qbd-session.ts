@@ -10,7 +10,9 @@ import { emptyLedgerPage, type LedgerPage } from '../../../contracts/ledger';
 import { jobStream, sellerStream } from '../../../contracts/stream-ids';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
 import { writeQbdLog } from '../../../projections/qbd/qbd-logs';
+import type { Config } from '../../../contracts/config';
 import { AppError } from '../../../contracts/errors';
+import { metricsJobWorkflowId } from '../../metrics/metrics-jobs';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { ensureLedgerIndexes } from '../../ledger/ledger-collections';
 import { ledgerEpochOf, recordLedgerEpoch } from '../../ledger/ledger-epochs';
@@ -83,6 +85,8 @@ export type QbdSessionDoc = {
   companyFile: string | null;
   createdAt: Date;
   lastActiveAt: Date;
+  /** The metrics job the finished run requested. */
+  metricsJobId?: number;
 };
 
 export type QbdSessionDeps = {
@@ -92,6 +96,11 @@ export type QbdSessionDeps = {
   now: () => Date;
   /** The gateway's scrypt check of a password against its stored hash. */
   verifyPassword: (password: string, hash: string) => Promise<boolean>;
+  /**
+   * The task-queue prefix of the metrics job a finished run requests (the worker's metrics-job
+   * reactor starts it, as for the admin's S button); without it no metrics are requested.
+   */
+  metricsPrefix?: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>;
   maxReturned?: number;
   log?: MalformedLog;
 };
@@ -226,6 +235,38 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
       step: 'complete-job',
       command: { type: 'CompleteJob', now, data: { result: { collectionDate: session.plan.until } } },
     });
+    if (deps.metricsPrefix) {
+      const metricsJobId = await runWithRequestContext(
+        { actor: systemActorId(PROCESS), tenantId: session.tenantId, requestId: session.workflowId },
+        () =>
+          allocateId(deps.writeSide.store, {
+            category: 'job',
+            commandId: `${session.workflowId}:metrics-job`,
+            now,
+          }),
+      );
+      await runSystemCommand(context, jobDecider, {
+        streamId: jobStream(metricsJobId),
+        step: 'metrics-job',
+        command: {
+          type: 'CreateJob',
+          now,
+          data: {
+            jobId: metricsJobId,
+            kind: 'metrics',
+            tenantId: session.tenantId,
+            sellerId: session.sellerId,
+            parameters: { sellerId: session.sellerId, onlyMissing: false, type: 'sellers' },
+            workflowId: metricsJobWorkflowId(deps.metricsPrefix, {
+              jobType: 'sellers',
+              sellerId: session.sellerId,
+              jobId: metricsJobId,
+            }),
+          },
+        },
+      });
+      await sessions.updateOne({ _id: session._id }, { $set: { metricsJobId } });
+    }
     await deps.db
       .collection(QBD_RESETS_COLLECTION)
       .deleteOne({ _id: session.sellerId as never, epoch: session.plan.epoch });
