@@ -106,6 +106,8 @@ const fixtures = (): FakeCompany => {
     Lines: [{ ItemListID: items[0]!.ListID, Quantity: '1', Amount: '100.00' }],
     TimeModified: old,
   });
+  // A malformed invoice (no customer): counted, logged with its TxnID and skipped; the run goes on.
+  invoices.push({ ...invoices[0]!, TxnID: 'broken-1700000000', RefNumber: 'INV-BROKEN', CustomerListID: '' });
   const payments = Array.from({ length: 40 }, (_, i) => {
     const invoice = invoices[i * 4 + 3]!;
     const amount = ((cents(invoice.Subtotal) + cents(invoice.SalesTaxTotal)) / 100).toFixed(2);
@@ -139,6 +141,7 @@ type LedgerRow = {
 };
 const rows = (entity: keyof typeof ledgerCollections, sellerId: number) =>
   world.services.db.collection<LedgerRow>(ledgerCollections[entity]).find({ sellerId }).toArray();
+const wellFormed = (invoice: FakeInvoice) => invoice.CustomerListID !== '';
 const sum = (list: { amount: number }[]) => list.reduce((n, r) => n + r.amount, 0);
 
 /** A Web Connector run: authenticate, then request/response rounds until 100 percent, then close. */
@@ -225,15 +228,17 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     const company = quickbooks.company;
     const invoices = await rows('invoices', sellerId);
     expect(invoices).toHaveLength(251);
-    const expected = company.invoices.reduce(
-      (n, i) => n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
-      0,
-    );
+    const expected = company.invoices
+      .filter(wellFormed)
+      .reduce(
+        (n, i) =>
+          n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
+        0,
+      );
     expect(sum(invoices)).toBe(expected);
-    const open = company.invoices.reduce(
-      (n, i) => n + cents(i.BalanceRemainingInHomeCurrency ?? i.BalanceRemaining),
-      0,
-    );
+    const open = company.invoices
+      .filter(wellFormed)
+      .reduce((n, i) => n + cents(i.BalanceRemainingInHomeCurrency ?? i.BalanceRemaining), 0);
     expect(invoices.reduce((n, i) => n + i.balance!, 0)).toBe(open);
     expect(invoices.find((i) => i.providerId === '9999-1700000000')).toMatchObject({
       amount: 12500,
@@ -294,10 +299,13 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     expect(invoices).toHaveLength(251);
     expect(invoices.find((i) => i.providerId === changed.TxnID)).toMatchObject({ amount: 50000 });
     expect(invoices.find((i) => i.providerId === gone.TxnID)).toMatchObject({ amount: 0, balance: 0 });
-    const expected = company.invoices.reduce(
-      (n, i) => n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
-      0,
-    );
+    const expected = company.invoices
+      .filter(wellFormed)
+      .reduce(
+        (n, i) =>
+          n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
+        0,
+      );
     expect(sum(invoices)).toBe(expected);
     await world.settle();
     const seller = SellerResponse.parse((await admin.browser.get(`/api/sellers/${sellerId}`)).json());
@@ -363,6 +371,7 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     expect(
       body.logs.filter((l) => l.Endpoint === 'receiveResponseXML' && l.Status === 'OK').length,
     ).toBeGreaterThan(10);
+    expect(body.logs.filter((l) => l.Status === 'OK: 1 malformed records skipped')).toHaveLength(2);
     const days = new Set([firstRun, secondRun, thirdRun].map((d) => d.toISOString().slice(0, 10)));
     expect(body.summary.map((s) => s.date)).toEqual([...days].sort());
     expect(body.summary.reduce((n, s) => n + s.count, 0)).toBe(body.logs.length);

@@ -441,7 +441,7 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
       total: 100,
     });
     if (finished) await finish(session);
-    return { percent, records: mapped, step: answer.step };
+    return { percent, records: mapped, skipped, step: answer.step };
   };
 
   return {
@@ -561,7 +561,13 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
       }
       try {
         const applied = await apply(session, response);
-        await log({ ...entry, status: 'OK', request: `${applied.step}QueryRs`, records: applied.records });
+        await log({
+          ...entry,
+          // Malformed records were logged with their ids; the entry says how many a page skipped.
+          status: applied.skipped > 0 ? `OK: ${applied.skipped} malformed records skipped` : 'OK',
+          request: `${applied.step}QueryRs`,
+          records: applied.records,
+        });
         return applied.percent;
       } catch (error) {
         const reason = messageOf(error);
