@@ -130,7 +130,15 @@ const fixtures = (): FakeCompany => {
       TimeModified: old,
     },
   ];
-  return { customers, items, invoices, creditMemos, payments, deleted: [] };
+  const salesReceipts = [1, 2].map((n) => ({
+    TxnID: `${8000 + n}-1700000000`,
+    CustomerListID: customers[n]!.ListID,
+    TxnDate: '2025-07-25',
+    TotalAmount: `${n * 50}.25`,
+    Lines: [{ ItemListID: items[1]!.ListID, Quantity: '1', Amount: `${n * 50}.25` }],
+    TimeModified: old,
+  }));
+  return { customers, items, invoices, creditMemos, payments, salesReceipts, deleted: [] };
 };
 
 type LedgerRow = {
@@ -141,6 +149,8 @@ type LedgerRow = {
 };
 const rows = (entity: keyof typeof ledgerCollections, sellerId: number) =>
   world.services.db.collection<LedgerRow>(ledgerCollections[entity]).find({ sellerId }).toArray();
+const receiptsTotal = (company: FakeCompany) =>
+  company.salesReceipts.reduce((n, r) => n + cents(r.TotalAmount), 0);
 const wellFormed = (invoice: FakeInvoice) => invoice.CustomerListID !== '';
 const sum = (list: { amount: number }[]) => list.reduce((n, r) => n + r.amount, 0);
 
@@ -227,13 +237,13 @@ describe('the QuickBooks Web Connector SOAP service', () => {
 
     const company = quickbooks.company;
     const invoices = await rows('invoices', sellerId);
-    expect(invoices).toHaveLength(251);
+    expect(invoices).toHaveLength(253);
     const expected = company.invoices
       .filter(wellFormed)
       .reduce(
         (n, i) =>
           n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
-        0,
+        receiptsTotal(company),
       );
     expect(sum(invoices)).toBe(expected);
     const open = company.invoices
@@ -245,8 +255,11 @@ describe('the QuickBooks Web Connector SOAP service', () => {
       balance: 12500,
     });
     const payments = await rows('payments', sellerId);
-    expect(payments).toHaveLength(40);
-    expect(sum(payments)).toBe(company.payments.reduce((n, p) => n + cents(p.TotalAmount), 0));
+    // 40 payments and the settlements of the 2 sales receipts.
+    expect(payments).toHaveLength(42);
+    expect(sum(payments)).toBe(
+      company.payments.reduce((n, p) => n + cents(p.TotalAmount), 0) + receiptsTotal(company),
+    );
     expect(payments.every((p) => p.applications?.[0]?.amount === p.amount)).toBe(true);
     const memos = await rows('creditMemos', sellerId);
     expect(memos).toEqual([
@@ -296,7 +309,7 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     expect(asked.some((r) => r.includes('<TxnDeletedQueryRq'))).toBe(true);
 
     const invoices = await rows('invoices', sellerId);
-    expect(invoices).toHaveLength(251);
+    expect(invoices).toHaveLength(253);
     expect(invoices.find((i) => i.providerId === changed.TxnID)).toMatchObject({ amount: 50000 });
     expect(invoices.find((i) => i.providerId === gone.TxnID)).toMatchObject({ amount: 0, balance: 0 });
     const expected = company.invoices
@@ -304,7 +317,7 @@ describe('the QuickBooks Web Connector SOAP service', () => {
       .reduce(
         (n, i) =>
           n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
-        0,
+        receiptsTotal(company),
       );
     expect(sum(invoices)).toBe(expected);
     await world.settle();

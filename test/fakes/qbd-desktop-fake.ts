@@ -48,6 +48,14 @@ export type FakePayment = {
   Applied: { TxnID: string; PaymentAmount: string }[];
   TimeModified: string;
 };
+export type FakeSalesReceipt = {
+  TxnID: string;
+  CustomerListID: string;
+  TxnDate: string;
+  TotalAmount: string;
+  Lines: FakeLine[];
+  TimeModified: string;
+};
 export type FakeDeleted = { TxnDelType: string; TxnID: string; TimeDeleted: string };
 
 export type FakeCompany = {
@@ -56,6 +64,7 @@ export type FakeCompany = {
   invoices: FakeInvoice[];
   creditMemos: FakeCreditMemo[];
   payments: FakePayment[];
+  salesReceipts: FakeSalesReceipt[];
   deleted: FakeDeleted[];
 };
 
@@ -97,6 +106,14 @@ const retOf = {
         `<AppliedToTxnRet>${e('TxnID', a.TxnID)}${e('TxnType', 'Invoice')}${e('PaymentAmount', a.PaymentAmount)}</AppliedToTxnRet>`,
     ).join('') +
     `</ReceivePaymentRet>`,
+  SalesReceipt: (r: FakeSalesReceipt) =>
+    `<SalesReceiptRet>${e('TxnID', r.TxnID)}${e('TimeModified', r.TimeModified)}${ref('CustomerRef', r.CustomerListID)}` +
+    `${e('TxnDate', r.TxnDate)}${e('TotalAmount', r.TotalAmount)}` +
+    r.Lines.map(
+      (l) =>
+        `<SalesReceiptLineRet>${ref('ItemRef', l.ItemListID)}${e('Quantity', l.Quantity)}${e('Amount', l.Amount)}</SalesReceiptLineRet>`,
+    ).join('') +
+    `</SalesReceiptRet>`,
 };
 
 type Listed = keyof typeof retOf;
@@ -107,6 +124,7 @@ const listOf = (company: FakeCompany, step: Listed): { TimeModified: string }[] 
     Invoice: company.invoices,
     CreditMemo: company.creditMemos,
     ReceivePayment: company.payments,
+    SalesReceipt: company.salesReceipts,
   })[step];
 
 const response = (body: string) =>

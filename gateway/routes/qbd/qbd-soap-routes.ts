@@ -39,7 +39,7 @@ const lastSyncLabels = {
   invoices: 'InvoiceQueryRs',
   creditMemos: 'CreditMemoQueryRs',
   payments: 'ReceivePaymentQueryRs',
-  salesReceipts: null,
+  salesReceipts: 'SalesReceiptQueryRs',
   journalEntries: null,
 } as const;
 

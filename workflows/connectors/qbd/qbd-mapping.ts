@@ -154,3 +154,54 @@ export const deletedOf = (record: XmlElement): { type: string; providerId: strin
   type: required(record, 'TxnDelType'),
   providerId: required(record, 'TxnID'),
 });
+
+/** The payment id that stands for a sales receipt's settlement. */
+export const salesReceiptPaymentId = (txnId: string) => `${txnId}:receipt`;
+
+/**
+ * A sales receipt is a sale paid on the spot: an invoice with nothing owed and a payment of the same
+ * amount applied to it (id `<TxnID>:receipt`), so sales and payments both count it. A receipt
+ * without a customer (an anonymous cash sale) has no one to bill and is skipped as malformed.
+ */
+export const mapQbdSalesReceipt = (
+  sellerId: number,
+  record: XmlElement,
+): { invoice: LedgerInvoice; payment: LedgerPayment } => {
+  const id = required(record, 'TxnID');
+  const rate = textAt(record, 'ExchangeRate');
+  const total = textAt(record, 'TotalAmount');
+  const amount =
+    total !== undefined && total !== ''
+      ? homeCents(total, rate)
+      : homeCents(required(record, 'Subtotal'), rate) + optionalCents(record, 'SalesTaxTotal', rate);
+  const customerId = ledgerIdOf(required(record, 'CustomerRef', 'ListID'));
+  const date = dateOf(required(record, 'TxnDate'));
+  const itemLines: InvoiceLine[] = childrenNamed(record, 'SalesReceiptLineRet')
+    .filter((line) => textAt(line, 'ItemRef', 'ListID'))
+    .map((line) => ({
+      productId: ledgerIdOf(textAt(line, 'ItemRef', 'ListID')!),
+      quantity: wholeQuantity(textAt(line, 'Quantity')),
+      amount: homeCents(textAt(line, 'Amount') || '0', rate),
+    }));
+  return {
+    invoice: {
+      sellerId,
+      providerId: id,
+      customerId,
+      docNumber: textAt(record, 'RefNumber') || id,
+      transactionDate: date,
+      dueDate: date,
+      amount,
+      balance: 0,
+      lines: balancedLines(itemLines, amount),
+    },
+    payment: {
+      sellerId,
+      providerId: salesReceiptPaymentId(id),
+      customerId,
+      date,
+      amount,
+      applications: amount === 0 ? [] : [{ invoiceProviderId: id, amount }],
+    },
+  };
+};

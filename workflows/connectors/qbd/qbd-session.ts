@@ -34,7 +34,9 @@ import {
   mapQbdInvoice,
   mapQbdItem,
   mapQbdPayment,
+  mapQbdSalesReceipt,
   qbdRecordId,
+  salesReceiptPaymentId,
 } from './qbd-mapping';
 import { QB_NO_MATCH, qbdSteps, qbxmlRequest, readQbxmlResponse, type QbdStep } from './qbxml';
 import type { XmlElement } from './xml';
@@ -126,7 +128,10 @@ export const latestSellerFact = async (
 };
 
 type Mapper = (sellerId: number, record: XmlElement) => unknown;
-const mappers: Record<Exclude<QbdStep, 'TxnDeleted'>, { entity: keyof LedgerPage; map: Mapper }> = {
+const mappers: Record<
+  Exclude<QbdStep, 'TxnDeleted' | 'SalesReceipt'>,
+  { entity: keyof LedgerPage; map: Mapper }
+> = {
   Customer: { entity: 'customers', map: mapQbdCustomer },
   Item: { entity: 'products', map: mapQbdItem },
   Invoice: { entity: 'invoices', map: mapQbdInvoice },
@@ -134,6 +139,17 @@ const mappers: Record<Exclude<QbdStep, 'TxnDeleted'>, { entity: keyof LedgerPage
   ReceivePayment: { entity: 'payments', map: mapQbdPayment },
 };
 const deletedEntity = { Invoice: 'invoices', CreditMemo: 'creditMemos', ReceivePayment: 'payments' } as const;
+
+/** The ledger rows a deleted transaction stands for (a sales receipt is an invoice and a payment). */
+const deletedRows = (type: string, providerId: string) =>
+  type === 'SalesReceipt'
+    ? [
+        { entity: 'invoices' as const, providerId },
+        { entity: 'payments' as const, providerId: salesReceiptPaymentId(providerId) },
+      ]
+    : type in deletedEntity
+      ? [{ entity: deletedEntity[type as keyof typeof deletedEntity], providerId }]
+      : [];
 
 /** The qbXML records of one answer as a ledger page; malformed records are logged and counted. */
 export const qbdPageOf = async (
@@ -150,11 +166,24 @@ export const qbdPageOf = async (
         deletedOf(record),
       );
       if (one === null) skipped += 1;
-      const entity = one ? deletedEntity[one.type as keyof typeof deletedEntity] : undefined;
-      return one && entity ? [{ entity, providerId: one.providerId }] : [];
+      return one ? deletedRows(one.type, one.providerId) : [];
     });
     await zeroedDeletions({ db: context.db, sellerId: context.sellerId }, deleted, page);
     return { page, mapped: deleted.length, skipped };
+  }
+  if (step === 'SalesReceipt') {
+    for (const record of records) {
+      const both = mapOrSkip(context.log, { platform: NAME, entity: step, id: qbdRecordId(record) }, () =>
+        mapQbdSalesReceipt(context.sellerId, record),
+      );
+      if (both === null) skipped += 1;
+      else {
+        page.invoices.push(both.invoice);
+        page.payments.push(both.payment);
+        mapped += 1;
+      }
+    }
+    return { page, mapped, skipped };
   }
   const { entity, map } = mappers[step];
   for (const record of records) {
@@ -388,7 +417,7 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
   const apply = async (
     session: QbdSessionDoc,
     response: string,
-  ): Promise<{ percent: number; records: number; step: QbdStep }> => {
+  ): Promise<{ percent: number; records: number; skipped: number; step: QbdStep }> => {
     const steps = stepsOf(session);
     const expected = steps[session.step];
     const answer = readQbxmlResponse(response);

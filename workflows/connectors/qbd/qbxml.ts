@@ -17,6 +17,7 @@ export const qbdSteps = [
   'Invoice',
   'CreditMemo',
   'ReceivePayment',
+  'SalesReceipt',
   'TxnDeleted',
 ] as const;
 export type QbdStep = (typeof qbdSteps)[number];
@@ -24,7 +25,7 @@ export type QbdStep = (typeof qbdSteps)[number];
 const listSteps = new Set<QbdStep>(['Customer', 'Item']);
 
 /** The transaction types whose deletions the last step asks for. */
-export const deletedTxnTypes = ['Invoice', 'CreditMemo', 'ReceivePayment'] as const;
+export const deletedTxnTypes = ['Invoice', 'CreditMemo', 'ReceivePayment', 'SalesReceipt'] as const;
 
 /** qbXML DATETIMETYPE with an explicit offset, seconds precision. */
 export const qbDateTime = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
@@ -80,7 +81,7 @@ export const qbxmlRequest = (query: QbdQuery): string => {
         )}</ModifiedDateRangeFilter>`,
       );
     parts.push(el('IncludeLineItems', 'true'));
-    if (step !== 'ReceivePayment') parts.push(el('IncludeLinkedTxns', 'true'));
+    if (step === 'Invoice' || step === 'CreditMemo') parts.push(el('IncludeLinkedTxns', 'true'));
   }
   parts.push(el('OwnerID', 0));
   return wrap(`<${step}QueryRq requestID="${requestId}" ${iterator}>${parts.join('')}</${step}QueryRq>`);
