@@ -121,6 +121,10 @@ export const jobsProjection = defineProjection<Collections>({
       { key: { tenantId: 1, createdAt: -1 }, name: 'tenant_created' },
       { key: { sellerIds: 1, createdAt: -1 }, name: 'seller_created' },
       { key: { kind: 1, sellerId: 1, status: 1 }, name: 'kind_seller_status' },
+      // The work queues page: counts per kind and state, and the oldest waiting job of a kind.
+      { key: { kind: 1, status: 1, createdAt: 1 }, name: 'kind_status_created' },
+      // GET /api/cron/{name}: a task's latest runs across every tenant.
+      { key: { type: 1, createdAt: -1 }, name: 'type_created' },
     ],
   },
   filter: { eventTypes: [...jobTypes, ...tenantTypes] },
