@@ -369,7 +369,7 @@ describe('the QuickBooks Web Connector SOAP service', () => {
       payload:
         '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><dropTables/></soap:Body></soap:Envelope>',
     });
-    expect(fault.statusCode).toBe(500);
+    expect(fault.statusCode).toBe(400);
     expect(textAt(child(parseXml(fault.body), 'Body'), 'Fault', 'faultstring')).toBe(
       'Unknown method: dropTables',
     );

@@ -81,7 +81,8 @@ export const qbdSoapRoutes: FastifyPluginAsyncZod = (app) => {
         return await answerSoapCall(sessions, readSoapCall(request.body));
       } catch (error) {
         if (!(error instanceof SoapFault)) throw error;
-        return reply.code(500).send(soapFault(error.message));
+        // A soap:Client fault: the request is at fault, so 400 rather than SOAP 1.1's customary 500.
+        return reply.code(400).send(soapFault(error.message));
       }
     },
   );
