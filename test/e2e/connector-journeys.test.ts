@@ -21,7 +21,7 @@ import {
  * Issue 16, part A, done means: a company admin connects QuickBooks Online through the redirect flow
  * (the local OAuth server behind the QBO fake's authorize and token endpoints), watches the first
  * sync run and the status text become "Last sync on ...", and when QuickBooks refuses to renew the
- * token the platforms page says "Authentication Revoked" and offers Reconnect. `ledgerwise all`
+ * token the platforms page says "Authentication Revoked" and offers Reconnect, which clears it. `ledgerwise all`
  * runs with the QBO API and token URLs pointing at the fake; screenshots in test-results/e2e/.
  */
 jest.setTimeout(900_000);
@@ -143,5 +143,22 @@ describe('connector journeys in a real browser', () => {
     const reconnect = connectedTable(page).getByRole('link', { name: 'Reconnect' });
     expect(await reconnect.getAttribute('href')).toBe('/api/connect/qbo');
     await j.shoot(page, 'revoked');
+
+    // Connecting again (the same company, by realm id) clears it.
+    fake.refuseRefresh(false);
+    await reconnect.click();
+    await page.waitForURL(/\/platforms/);
+    await page.getByText('Your data is syncing now.').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByText('Your data is syncing now.').waitFor({ state: 'hidden' });
+    await eventually(
+      () => connectedTable(page).innerText(),
+      (text) => {
+        expect(text).not.toContain('Authentication Revoked');
+        expect(text).toContain('Last sync on');
+      },
+      60_000,
+    );
+    await j.shoot(page, 'reconnected');
   });
 });
