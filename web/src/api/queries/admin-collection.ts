@@ -6,6 +6,7 @@ import {
   type QbdCaptureRequest,
   type QbdSessionRequest,
 } from '../../../../contracts/api/qbd';
+import { BulkSellerSyncResponse, SellersResponse } from '../../../../contracts/api/sellers';
 import { useAppServices } from '../../session/app-services-context';
 import { useCurrentTenantId } from '../../session/session-query';
 import type { ApiClient } from '../api-client';
@@ -52,6 +53,39 @@ export const useReplayQbdCapture = () => {
   return useMutation({
     mutationFn: (body: QbdCaptureRequest) =>
       api.request('/api/qbd/capture', { method: 'POST', body, schema: QbdCaptureResponse }),
+    onSuccess: () => invalidate(adminCollectionResource),
+  });
+};
+
+/** The collection page's tabs (admin.md section 2), each a provider. */
+export const collectionProviders = ['QBO', 'QBD', 'XERO', 'SAGE'] as const;
+export type CollectionProvider = (typeof collectionProviders)[number];
+
+/** The sellers of one provider, every tenant (platform admin), by company name. */
+export const useCollectionSellers = (provider: CollectionProvider) => {
+  const { api } = useAppServices();
+  const tenantId = useCurrentTenantId();
+  return useQuery({
+    queryKey: [...adminCollectionResource.key(tenantId), 'sellers', provider],
+    queryFn: () =>
+      api.get('/api/sellers', {
+        query: { scope: 'all', provider, sort: 'CompanyName', limit: 1000 },
+        schema: SellersResponse,
+      }),
+  });
+};
+
+/** POST /api/sellers/sync: every active seller of the provider. */
+export const useBulkSync = () => {
+  const { api } = useAppServices();
+  const invalidate = useInvalidateResources();
+  return useMutation({
+    mutationFn: (provider: CollectionProvider) =>
+      api.request('/api/sellers/sync', {
+        method: 'POST',
+        body: { provider, active: true },
+        schema: BulkSellerSyncResponse,
+      }),
     onSuccess: () => invalidate(adminCollectionResource),
   });
 };
