@@ -83,6 +83,9 @@ const AdminTenantEditPage = lazyPage(() =>
 const AuditHistoryPage = lazyPage(() =>
   import('../pages/admin/audit/audit-history-page').then((page) => page.AuditHistoryPage),
 );
+const AdminCollectionPage = lazyPage(() =>
+  import('../pages/admin/collection/admin-collection-page').then((page) => page.AdminCollectionPage),
+);
 const QbdLogsPage = lazyPage(() =>
   import('../pages/admin/collection/qbd-logs-page').then((page) => page.QbdLogsPage),
 );
@@ -218,6 +221,11 @@ const shellRoutes: RouteObject[] = [
   },
   { path: '/admin/metrics', element: <AdminMetricsPage />, handle: handle('Admin Metrics', 'platformAdmin') },
   { path: '/admin/sellers', element: <AdminSellersPage />, handle: handle('Admin Sellers', 'platformAdmin') },
+  {
+    path: '/admin/collection',
+    element: <AdminCollectionPage />,
+    handle: handle('Admin Collection', 'platformAdmin'),
+  },
   {
     path: '/admin/collection/qbd-logs/:sellerId',
     element: <QbdLogsPage />,
