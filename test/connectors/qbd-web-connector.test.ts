@@ -181,12 +181,13 @@ const runWebConnector = async (
     });
     const qbxml = request.result?.text ?? '';
     expect(qbxml).not.toBe('');
-    const percent = await soap('receiveResponseXML', {
-      ticket,
-      response: quickbooks.answer(qbxml),
-      hresult: '',
-      message: '',
-    });
+    const answer = quickbooks.answer(qbxml);
+    const percent = await soap('receiveResponseXML', { ticket, response: answer, hresult: '', message: '' });
+    if (round === 2) {
+      // The first invoice page delivered twice (a retried call): the iterator does not move twice.
+      const again = await soap('receiveResponseXML', { ticket, response: answer, hresult: '', message: '' });
+      expect(again.result?.text).toBe(percent.result?.text);
+    }
     percents.push(Number(percent.result?.text));
     if (percents.at(-1)! >= 100 || percents.at(-1)! < 0) break;
   }

@@ -87,6 +87,8 @@ export type QbdSessionDoc = {
   companyFile: string | null;
   createdAt: Date;
   lastActiveAt: Date;
+  /** The requestID of the last answer written, so a repeated delivery is not applied twice. */
+  answered?: number | null;
   /** The metrics job the finished run requested. */
   metricsJobId?: number;
 };
@@ -421,6 +423,9 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
     const steps = stepsOf(session);
     const expected = steps[session.step];
     const answer = readQbxmlResponse(response);
+    // The same answer delivered again (a retried call): already written, nothing moves.
+    if (answer.requestId !== null && Number(answer.requestId) === session.answered)
+      return { percent: session.percent, records: 0, skipped: 0, step: answer.step };
     if (answer.step !== expected)
       throw new Error(`QuickBooks answered ${answer.step}QueryRq while ${expected ?? 'nothing'} was asked`);
     const severe = answer.statusSeverity === 'Error' && answer.statusCode !== QB_NO_MATCH;
@@ -460,6 +465,7 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
           skipped: session.skipped + skipped,
           percent,
           status: finished ? 'done' : 'open',
+          answered: answer.requestId === null ? null : Number(answer.requestId),
           lastActiveAt: deps.now(),
         },
       },
