@@ -17,6 +17,7 @@ import {
   createQbdSessions,
   latestSellerFact,
   QBD_SESSIONS_COLLECTION,
+  ensureQbdSessionIndexes,
   type QbdSessionDoc,
 } from '../../../workflows/connectors/qbd/qbd-session';
 import {
@@ -173,6 +174,7 @@ export const qbdSoapRoutes: FastifyPluginAsyncZod = (app) => {
     async (request) => {
       const sellerId = request.params.id;
       await qbdSeller(sellerId);
+      await ensureQbdSessionIndexes(services.db);
       const [logs, summary, answers, latest] = await Promise.all([
         latestQbdLogs(services.db, sellerId, request.query.limit),
         qbdRequestSummary(services.db, sellerId, services.now()),

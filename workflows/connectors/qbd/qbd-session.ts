@@ -54,6 +54,18 @@ import type { XmlElement } from './xml';
  */
 
 export const QBD_SESSIONS_COLLECTION = 'qbd_sessions';
+
+let sessionsIndexed = new WeakSet<Db>();
+/** A seller's sessions, newest first (the logs route, the abandoned-session sweep): one index serves both. */
+export const ensureQbdSessionIndexes = async (db: Db): Promise<void> => {
+  if (sessionsIndexed.has(db)) return;
+  await db.collection(QBD_SESSIONS_COLLECTION).createIndex({ sellerId: 1, createdAt: -1 });
+  sessionsIndexed.add(db);
+};
+/** For tests that drop databases between runs. */
+export const forgetQbdSessionIndexes = () => {
+  sessionsIndexed = new WeakSet();
+};
 /**
  * Resets (admin Repopulate, "Reset" for QBD) waiting for the next Web Connector run: the sync
  * workflow emptied the ledger into a new epoch, and the next session fetches everything into it.
@@ -305,6 +317,7 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
 
   /** Ends an earlier session of the seller that went silent, so its sync no longer blocks. */
   const endAbandoned = async (sellerId: number) => {
+    await ensureQbdSessionIndexes(deps.db);
     const idleSince = new Date(deps.now().getTime() - QBD_SESSION_IDLE_MS);
     const stale = await sessions
       .find({ sellerId, status: 'open', lastActiveAt: { $lt: idleSince } })
