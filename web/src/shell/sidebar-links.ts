@@ -16,18 +16,21 @@ const admin = (f: SidebarFacts) => f.isTenantAdmin || f.isPlatformAdmin;
 
 /**
  * The admin and devops pages of admin.md section 2 that this build has, in the spec's order, for
- * platform admins only. (Collection and data sets belong to other work.)
+ * platform admins only.
  */
 export const adminLinks: readonly SidebarLink[] = [
   { label: 'Admin Overview', to: '/admin/overview' },
   { label: 'Admin Tenants', to: '/admin/tenants' },
   { label: 'Admin Partners', to: '/admin/partners' },
   { label: 'Admin Sellers', to: '/admin/sellers' },
+  { label: 'Collection', to: '/admin/collection' },
   { label: 'Admin Integrations', to: '/admin/integrations' },
   { label: 'Admin Users', to: '/admin/users' },
   { label: 'Admin Recipients', to: '/admin/recipients' },
   { label: 'Admin Metrics', to: '/admin/metrics' },
   { label: 'Admin Reports', to: '/admin/reports' },
+  { label: 'Statistics', to: '/admin/statistics' },
+  { label: 'Data Sets', to: '/admin/datasets' },
   { label: 'Admin Tasks', to: '/admin/tasks' },
   { label: 'Subscriptions', to: '/admin/subscriptions' },
   { label: 'Plans', to: '/admin/plans' },
