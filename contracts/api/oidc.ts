@@ -77,6 +77,6 @@ export const providerSignInMessages = {
 export const connectMessages = {
   failed: (name: string) => `There was an error connecting ${name}. Please try again.`,
   cancelled: (name: string) => `Connecting ${name} was cancelled.`,
-  notConfigured: (name: string) => `Connecting ${name} is not available yet. Please contact support.`,
+  notConfigured: (name: string) => `Connecting ${name} is not set up on this server. Please contact support.`,
   expired: 'The connection took too long or was started in another session. Please try again.',
 } as const;

@@ -47,6 +47,10 @@ export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {
     if (provider === 'DEMO') return demo;
     const connector = cloud[provider];
     if (connector) return connector;
-    throw ApplicationFailure.nonRetryable(`Syncing ${provider} sellers is not available yet.`, 'NoConnector');
+    // AUTOFY publishes no API (issue 16): its connect card says so, and a sync of one says it plainly.
+    throw ApplicationFailure.nonRetryable(
+      `Syncing ${provider} sellers is not possible: the platform publishes no API to read their books through.`,
+      'NoConnector',
+    );
   };
 };

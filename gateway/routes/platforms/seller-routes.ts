@@ -29,7 +29,7 @@ const connectedElsewhere: Partial<Record<SellerProvider, string>> = {
   QBO: 'QuickBooks Online connects through /api/connect/qbo.',
   XERO: 'Xero connects through /api/connect/xero.',
   STRIPE: 'Stripe connects through /api/connect/stripe.',
-  AUTOFY: 'Autofy connects through its own authorisation flow.',
+  AUTOFY: 'Autofy cannot be connected: it publishes no API to read your books through.',
   QBD: 'QuickBooks Desktop connects through the Web Connector file (/api/qbd/config).',
 };
 

@@ -6,6 +6,7 @@ export type ConnectCardId =
   | 'QBO'
   | 'XERO'
   | 'SAGE'
+  | 'AUTOFY'
   | 'DEMO'
   | 'STRIPE'
   | 'HUBSPOT'
@@ -21,7 +22,9 @@ export type ConnectMethod =
   | { kind: 'sage' }
   | { kind: 'activeCampaign' }
   | { kind: 'qbd' }
-  | { kind: 'demo' };
+  | { kind: 'demo' }
+  /** A platform with no published API: shown, so the user learns it plainly, never connectable. */
+  | { kind: 'unavailable'; reason: string };
 
 export type ConnectCard = {
   id: ConnectCardId;
@@ -71,6 +74,14 @@ export const connectCards: readonly ConnectCard[] = [
     method: { kind: 'sage' },
     feature: 'platforms/sage',
     provider: 'SAGE',
+  },
+  {
+    id: 'AUTOFY',
+    name: 'Autofy',
+    description: 'Autofy publishes no API that Ledgerwise could read your books through.',
+    group: 'platform',
+    method: { kind: 'unavailable', reason: 'Not available: Autofy has no public API to connect to.' },
+    provider: 'AUTOFY',
   },
   {
     id: 'DEMO',
@@ -185,6 +196,7 @@ export const cardState = (card: ConnectCard, context: CardContext): CardState =>
   if (card.id === 'STRIPE' && !isPlatformAdmin) return { shown: false };
   if (card.group === 'platform' && !isPlatformAdmin && (context.hasConnectedSeller || context.isDemo))
     return { shown: false };
+  if (card.method.kind === 'unavailable') return locked(card.method.reason);
   if (context.isDemo) return demoBlocked.has(card.id) || !isPlatformAdmin ? locked(gateTexts.demo) : usable;
   if (card.feature && plan.status === 'loading') return locked(null);
   if (card.feature && plan.status === 'known' && !plan.features.has(card.feature))

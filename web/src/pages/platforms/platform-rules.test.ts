@@ -53,6 +53,16 @@ describe('connect card gating', () => {
       expect(stateOf(id, admin)).toEqual(usable);
   });
 
+  it('shows Autofy, which has no public API, locked for everyone with the plain reason', () => {
+    const unavailable = {
+      shown: true,
+      disabled: true,
+      hint: 'Not available: Autofy has no public API to connect to.',
+    };
+    expect(stateOf('AUTOFY', admin)).toEqual(unavailable);
+    expect(stateOf('AUTOFY', platformAdmin)).toEqual(unavailable);
+  });
+
   it('opens each gated card by its own feature of the plan', () => {
     const features = new Set(['platforms/sage', 'integrations/hubspot_revops']);
     const withSome = { ...admin, plan: { status: 'known', features } } as const;
