@@ -38,7 +38,7 @@ export const Sidebar = ({ facts, onSwitchCompanies, onNavigate }: SidebarProps) 
     <nav
       aria-label="Main"
       data-testid="sidebar"
-      className={`flex h-full flex-col gap-1 p-3 ${facts.isFirm ? 'bg-emerald-800' : 'bg-gray-950'}`}
+      className={`flex h-full flex-col gap-1 overflow-y-auto p-3 ${facts.isFirm ? 'bg-emerald-800' : 'bg-gray-950'}`}
     >
       <p className="mb-4 px-3 pt-2 text-lg font-bold text-white">
         Ledgerwise
