@@ -17,7 +17,7 @@ export const checkSageConnectLogin = async (
     if (config.NODE_ENV === 'production')
       throw new AppError(
         'unavailable',
-        'Sage Intacct connections are not available yet. Please try again later.',
+        'Connecting Sage Intacct is not set up on this server. Please contact support.',
         {
           message: 'SAGE_SENDER_ID and SAGE_SENDER_PASSWORD are not configured',
         },
