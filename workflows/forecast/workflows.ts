@@ -1,6 +1,7 @@
-import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ForecastActivities } from './activities';
 import type { ForecastJobInput, ForecastJobResult } from './forecast-job-input';
+import { failureReasonOf } from '../failure-reason';
 
 const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation'];
 
@@ -20,11 +21,7 @@ const { runForecasts } = proxyActivities<ForecastActivities>({
   },
 });
 
-const reasonOf = (error: unknown): string => {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : undefined;
-  if (cause instanceof ApplicationFailure && cause.message) return cause.message;
-  return error instanceof Error && error.message ? error.message : 'Forecasting failed.';
-};
+const reasonOf = (error: unknown): string => failureReasonOf(error, 'Forecasting failed.');
 
 /**
  * The forecast jobs (POST /api/metrics/sellers?jobType=forecasts|forecastByCustomer|historical) and

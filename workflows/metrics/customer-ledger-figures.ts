@@ -45,9 +45,11 @@ export const createCustomerLedgerFigures = (exclusions: Exclusions, asOf: Date) 
     if (excludedCustomers.has(settlement.customerId)) return;
     const day = toDay(settlement.date);
     if (day > lastDay) return;
+    const applied = settlement.applications.reduce((sum, a) => sum + a.amount, 0);
+    // A fully applied credit memo tells nothing of its own: it names no customer the sheet lists.
+    if (!payment && settlement.amount <= applied) return;
     const customer = of(settlement.customerId);
     if (payment && day > customer.lastPaymentDay) customer.lastPaymentDay = day;
-    const applied = settlement.applications.reduce((sum, a) => sum + a.amount, 0);
     if (settlement.amount > applied) customer.otherCredits += settlement.amount - applied;
   };
 

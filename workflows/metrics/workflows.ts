@@ -1,8 +1,9 @@
-import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MetricsActivities } from './activities';
 import type { CustomerMetricsActivities } from './customer-metrics-activities';
 import type { CustomerMetricsInput, CustomerMetricsResult } from './customer-metrics-input';
 import type { GenerateMetricsInput, GenerateMetricsResult } from './metrics-input';
+import { failureReasonOf } from '../failure-reason';
 
 // The forecast jobs run on the metrics queue's worker, which loads this one workflows file.
 export { forecastJobWorkflow } from '../forecast/workflows';
@@ -25,11 +26,7 @@ const { finishMetricsJob } = proxyActivities<MetricsActivities>({
   retry: { initialInterval: '1 second', maximumAttempts: 8, nonRetryableErrorTypes: refusals },
 });
 
-const reasonOf = (error: unknown): string => {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : undefined;
-  if (cause instanceof ApplicationFailure && cause.message) return cause.message;
-  return error instanceof Error && error.message ? error.message : 'Generating the metrics failed.';
-};
+const reasonOf = (error: unknown): string => failureReasonOf(error, 'Generating the metrics failed.');
 
 /**
  * GenerateMetrics: every metric of one seller from its ledger; records the MetricsDate. It runs after

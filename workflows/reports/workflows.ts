@@ -1,7 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
   ActivityFailure,
-  ApplicationFailure,
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
@@ -27,6 +26,7 @@ import type {
   ScheduledReportsInput,
   ScheduledReportsResult,
 } from './report-schedules/scheduled-reports-input';
+import { failureReasonOf } from '../failure-reason';
 
 const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation'];
 
@@ -69,11 +69,7 @@ const { sendReportEmail } = proxyActivities<ReportActivities>({
   },
 });
 
-const reasonOf = (error: unknown): string => {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : undefined;
-  if (cause instanceof ApplicationFailure && cause.message) return cause.message;
-  return error instanceof Error && error.message ? error.message : 'Sending the report failed.';
-};
+const reasonOf = (error: unknown): string => failureReasonOf(error, 'Sending the report failed.');
 
 /**
  * A report job (issue 14, Sending): plan whom and what, render and archive each file once, send one

@@ -1,13 +1,8 @@
-import {
-  ApplicationFailure,
-  executeChild,
-  ParentClosePolicy,
-  proxyActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { generateMetricsWorkflow } from '../metrics/workflows';
 import type { SyncActivities } from './activities';
 import type { SyncSellerInput, SyncSellerResult } from './sync-input';
+import { failureReasonOf } from '../failure-reason';
 
 const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation', 'AppError:forbidden'];
 
@@ -34,11 +29,7 @@ const { syncLedgerPages } = proxyActivities<SyncActivities>({
   },
 });
 
-const reasonOf = (error: unknown): string => {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : undefined;
-  if (cause instanceof ApplicationFailure && cause.message) return cause.message;
-  return error instanceof Error && error.message ? error.message : 'The sync failed.';
-};
+const reasonOf = (error: unknown): string => failureReasonOf(error, 'The sync failed.');
 
 /**
  * SyncSeller (admin.md section 4): populate, sync or repopulate one seller's ledger from its

@@ -1,6 +1,7 @@
-import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { DatasetActivities } from './dataset-activities';
 import type { DatasetJobInput, DatasetJobResult } from './dataset-job-input';
+import { failureReasonOf } from '../../failure-reason';
 
 const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation'];
 
@@ -20,11 +21,7 @@ const { buildDataset } = proxyActivities<DatasetActivities>({
   },
 });
 
-const reasonOf = (error: unknown): string => {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : undefined;
-  if (cause instanceof ApplicationFailure && cause.message) return cause.message;
-  return error instanceof Error && error.message ? error.message : 'Generating the data set failed.';
-};
+const reasonOf = (error: unknown): string => failureReasonOf(error, 'Generating the data set failed.');
 
 /**
  * A data-set job (POST /api/datasets, one per seller): begin, build the file and store it in the

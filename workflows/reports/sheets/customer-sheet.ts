@@ -1,13 +1,12 @@
 import type { Db } from 'mongodb';
 import type { LedgerCustomer } from '../../../contracts/ledger';
 import { ledgerCollections } from '../../ledger/ledger-collections';
-import { toDay } from '../../metrics/compute-metrics';
+import { createCustomerLedgerFigures } from '../../metrics/customer-ledger-figures';
 import type { CustomerReceivablesDoc } from '../../metrics/customer-receivables';
 import { CUSTOMER_RECEIVABLES, liveGenerationOf, querySellerMetricSummary } from '../../metrics/metric-store';
 import { segmentsOf, type CustomerSegment } from './customer-segments';
 import type { SheetContext } from './sheet-context';
 import {
-  countedAmount,
   customerNames,
   DAY_MS,
   eachDoc,
@@ -66,44 +65,29 @@ type ReceivablesFields = Pick<
   | 'otherCredits'
 >;
 
-/** Per customer: trailing-12-month sales, last payment day and unapplied credits, from the ledger. */
+/**
+ * Per customer: trailing-12-month sales, last payment and unapplied credits, read from the ledger as
+ * of the sheet's day with the metrics run's own rules (customer-ledger-figures.ts).
+ */
 const ledgerFiguresOf = async (db: Db, context: SheetContext, asOf: Date) => {
-  const excluded = exclusionSets(context.exclusions);
-  const lastDay = toDay(asOf);
+  const figures = createCustomerLedgerFigures(context.exclusions, asOf);
   const end = endOfDay(asOf);
-  const salesT12M = new Map<number, number>();
-  const lastPayment = new Map<number, number>();
-  const otherCredits = new Map<number, number>();
-  const add = (map: Map<number, number>, key: number, amount: number) =>
-    map.set(key, (map.get(key) ?? 0) + amount);
-
-  const t12Day = monthsBeforeDay(asOf, 12);
   const invoices = invoicesDated(db, {
     sellerId: context.sellerId,
-    from: new Date((t12Day + 1) * DAY_MS),
+    from: new Date((monthsBeforeDay(asOf, 12) + 1) * DAY_MS),
     to: end,
-    fields: ['customerId', 'lines'],
+    fields: ['customerId', 'transactionDate', 'lines'],
   });
-  await eachDoc(invoices, (invoice) => {
-    if (excluded.customers.has(invoice.customerId)) return;
-    const amount = countedAmount(invoice, excluded);
-    if (amount !== null) add(salesT12M, invoice.customerId, amount);
-  });
-  for (const kind of ['payments', 'creditMemos'] as const)
-    await eachDoc(settlementsDated(db, { sellerId: context.sellerId, kind, to: end }), (settlement) => {
-      if (excluded.customers.has(settlement.customerId)) return;
-      const day = toDay(settlement.date);
-      if (
-        kind === 'payments' &&
-        day <= lastDay &&
-        day > (lastPayment.get(settlement.customerId) ?? -Infinity)
-      )
-        lastPayment.set(settlement.customerId, day);
-      const applied = settlement.applications.reduce((sum, a) => sum + a.amount, 0);
-      if (settlement.amount - applied > 0)
-        add(otherCredits, settlement.customerId, settlement.amount - applied);
-    });
-  return { salesT12M, lastPayment, otherCredits };
+  await eachDoc(invoices, figures.addInvoice);
+  await eachDoc(
+    settlementsDated(db, { sellerId: context.sellerId, kind: 'payments', to: end }),
+    figures.addPayment,
+  );
+  await eachDoc(
+    settlementsDated(db, { sellerId: context.sellerId, kind: 'creditMemos', to: end }),
+    figures.addCreditMemo,
+  );
+  return figures;
 };
 
 /** The live metrics run's customer docs, whole: they are small, and reading them whole is the fast way. */
@@ -153,27 +137,28 @@ export const loadCustomerSheetRows = async (
   let names: Map<number, string>;
   if (receivables === null) names = await customerNames(db, context.sellerId);
   else {
-    const seen = ledger
-      ? new Set([...ledger.salesT12M.keys(), ...ledger.lastPayment.keys(), ...ledger.otherCredits.keys()])
-      : new Set<number>();
-    const others = [...seen].filter((id) => !receivables.has(id));
+    const others = (ledger?.customerIds() ?? []).filter((id) => !receivables.has(id));
     names =
       others.length === 0 ? new Map<number, string>() : await namesOfOthers(db, context.sellerId, others);
     for (const [id, doc] of receivables) names.set(id, doc.name);
   }
-  const salesT12MOf = (customerId: number) =>
-    ledger ? (ledger.salesT12M.get(customerId) ?? 0) : (receivables?.get(customerId)?.salesT12M ?? 0);
-  const lastPaymentOf = (customerId: number): Date | null => {
-    if (!ledger) return receivables?.get(customerId)?.lastPayment ?? null;
-    const paidDay = ledger.lastPayment.get(customerId);
-    return paidDay === undefined ? null : new Date(paidDay * DAY_MS);
+  // Stored by the run, or read from the ledger when the run did not keep them.
+  const figuresOf = (customerId: number) => {
+    if (ledger) return ledger.figuresOf(customerId);
+    const doc = receivables?.get(customerId);
+    return {
+      salesT12M: doc?.salesT12M ?? 0,
+      lastPayment: doc?.lastPayment ?? null,
+      otherCredits: doc?.otherCredits ?? 0,
+    };
   };
-  const otherCreditsOf = (customerId: number) =>
-    ledger ? (ledger.otherCredits.get(customerId) ?? 0) : (receivables?.get(customerId)?.otherCredits ?? 0);
   const ids = [...names.keys()].filter((id) => !excluded.customers.has(id));
-  const segments = segmentsOf(ids.map((customerId) => ({ customerId, salesT12M: salesT12MOf(customerId) })));
+  const segments = segmentsOf(
+    ids.map((customerId) => ({ customerId, salesT12M: figuresOf(customerId).salesT12M })),
+  );
   const rows = ids.map((customerId): CustomerSheetRow => {
     const r = receivables?.get(customerId);
+    const { salesT12M, lastPayment, otherCredits } = figuresOf(customerId);
     return {
       customerId,
       name: names.get(customerId) ?? `Customer ${customerId}`,
@@ -185,12 +170,12 @@ export const loadCustomerSheetRows = async (
       days31To60: r?.aging.days31To60 ?? 0,
       days61To90: r?.aging.days61To90 ?? 0,
       over90: r?.aging.over90 ?? 0,
-      otherCredits: otherCreditsOf(customerId),
+      otherCredits,
       dsoDays: r?.dsoDays ?? null,
       averageDaysLate: r?.averageDaysLate ?? null,
-      lastPayment: lastPaymentOf(customerId),
+      lastPayment,
       lastPurchase: r?.lastPurchase ?? null,
-      salesT12M: salesT12MOf(customerId),
+      salesT12M,
       salesT36M: r?.salesT36M ?? 0,
       risk: riskLabels[r?.risk ?? 'low'],
     };
