@@ -172,6 +172,81 @@ export const IntegrationDeleted = z.object({
   data: z.object({ integrationId: EntityId, deletedAt: IsoDateTime }),
 });
 
+/** How a CRM company was matched to an accounting customer (settings MatchUsingNames*). */
+export const CrmMatchMethod = z.enum(['accountingId', 'exact', 'cleaned', 'approx', 'created']);
+export type CrmMatchMethod = z.infer<typeof CrmMatchMethod>;
+
+/**
+ * The links a sync found between a seller's customers and CRM companies, as a change against the
+ * links already recorded: one event per seller and sync page of changes, never one per company.
+ */
+export const IntegrationCompaniesMatched = z.object({
+  type: z.literal('IntegrationCompaniesMatched'),
+  data: z.object({
+    integrationId: EntityId,
+    sellerId: EntityId,
+    jobId: EntityId,
+    linked: z.array(
+      z.object({ customerId: z.string().min(1), crmId: z.string().min(1), method: CrmMatchMethod }),
+    ),
+    /** Customers whose link went away (the company was deleted in the CRM, or Unlink). */
+    unlinked: z.array(z.string().min(1)),
+    matchedAt: IsoDateTime,
+  }),
+});
+
+export const CrmObjectType = z.enum(['company', 'contact', 'event', 'task', 'note', 'property']);
+export type CrmObjectType = z.infer<typeof CrmObjectType>;
+
+/**
+ * What a push run wrote to the CRM. `created` objects are Ledgerwise's own (a purge deletes exactly
+ * these); the others changed an object the customer owns (a property, a link). Keys make a retried
+ * push recognisable; the connector itself guarantees the CRM holds one object per key.
+ */
+export const IntegrationPushesApplied = z.object({
+  type: z.literal('IntegrationPushesApplied'),
+  data: z.object({
+    integrationId: EntityId,
+    jobId: EntityId,
+    pushes: z.array(
+      z.object({
+        key: z.string().min(1),
+        kind: z.string().min(1),
+        objectType: CrmObjectType,
+        crmId: z.string().min(1),
+        created: z.boolean(),
+        sellerId: EntityId.nullable(),
+        customerId: z.string().nullable(),
+      }),
+    ),
+    appliedAt: IsoDateTime,
+  }),
+});
+
+/** Objects a purge deleted from the CRM (they were in an IntegrationPushesApplied as created). */
+export const IntegrationObjectsPurged = z.object({
+  type: z.literal('IntegrationObjectsPurged'),
+  data: z.object({
+    integrationId: EntityId,
+    jobId: EntityId,
+    objects: z.array(z.object({ objectType: CrmObjectType, crmId: z.string().min(1) })),
+    purgedAt: IsoDateTime,
+  }),
+});
+
+/** A purge or unlink job finished (the job stream carries its progress). */
+export const IntegrationJobFinished = z.object({
+  type: z.literal('IntegrationJobFinished'),
+  data: z.object({
+    integrationId: EntityId,
+    jobId: EntityId,
+    action: z.enum(['purge', 'unlink']),
+    outcome: z.enum(['completed', 'failed']),
+    reason: z.string().nullable(),
+    finishedAt: IsoDateTime,
+  }),
+});
+
 export const IntegrationEvent = z.discriminatedUnion('type', [
   IntegrationConnected,
   IntegrationCredentialsRenewed,
@@ -188,6 +263,10 @@ export const IntegrationEvent = z.discriminatedUnion('type', [
   IntegrationUnlinkRequested,
   IntegrationDisconnected,
   IntegrationDeleted,
+  IntegrationCompaniesMatched,
+  IntegrationPushesApplied,
+  IntegrationObjectsPurged,
+  IntegrationJobFinished,
 ]);
 export type IntegrationEvent = z.infer<typeof IntegrationEvent>;
 export type IntegrationEventType = IntegrationEvent['type'];
@@ -208,6 +287,10 @@ export const integrationEventVersions = {
   IntegrationUnlinkRequested: 1,
   IntegrationDisconnected: 1,
   IntegrationDeleted: 1,
+  IntegrationCompaniesMatched: 1,
+  IntegrationPushesApplied: 1,
+  IntegrationObjectsPurged: 1,
+  IntegrationJobFinished: 1,
 } satisfies Record<IntegrationEventType, number>;
 
 export const integrationPersonalDataFields = {
@@ -226,4 +309,8 @@ export const integrationPersonalDataFields = {
   IntegrationUnlinkRequested: [],
   IntegrationDisconnected: [],
   IntegrationDeleted: [],
+  IntegrationCompaniesMatched: [],
+  IntegrationPushesApplied: [],
+  IntegrationObjectsPurged: [],
+  IntegrationJobFinished: [],
 } satisfies PersonalDataFields<IntegrationEvent>;

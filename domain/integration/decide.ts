@@ -56,6 +56,26 @@ export type PurgeIntegration = DomainCommand<'PurgeIntegration', { jobId: number
 export type UnlinkIntegration = DomainCommand<'UnlinkIntegration', { jobId: number }>;
 export type DisconnectIntegration = DomainCommand<'DisconnectIntegration', Record<string, never>>;
 export type DeleteIntegration = DomainCommand<'DeleteIntegration', Record<string, never>>;
+/** The sync's matching: links made and dropped for one seller (an empty change records nothing). */
+export type RecordCompanyMatches = DomainCommand<
+  'RecordCompanyMatches',
+  Omit<
+    Extract<IntegrationEvent, { type: 'IntegrationCompaniesMatched' }>['data'],
+    'integrationId' | 'matchedAt'
+  >
+>;
+export type RecordCrmPushes = DomainCommand<
+  'RecordCrmPushes',
+  Omit<Extract<IntegrationEvent, { type: 'IntegrationPushesApplied' }>['data'], 'integrationId' | 'appliedAt'>
+>;
+export type RecordPurgedObjects = DomainCommand<
+  'RecordPurgedObjects',
+  Omit<Extract<IntegrationEvent, { type: 'IntegrationObjectsPurged' }>['data'], 'integrationId' | 'purgedAt'>
+>;
+export type FinishIntegrationJob = DomainCommand<
+  'FinishIntegrationJob',
+  Omit<Extract<IntegrationEvent, { type: 'IntegrationJobFinished' }>['data'], 'integrationId' | 'finishedAt'>
+>;
 
 export type IntegrationCommand =
   | ConnectIntegration
@@ -69,7 +89,11 @@ export type IntegrationCommand =
   | PurgeIntegration
   | UnlinkIntegration
   | DisconnectIntegration
-  | DeleteIntegration;
+  | DeleteIntegration
+  | RecordCompanyMatches
+  | RecordCrmPushes
+  | RecordPurgedObjects
+  | FinishIntegrationJob;
 
 const conflict = (userMessage: string) => new AppError('conflict', userMessage);
 
@@ -318,6 +342,47 @@ export const decideIntegration = (command: IntegrationCommand, state: Integratio
         {
           type: 'IntegrationDisconnected',
           data: { integrationId: account.integrationId, disconnectedAt: c.now.toISOString() },
+        },
+      ];
+    })
+    .with({ type: 'RecordCompanyMatches' }, (c): IntegrationEvent[] => {
+      const account = requireAccount(state);
+      if (c.data.linked.length === 0 && c.data.unlinked.length === 0) return [];
+      return [
+        {
+          type: 'IntegrationCompaniesMatched',
+          data: { integrationId: account.integrationId, ...c.data, matchedAt: c.now.toISOString() },
+        },
+      ];
+    })
+    .with({ type: 'RecordCrmPushes' }, (c): IntegrationEvent[] => {
+      const account = requireAccount(state);
+      if (c.data.pushes.length === 0) return [];
+      return [
+        {
+          type: 'IntegrationPushesApplied',
+          data: { integrationId: account.integrationId, ...c.data, appliedAt: c.now.toISOString() },
+        },
+      ];
+    })
+    .with({ type: 'RecordPurgedObjects' }, (c): IntegrationEvent[] => {
+      const account = requireAccount(state);
+      if (c.data.objects.length === 0) return [];
+      return [
+        {
+          type: 'IntegrationObjectsPurged',
+          data: { integrationId: account.integrationId, ...c.data, purgedAt: c.now.toISOString() },
+        },
+      ];
+    })
+    .with({ type: 'FinishIntegrationJob' }, (c): IntegrationEvent[] => {
+      const account = requireAccount(state);
+      if (c.data.outcome === 'failed' && !c.data.reason?.trim())
+        throw new AppError('validation', 'A reason is required.', { properties: { reason: 'required' } });
+      return [
+        {
+          type: 'IntegrationJobFinished',
+          data: { integrationId: account.integrationId, ...c.data, finishedAt: c.now.toISOString() },
         },
       ];
     })

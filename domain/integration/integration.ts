@@ -83,6 +83,14 @@ export const evolveIntegration = (state: IntegrationState, event: IntegrationEve
     .with({ type: 'IntegrationDisconnected' }, () =>
       onKnown(state, () => ({ active: false, credentialsStatus: 'REVOKED', credentialsRef: null })),
     )
+    // Matches, pushes and purged objects are read models' business: the decider needs none of them.
+    .with(
+      { type: 'IntegrationCompaniesMatched' },
+      { type: 'IntegrationPushesApplied' },
+      { type: 'IntegrationObjectsPurged' },
+      { type: 'IntegrationJobFinished' },
+      () => state,
+    )
     .with({ type: 'IntegrationDeleted' }, ({ data }): IntegrationState => ({
       status: 'deleted',
       integrationId: data.integrationId,

@@ -64,6 +64,12 @@ const date = (iso: string) => new Date(iso);
 
 const integrationWrites = (event: IntegrationEvent): ReadModelWrite<Collections>[] => {
   switch (event.type) {
+    // The CRM links, pushes and purges feed their own read models (projections/integrations/crm-*).
+    case 'IntegrationCompaniesMatched':
+    case 'IntegrationPushesApplied':
+    case 'IntegrationObjectsPurged':
+    case 'IntegrationJobFinished':
+      return [];
     case 'IntegrationConnected': {
       const { data } = event;
       return set(data.integrationId, {
