@@ -205,6 +205,17 @@ export const ConfigEnv = z
     ),
     OAUTH_SALESFORCE_CLIENT_ID: oauthClientValue,
     OAUTH_SALESFORCE_CLIENT_SECRET: oauthClientValue,
+    /** The Salesforce REST API version the CRM connector calls; the instance URL comes with each token. */
+    SALESFORCE_API_VERSION: z
+      .string()
+      .trim()
+      .regex(/^v\d+\.\d$/, 'must look like v60.0')
+      .default('v60.0'),
+    /**
+     * ActiveCampaign calls go to each account's own URL (checked public, ADR 26); when set, every call
+     * goes here instead (tests and local development point it at test/fakes/active-campaign-fake.ts).
+     */
+    ACTIVE_CAMPAIGN_API_URL: url(['http', 'https']).optional(),
   })
   .superRefine((env, ctx) => {
     // The development defaults are public (they are in this file): production must name its own.
