@@ -173,9 +173,9 @@ describe('seller journeys in a real browser', () => {
     // The server sorts: the customer with the largest open balance first, then by name on request.
     await customers.getByRole('button', { name: /Customer/ }).click();
     await customers.locator('th[aria-sort="ascending"]').waitFor();
-    const first = customers.getByRole('link').first();
-    const customerName = (await first.innerText()).trim();
-    await first.click();
+    // Click the link by the name read, not `.first()` again: the sorted rows may re-render in between.
+    const customerName = (await customers.getByRole('link').first().innerText()).trim();
+    await customers.getByRole('link', { name: customerName, exact: true }).first().click();
     await page.waitForURL(`**/sellers/${sellerId}/customers/*`);
     await page.getByRole('heading', { name: customerName, level: 1 }).waitFor();
     const chart = page.getByTestId('customer-transaction-chart');
