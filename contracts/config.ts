@@ -216,6 +216,14 @@ export const ConfigEnv = z
      * goes here instead (tests and local development point it at test/fakes/active-campaign-fake.ts).
      */
     ACTIVE_CAMPAIGN_API_URL: url(['http', 'https']).optional(),
+    /**
+     * Live Reports (docs/adr/0049-live-reports.md): Google Sheets and Drive for GOOGLE integrations,
+     * Microsoft Graph (OneDrive) for MICROSOFT ones; tests point them at test/fakes/google-sheets-fake.ts
+     * and test/fakes/microsoft-graph-fake.ts.
+     */
+    GOOGLE_SHEETS_API_URL: url(['http', 'https']).default('https://sheets.googleapis.com'),
+    GOOGLE_DRIVE_API_URL: url(['http', 'https']).default('https://www.googleapis.com'),
+    MICROSOFT_GRAPH_API_URL: url(['http', 'https']).default('https://graph.microsoft.com/v1.0'),
   })
   .superRefine((env, ctx) => {
     // The development defaults are public (they are in this file): production must name its own.
