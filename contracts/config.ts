@@ -192,6 +192,8 @@ export const ConfigEnv = z
     OAUTH_HUBSPOT_TOKEN_URL: url(['http', 'https']).default('https://api.hubapi.com/oauth/v1/token'),
     OAUTH_HUBSPOT_CLIENT_ID: oauthClientValue,
     OAUTH_HUBSPOT_CLIENT_SECRET: oauthClientValue,
+    /** HubSpot's CRM API (HubSpot and RevOps Pro integrations); tests point it at test/fakes/hubspot-fake.ts. */
+    HUBSPOT_API_URL: url(['http', 'https']).default('https://api.hubapi.com'),
     /** RevOps Pro is a HubSpot app of its own (more scopes), with its own client. */
     OAUTH_REVOPS_AUTHORIZE_URL: url(['http', 'https']).default('https://app.hubspot.com/oauth/authorize'),
     OAUTH_REVOPS_TOKEN_URL: url(['http', 'https']).default('https://api.hubapi.com/oauth/v1/token'),
