@@ -82,6 +82,35 @@ export const JobReportArchived = z.object({
   }),
 });
 
+/** The Live Reports kinds (portal.md section 7): the sheets an integration keeps in a cloud drive. */
+export const ManagedReportType = z.enum(['CUSTOMER_SHEET', 'AR_FORECAST_SHEET']);
+export type ManagedReportType = z.infer<typeof ManagedReportType>;
+
+/** The cloud drives Live Reports are written to (integration providers GOOGLE and MICROSOFT). */
+export const ManagedReportProvider = z.enum(['GOOGLE', 'MICROSOFT']);
+export type ManagedReportProvider = z.infer<typeof ManagedReportProvider>;
+
+/**
+ * A live report rewritten in place in a cloud drive by a live reports job (docs/adr/0049-live-reports.md):
+ * a Google Sheets spreadsheet or an Excel workbook in OneDrive. `fileId` is the provider's id of the
+ * file, the same on every refresh while the file exists. One per (integration, type, seller) and job.
+ */
+export const JobManagedReportWritten = z.object({
+  type: z.literal('JobManagedReportWritten'),
+  data: z.object({
+    jobId: EntityId,
+    tenantId: EntityId,
+    sellerId: EntityId,
+    integrationId: EntityId,
+    provider: ManagedReportProvider,
+    type: ManagedReportType,
+    fileId: z.string().min(1),
+    storageUrl: z.string().min(1),
+    displayName: z.string().min(1),
+    writtenAt: IsoDateTime,
+  }),
+});
+
 /** The job's email reached one recipient (once: a retried send step finds it and sends nothing twice). */
 export const JobReportEmailed = z.object({
   type: z.literal('JobReportEmailed'),
@@ -104,6 +133,7 @@ export const JobEvent = z.discriminatedUnion('type', [
   JobCancelled,
   JobReportArchived,
   JobReportEmailed,
+  JobManagedReportWritten,
 ]);
 export type JobEvent = z.infer<typeof JobEvent>;
 export type JobEventType = JobEvent['type'];
@@ -117,6 +147,7 @@ export const jobEventVersions = {
   JobCancelled: 1,
   JobReportArchived: 1,
   JobReportEmailed: 1,
+  JobManagedReportWritten: 1,
 } satisfies Record<JobEventType, number>;
 
 /** Jobs refer to people only by id; parameters must not carry emails or names. */
@@ -129,4 +160,5 @@ export const jobPersonalDataFields = {
   JobCancelled: [],
   JobReportArchived: [],
   JobReportEmailed: [],
+  JobManagedReportWritten: [],
 } satisfies PersonalDataFields<JobEvent>;

@@ -1,9 +1,22 @@
 import { match } from 'ts-pattern';
 import type { ArchivedReportType, ReportExtension } from '../../contracts/api/reports';
 import { AppError } from '../../contracts/errors';
-import type { JobEvent, JobJson, JobKind } from '../../contracts/events/job';
+import type {
+  JobEvent,
+  JobJson,
+  JobKind,
+  ManagedReportProvider,
+  ManagedReportType,
+} from '../../contracts/events/job';
 import type { DomainCommand } from '../decider';
-import { archivedFileKey, isFinished, type JobState, type JobStatus, type KnownJob } from './job';
+import {
+  archivedFileKey,
+  isFinished,
+  managedReportKey,
+  type JobState,
+  type JobStatus,
+  type KnownJob,
+} from './job';
 
 export type CreateJob = DomainCommand<
   'CreateJob',
@@ -45,6 +58,20 @@ export type RecordReportEmailed = DomainCommand<
   { recipientId: number; reportTypes: ArchivedReportType[]; messageId: string }
 >;
 
+/** A live report a live reports job wrote to a cloud drive (docs/adr/0049-live-reports.md). */
+export type RecordManagedReport = DomainCommand<
+  'RecordManagedReport',
+  {
+    sellerId: number;
+    integrationId: number;
+    provider: ManagedReportProvider;
+    type: ManagedReportType;
+    fileId: string;
+    storageUrl: string;
+    displayName: string;
+  }
+>;
+
 export type JobCommand =
   | CreateJob
   | StartJob
@@ -53,7 +80,8 @@ export type JobCommand =
   | FailJob
   | CancelJob
   | RecordReportArchived
-  | RecordReportEmailed;
+  | RecordReportEmailed
+  | RecordManagedReport;
 
 /** Progress is coarse: within a stage, at most one record a second (architecture.md, workflows). */
 export const minProgressIntervalMs = 1000;
@@ -158,6 +186,27 @@ const recordEmailed = (command: RecordReportEmailed, job: KnownJob): JobEvent[] 
   ];
 };
 
+/** One live report per integration, type and seller and job: a retried write step records nothing. */
+const recordManaged = (command: RecordManagedReport, job: KnownJob): JobEvent[] => {
+  const { data } = command;
+  if (job.managed[managedReportKey(data.integrationId, data.type, data.sellerId)]) return [];
+  if (isFinished(job.status)) throw alreadyFinished(job.status);
+  const properties: Record<string, string> = {};
+  if (!isId(data.sellerId)) properties.sellerId = 'Must be a positive whole number.';
+  if (!isId(data.integrationId)) properties.integrationId = 'Must be a positive whole number.';
+  for (const field of ['fileId', 'storageUrl', 'displayName'] as const)
+    if (!data[field].trim()) properties[field] = 'required';
+  if (!properties.storageUrl && !/^https?:\/\//.test(data.storageUrl))
+    properties.storageUrl = 'Must be an http or https address.';
+  refuseInvalid('The live report is not valid.', properties);
+  return [
+    {
+      type: 'JobManagedReportWritten',
+      data: { jobId: job.jobId, tenantId: job.tenantId, ...data, writtenAt: command.now.toISOString() },
+    },
+  ];
+};
+
 export const decideJob = (command: JobCommand, state: JobState): JobEvent[] =>
   match(command)
     .with({ type: 'CreateJob' }, (c): JobEvent[] => {
@@ -201,4 +250,5 @@ export const decideJob = (command: JobCommand, state: JobState): JobEvent[] =>
     })
     .with({ type: 'RecordReportArchived' }, (c) => recordArchived(c, requireJob(state)))
     .with({ type: 'RecordReportEmailed' }, (c) => recordEmailed(c, requireJob(state)))
+    .with({ type: 'RecordManagedReport' }, (c) => recordManaged(c, requireJob(state)))
     .exhaustive();

@@ -20,6 +20,8 @@ export type KnownJob = {
   archived: Readonly<Record<string, ArchivedFile>>;
   /** Recipients the job's email reached, so a retried send step mails nobody twice. */
   emailedRecipientIds: readonly number[];
+  /** Keyed by managedReportKey: the live reports the job wrote (file ids), each recorded once. */
+  managed: Readonly<Record<string, string>>;
 };
 
 export type JobState = { status: 'none' } | KnownJob;
@@ -29,6 +31,10 @@ export const initialJobState = (): JobState => ({ status: 'none' });
 /** One archived file per report type and seller in a job. */
 export const archivedFileKey = (type: ArchivedReportType, sellerId: number | null): string =>
   `${type}:${sellerId ?? 'tenant'}`;
+
+/** One live report per integration, type and seller in a job. */
+export const managedReportKey = (integrationId: number, type: string, sellerId: number): string =>
+  `${integrationId}:${type}:${sellerId}`;
 
 export const isFinished = (status: JobStatus) =>
   status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -47,6 +53,7 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState =>
       progress: null,
       archived: {},
       emailedRecipientIds: [],
+      managed: {},
     }))
     .with({ type: 'JobStarted' }, () => onKnown(state, () => ({ status: 'running' })))
     .with({ type: 'JobProgressRecorded' }, ({ data }) =>
@@ -71,5 +78,13 @@ export const evolveJob = (state: JobState, event: JobEvent): JobState =>
     )
     .with({ type: 'JobReportEmailed' }, ({ data }) =>
       onKnown(state, (job) => ({ emailedRecipientIds: [...job.emailedRecipientIds, data.recipientId] })),
+    )
+    .with({ type: 'JobManagedReportWritten' }, ({ data }) =>
+      onKnown(state, (job) => ({
+        managed: {
+          ...job.managed,
+          [managedReportKey(data.integrationId, data.type, data.sellerId)]: data.fileId,
+        },
+      })),
     )
     .exhaustive();

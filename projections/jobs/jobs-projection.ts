@@ -106,6 +106,7 @@ const jobWrites = (event: JobEvent): ReadModelWrite<Collections>[] => {
     // The archive's own read model (projections/reports) holds these.
     case 'JobReportArchived':
     case 'JobReportEmailed':
+    case 'JobManagedReportWritten':
       return [];
   }
 };

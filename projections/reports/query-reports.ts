@@ -4,6 +4,7 @@ import { currentCollection } from '../framework/read-model-versions';
 import { waitUntilRead, type ReadAfter } from '../read-after';
 import { sellersProjection, type SellerCollections, type SellerDoc } from '../sellers/sellers-projection';
 import {
+  managedReportId,
   REPORTS,
   reportsProjection,
   type ArchivedReportDoc,
@@ -92,6 +93,15 @@ export const getArchivedReport = async (
   await waitUntilRead(db, REPORTS, query.readAfter);
   return (await archivedReportsCollection(db)).findOne({ _id: query.archivedReportId });
 };
+
+/** One live report's row (its file id), or null before its first write; the refresh rewrites that file. */
+export const findManagedReport = async (
+  db: Db,
+  query: { integrationId: number; type: string; sellerId: number },
+): Promise<ManagedReportDoc | null> =>
+  (await managedReportsCollection(db)).findOne({
+    _id: managedReportId(query.integrationId, query.type, query.sellerId),
+  });
 
 /** The tenant's live reports, most recently updated first. */
 export const listManagedReports = async (

@@ -83,7 +83,13 @@ describe('the reports projection', () => {
   });
 
   it('reads only the events it projects', () => {
-    expect(reportsProjection.filter?.eventTypes).toEqual(['JobReportArchived', 'TenantPurged']);
+    expect(reportsProjection.filter?.eventTypes).toEqual([
+      'JobReportArchived',
+      'JobManagedReportWritten',
+      'IntegrationDisconnected',
+      'IntegrationDeleted',
+      'TenantPurged',
+    ]);
     const emailed = recorded('JobReportEmailed', 'job-70', {
       jobId: 70,
       recipientId: 4,

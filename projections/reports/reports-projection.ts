@@ -1,6 +1,7 @@
 import type { ArchivedReportType, ReportExtension } from '../../contracts/api/reports';
 import type { RecordedEvent } from '../../contracts/events/envelope';
-import { JobEvent } from '../../contracts/events/job';
+import { IntegrationEvent } from '../../contracts/events/integration';
+import { JobEvent, type ManagedReportProvider, type ManagedReportType } from '../../contracts/events/job';
 import { TenantEvent } from '../../contracts/events/tenant';
 import { defineProjection, type ReadModelWrite } from '../framework/projection';
 import { parseEvent } from '../parse-event';
@@ -25,24 +26,33 @@ export type ArchivedReportDoc = {
 };
 
 /**
- * One live report kept in a CRM or cloud drive (the Live Reports table). Nothing writes it yet: the
- * CRM and cloud integrations issue adds the events that do, here in this projection.
+ * One live report kept in a cloud drive (the Live Reports table, docs/adr/0049-live-reports.md): the
+ * last JobManagedReportWritten of its integration, type and seller. The integration's disconnect or
+ * delete removes its rows (the files stay in the user's drive, theirs to keep).
  */
 export type ManagedReportDoc = {
+  /** managedReportId(integrationId, type, sellerId) */
   _id: string;
   position: number;
   tenantId: number;
   sellerId: number | null;
-  type: string;
-  provider: string;
+  integrationId: number;
+  type: ManagedReportType;
+  provider: ManagedReportProvider;
+  /** The provider's id of the file: the next refresh rewrites this one. */
+  fileId: string;
   storageUrl: string;
   displayName: string;
   updatedAt: Date;
 };
 
+export const managedReportId = (integrationId: number, type: string, sellerId: number): string =>
+  `${integrationId}-${type}-${sellerId}`;
+
 export type ReportCollections = 'archived' | 'managed';
 
-const archivedTypes = new Set(['JobReportArchived']);
+const archivedTypes = new Set(['JobReportArchived', 'JobManagedReportWritten']);
+const integrationTypes = new Set(['IntegrationDisconnected', 'IntegrationDeleted']);
 const tenantTypes = new Set(['TenantPurged']);
 
 export const REPORTS = 'reports';
@@ -56,9 +66,12 @@ export const reportsProjection = defineProjection<ReportCollections>({
       { key: { tenantId: 1, createdAt: -1 }, name: 'tenant_created' },
       { key: { sellerId: 1, createdAt: -1 }, name: 'seller_created' },
     ],
-    managed: [{ key: { tenantId: 1, updatedAt: -1 }, name: 'tenant_updated' }],
+    managed: [
+      { key: { tenantId: 1, updatedAt: -1 }, name: 'tenant_updated' },
+      { key: { integrationId: 1 }, name: 'integration' },
+    ],
   },
-  filter: { eventTypes: [...archivedTypes, ...tenantTypes] },
+  filter: { eventTypes: [...archivedTypes, ...integrationTypes, ...tenantTypes] },
   project: (event: RecordedEvent): ReadModelWrite<ReportCollections>[] => {
     const job = parseEvent(JobEvent, archivedTypes, event);
     if (job?.type === 'JobReportArchived') {
@@ -84,6 +97,33 @@ export const reportsProjection = defineProjection<ReportCollections>({
         },
       ];
     }
+    if (job?.type === 'JobManagedReportWritten') {
+      const { data } = job;
+      return [
+        {
+          kind: 'set',
+          collection: 'managed',
+          id: managedReportId(data.integrationId, data.type, data.sellerId),
+          fields: {
+            tenantId: data.tenantId,
+            sellerId: data.sellerId,
+            integrationId: data.integrationId,
+            type: data.type,
+            provider: data.provider,
+            fileId: data.fileId,
+            storageUrl: data.storageUrl,
+            displayName: data.displayName,
+            updatedAt: new Date(data.writtenAt),
+          },
+        },
+      ];
+    }
+    const integration = parseEvent(IntegrationEvent, integrationTypes, event);
+    // A disconnected or deleted account no longer refreshes its files: they leave the Live Reports table.
+    if (integration?.type === 'IntegrationDisconnected' || integration?.type === 'IntegrationDeleted')
+      return [
+        { kind: 'delete', collection: 'managed', filter: { integrationId: integration.data.integrationId } },
+      ];
     const tenant = parseEvent(TenantEvent, tenantTypes, event);
     // Any purge deletes the tenant's archived files (their customers' names are in them), so the rows go too.
     if (tenant?.type === 'TenantPurged')
