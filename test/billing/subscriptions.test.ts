@@ -12,7 +12,9 @@ import {
 } from '../../projections/billing/query-billing-subscriptions';
 import { applyPlanCatalogue } from '../../workflows/billing/plan-catalogue';
 import { startTenantBillingReactor } from '../../workflows/billing/tenant-billing-reactor';
-import { companyFor } from '../gateway/fixtures';
+import { companyFor, platformAdmin } from '../gateway/fixtures';
+import { CronResponse, JobsResponse } from '../../contracts/api/jobs';
+import { ErrorResponse } from '../../contracts/errors';
 import { useGatewayWorld } from '../gateway/gateway-world';
 import { person } from '../gateway/team-fixtures';
 
@@ -132,6 +134,65 @@ describe('a subscription from the company’s creation', () => {
     expect(await featuresOf(advisor.browser, clientId)).toEqual(
       expect.arrayContaining(['integrations/salesforce', 'integrations/hubspot_revops']),
     );
+  });
+});
+
+describe('Move Customer (moveIndirectCustomer)', () => {
+  it('makes a client the firm pays for pay for itself, on the business plan, and says what changed', async () => {
+    count += 1;
+    const advisor = await person(world, { name: `mover${count}` });
+    const firmId = await companyFor(world, advisor, { name: `Move Firm ${count}`, classification: 'FIRM' });
+    const client = await advisor.browser.post('/api/tenants', { ...welcome, Name: `Moving ${count}` });
+    const clientId = Tenant.parse(client.json()).Id;
+    await world.settle();
+    expect(await subscriptionOf(clientId)).toMatchObject({ BillingTenantId: firmId, Direct: false });
+
+    const admin = await platformAdmin(world);
+    // A tenant admin may not run tasks.
+    expect(
+      (await advisor.browser.post('/api/tasks', { name: 'moveIndirectCustomer', customerId: clientId }))
+        .statusCode,
+    ).toBe(403);
+    const moved = await admin.browser.post('/api/tasks', {
+      name: 'moveIndirectCustomer',
+      customerId: clientId,
+    });
+    expect(moved.statusCode).toBe(200);
+    const [job] = JobsResponse.parse(moved.json()).jobs;
+    expect(job).toMatchObject({
+      Kind: 'task',
+      Type: 'moveIndirectCustomer',
+      Status: 'completed',
+      TenantId: clientId,
+      Result: {
+        previousBillingTenantId: firmId,
+        billingTenantId: clientId,
+        previousPlan: 'free_client',
+        plan: 'growth_business',
+      },
+    });
+    const after = await eventually(
+      () => subscriptionOf(clientId),
+      (s) => s?.Plan.Identifier === 'growth_business',
+    );
+    expect(after).toMatchObject({
+      BillingTenantId: clientId,
+      Direct: true,
+      Plan: { Identifier: 'growth_business' },
+    });
+
+    // Moved once: a second move is refused and changes nothing.
+    const again = await admin.browser.post('/api/tasks', {
+      name: 'moveIndirectCustomer',
+      customerId: clientId,
+    });
+    expect(again.statusCode).toBe(409);
+    expect(ErrorResponse.parse(again.json()).message).toBe(
+      `Company ${clientId} already pays for its own subscription: it is not an indirect customer.`,
+    );
+    await world.settle();
+    const history = CronResponse.parse((await admin.browser.get('/api/cron/moveIndirectCustomer')).json());
+    expect(history.recentJobs.filter((j) => j.TenantId === clientId)).toHaveLength(1);
   });
 });
 

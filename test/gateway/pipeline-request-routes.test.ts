@@ -68,8 +68,6 @@ describe('requests that concern no one tenant', () => {
     expect(errorOf(report).message).toBe(
       'Switch to a company first: the request is recorded in its history.',
     );
-    const task = await browser.post('/api/tasks', { name: 'moveIndirectCustomer', customerId: 1 });
-    expect(task.statusCode).toBe(409);
   });
 });
 
@@ -437,19 +435,21 @@ describe('POST /api/tasks', () => {
     ]);
   });
 
-  it('moves an indirect customer, recorded in the admin’s company', async () => {
+  it('refuses to move a company that is not an indirect customer, recording nothing', async () => {
     const browser = await signedInAdmin();
-    const tenantId = await adminCompany();
-    const [job] = jobsOf(
-      await browser.post('/api/tasks', { name: 'moveIndirectCustomer', customerId: 4321 }),
+    const { tenantId } = await companyWithSeller('gamma', 'Direct Co');
+    // No plan catalogue in this world: the company has no subscription, so no payer to move.
+    const refused = await browser.post('/api/tasks', { name: 'moveIndirectCustomer', customerId: tenantId });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toBe(
+      `Company ${tenantId} has no subscription: there is no payer to move.`,
     );
-    expect(job).toMatchObject({
-      Kind: 'task',
-      Type: 'moveIndirectCustomer',
-      TenantId: tenantId,
-      SellerId: null,
-      Parameters: { customerId: 4321 },
-    });
+    const unknown = await browser.post('/api/tasks', { name: 'moveIndirectCustomer', customerId: 987654 });
+    expect(unknown.statusCode).toBe(404);
+    expect(errorOf(unknown).message).toBe('Company 987654 was not found.');
+    await world.settle();
+    const cron = await browser.get('/api/cron/moveIndirectCustomer');
+    expect(JSON.stringify(cron.json())).not.toContain(`"customerId":${tenantId}`);
   });
 
   it('answers an unknown task or a missing customer id with 422, and refuses tenant admins', async () => {

@@ -25,13 +25,14 @@ const catalogue: Record<CronName, { description: string; parameters: CronParamet
     ],
   },
   moveIndirectCustomer: {
-    description: "Records a Move Customer request as a task job in the current company's history.",
+    description:
+      'Makes a company whose subscription an advisory firm pays (an indirect customer) pay for itself; a firm client plan becomes the business default plan.',
     parameters: [
       {
         name: 'customerId',
         type: 'id',
         required: true,
-        description: 'The customer to move (its ledger id).',
+        description: 'The company to move (its tenant id).',
       },
     ],
   },

@@ -3,12 +3,10 @@ import type { Job, TaskRequest } from '../../../contracts/api/jobs';
 import { AppError } from '../../../contracts/errors';
 import { listAdminSellers } from '../../../projections/sellers/query-sellers';
 import { tenantSummaries } from '../../../projections/tenant-lookup';
-import { requireCaller } from '../../plugins/access';
-import { recordJob } from './record-job';
+import { moveIndirectCustomer } from './move-indirect-customer';
 import { requestSellerSync } from '../sellers/request-seller-sync';
 
 type UpdateDemoSeller = Extract<TaskRequest, { name: 'update_demo_seller' }>;
-type MoveIndirectCustomer = Extract<TaskRequest, { name: 'moveIndirectCustomer' }>;
 
 /** Update Demo Seller: a task job per DEMO seller of a demo tenant (normally the one Demo Client). */
 const updateDemoSeller = async (reply: FastifyReply, task: UpdateDemoSeller): Promise<Job[]> => {
@@ -37,25 +35,6 @@ const updateDemoSeller = async (reply: FastifyReply, task: UpdateDemoSeller): Pr
     jobs.push(sync.job);
   }
   return jobs;
-};
-
-/**
- * Move Customer: the customer's seller is found by the task itself (the ledger), so the request is
- * recorded in the history of the admin's current company.
- */
-const moveIndirectCustomer = async (reply: FastifyReply, task: MoveIndirectCustomer): Promise<Job[]> => {
-  const tenantId = requireCaller(reply.request).tenantId;
-  if (tenantId === null)
-    throw new AppError('conflict', 'Switch to a company first: the request is recorded in its history.');
-  return [
-    await recordJob(reply, {
-      kind: 'task',
-      type: task.name,
-      tenantId,
-      sellerId: null,
-      parameters: { customerId: task.customerId },
-    }),
-  ];
 };
 
 /** POST /api/tasks (platform admins). */

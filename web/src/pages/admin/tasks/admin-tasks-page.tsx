@@ -152,7 +152,11 @@ export const AdminTasksPage = () => {
       <ErrorCallout message={failure} />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
-          <h2 className="mb-3 text-base font-semibold text-gray-900">Move Customer</h2>
+          <h2 className="mb-1 text-base font-semibold text-gray-900">Move Customer</h2>
+          <p className="mb-3 text-sm text-gray-600">
+            A company whose subscription its advisory firm pays starts paying for itself; a firm client plan
+            becomes the business plan. The customer id is the company&apos;s id.
+          </p>
           <form
             noValidate
             className="flex flex-col gap-3 sm:flex-row sm:items-end"
