@@ -1,0 +1,391 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyReply } from 'fastify';
+import { failureTypes, userFailure } from '../../workflows/connectors/shared/connector-failure';
+import type { IntegrationAccessToken } from '../../workflows/integrations/cloud/cloud-http';
+
+/**
+ * A local Google Sheets API v4 and Drive API v3, as much as Live Reports use
+ * (docs/adr/0049-live-reports.md), with in-memory spreadsheets: spreadsheets.create and get,
+ * spreadsheets.batchUpdate (addSheet, updateSheetProperties, updateSpreadsheetProperties),
+ * values.batchClear and values.batchUpdate (A1 ranges, RAW; a write past the grid is refused as the
+ * real API refuses it), Drive files.get, files.list by appProperties and files.update. An OAuth 2.0
+ * token endpoint (refresh grant). Faults on demand: 429 with Retry-After, 5xx bursts, expired access
+ * tokens (401 UNAUTHENTICATED), refused refresh (400 invalid_grant). Errors in Google's JSON format.
+ */
+
+export type FakeCell = string | number;
+
+export type FakeSheet = {
+  sheetId: number;
+  title: string;
+  rowCount: number;
+  columnCount: number;
+  frozenRowCount: number;
+  frozenColumnCount: number;
+  /** Row-major; missing cells are empty. */
+  cells: FakeCell[][];
+};
+
+export type FakeSpreadsheet = {
+  spreadsheetId: string;
+  title: string;
+  trashed: boolean;
+  appProperties: Record<string, string>;
+  description: string | null;
+  sheets: FakeSheet[];
+};
+
+type Json = Record<string, unknown>;
+
+export type GoogleSheetsFake = {
+  url: string;
+  configValues: { GOOGLE_SHEETS_API_URL: string; GOOGLE_DRIVE_API_URL: string };
+  /** Tokens for a connected account; the refresh token renews them at the fake's token endpoint. */
+  issueTokens: () => { accessToken: string; refreshToken: string };
+  /** The integration's token provider as core's integration-tokens.ts answers it, over this fake. */
+  accessTokens: (tokens: { accessToken: string; refreshToken: string }) => IntegrationAccessToken;
+  spreadsheets: Map<string, FakeSpreadsheet>;
+  /** A worksheet's cells, trailing empty cells and rows trimmed (what a user sees). */
+  valuesOf: (spreadsheetId: string, sheetTitle: string) => FakeCell[][];
+  throttle: (count: number, retryAfterSeconds: number) => void;
+  failNext: (count: number, status?: number) => void;
+  expireAccessTokens: () => void;
+  refuseRefresh: (refuse?: boolean) => void;
+  requests: { method: string; path: string; status: number }[];
+  created: () => number;
+  refreshes: () => number;
+  close: () => Promise<void>;
+};
+
+const googleError = (reply: FastifyReply, code: number, status: string, message: string) =>
+  reply.code(code).send({ error: { code, message, status } });
+
+/** `'My sheet'!B3` -> title, zero-based row and column of the start cell. */
+export const parseA1 = (range: string): { title: string; row: number; column: number } => {
+  const match = /^(?:'((?:[^']|'')*)'|([^!]+))(?:!([A-Z]+)(\d+))?$/.exec(range);
+  if (!match) throw new Error(`Unable to parse range: ${range}`);
+  const title = match[1] !== undefined ? match[1].replace(/''/g, "'") : match[2]!;
+  let column = 0;
+  for (const letter of match[3] ?? 'A') column = column * 26 + (letter.charCodeAt(0) - 64);
+  return { title, row: Number(match[4] ?? 1) - 1, column: column - 1 };
+};
+
+export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
+  const app = Fastify({ logger: false, bodyLimit: 50 * 1024 * 1024 });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  const spreadsheets = new Map<string, FakeSpreadsheet>();
+  const access = new Map<string, number>();
+  const refresh = new Set<string>();
+  const requests: GoogleSheetsFake['requests'] = [];
+  let throttled = { count: 0, retryAfter: 0 };
+  let failing = { count: 0, status: 503 };
+  let refusing = false;
+  let createdCount = 0;
+  let refreshCount = 0;
+  let nextSheetId = 1;
+
+  const issue = () => {
+    const accessToken = `ya29.fake-${randomBytes(12).toString('hex')}`;
+    const refreshToken = `1//fake-${randomBytes(12).toString('hex')}`;
+    access.set(accessToken, Date.now() + 3600_000);
+    refresh.add(refreshToken);
+    return { accessToken, refreshToken };
+  };
+
+  app.post('/token', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, string>;
+    if (body.grant_type !== 'refresh_token' || refusing || !refresh.has(body.refresh_token ?? ''))
+      return reply
+        .code(400)
+        .send({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+    refreshCount += 1;
+    const accessToken = `ya29.fake-${randomBytes(12).toString('hex')}`;
+    access.set(accessToken, Date.now() + 3600_000);
+    // Google keeps the refresh token: none comes back.
+    return { access_token: accessToken, expires_in: 3599, token_type: 'Bearer', scope: 'drive.file' };
+  });
+
+  const sheetJson = (sheet: FakeSheet, index: number) => ({
+    properties: {
+      sheetId: sheet.sheetId,
+      title: sheet.title,
+      index,
+      sheetType: 'GRID',
+      gridProperties: {
+        rowCount: sheet.rowCount,
+        columnCount: sheet.columnCount,
+        frozenRowCount: sheet.frozenRowCount,
+        frozenColumnCount: sheet.frozenColumnCount,
+      },
+    },
+  });
+  const spreadsheetJson = (book: FakeSpreadsheet) => ({
+    spreadsheetId: book.spreadsheetId,
+    properties: { title: book.title, locale: 'en_US', timeZone: 'Etc/GMT' },
+    sheets: book.sheets.map(sheetJson),
+    spreadsheetUrl: `https://docs.google.com/spreadsheets/d/${book.spreadsheetId}/edit`,
+  });
+  const newSheet = (title: string): FakeSheet => ({
+    sheetId: nextSheetId++,
+    title,
+    rowCount: 1000,
+    columnCount: 26,
+    frozenRowCount: 0,
+    frozenColumnCount: 0,
+    cells: [],
+  });
+
+  /** Answers the request, or null when a fault or the token answered already. */
+  const guard = (authorization: string | undefined, reply: FastifyReply): FastifyReply | null => {
+    const expiresAt = access.get(authorization?.replace(/^Bearer /, '') ?? '');
+    if (!expiresAt || expiresAt < Date.now())
+      return googleError(
+        reply,
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+      );
+    if (throttled.count > 0) {
+      throttled.count -= 1;
+      return reply
+        .code(429)
+        .header('retry-after', String(throttled.retryAfter))
+        .send({ error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } });
+    }
+    if (failing.count > 0) {
+      failing.count -= 1;
+      return googleError(reply, failing.status, 'UNAVAILABLE', 'The service is currently unavailable.');
+    }
+    return null;
+  };
+
+  app.addHook('onResponse', async (request, reply) => {
+    requests.push({ method: request.method, path: request.url.split('?')[0]!, status: reply.statusCode });
+  });
+
+  const findBook = (id: string) => {
+    const book = spreadsheets.get(id);
+    return book && !book.trashed ? book : null;
+  };
+
+  const applyRequest = (book: FakeSpreadsheet, change: Json): Json => {
+    if (change.addSheet) {
+      const { properties } = change.addSheet as { properties: { title: string } };
+      if (book.sheets.some((s) => s.title === properties.title))
+        throw new Error(`A sheet with the name "${properties.title}" already exists.`);
+      const sheet = newSheet(properties.title);
+      book.sheets.push(sheet);
+      return { addSheet: sheetJson(sheet, book.sheets.length - 1) };
+    }
+    if (change.updateSpreadsheetProperties) {
+      const { properties } = change.updateSpreadsheetProperties as { properties: { title?: string } };
+      if (properties.title) book.title = properties.title;
+      return {};
+    }
+    if (change.updateSheetProperties) {
+      const { properties } = change.updateSheetProperties as {
+        properties: { sheetId: number; gridProperties?: Partial<FakeSheet> };
+      };
+      const sheet = book.sheets.find((s) => s.sheetId === properties.sheetId);
+      if (!sheet) throw new Error(`No grid with id: ${properties.sheetId}`);
+      const grid = properties.gridProperties ?? {};
+      if (grid.rowCount !== undefined) {
+        sheet.rowCount = grid.rowCount;
+        sheet.cells = sheet.cells.slice(0, grid.rowCount);
+      }
+      if (grid.columnCount !== undefined) {
+        sheet.columnCount = grid.columnCount;
+        sheet.cells = sheet.cells.map((row) => row.slice(0, grid.columnCount));
+      }
+      if (grid.frozenRowCount !== undefined) sheet.frozenRowCount = grid.frozenRowCount;
+      if (grid.frozenColumnCount !== undefined) sheet.frozenColumnCount = grid.frozenColumnCount;
+      return {};
+    }
+    throw new Error(`Unsupported request: ${Object.keys(change).join(', ')}`);
+  };
+
+  app.all('/v4/*', async (request, reply) => {
+    const stopped = guard(request.headers.authorization, reply);
+    if (stopped) return stopped;
+    const path = request.url.split('?')[0]!.slice('/v4/'.length);
+    const body = (request.body ?? {}) as Json;
+    if (path === 'spreadsheets' && request.method === 'POST') {
+      const properties = (body.properties ?? {}) as { title?: string };
+      const sheets = (body.sheets as { properties: { title: string } }[] | undefined) ?? [];
+      const book: FakeSpreadsheet = {
+        spreadsheetId: `1${randomBytes(21).toString('base64url')}`,
+        title: properties.title ?? 'Untitled spreadsheet',
+        trashed: false,
+        appProperties: {},
+        description: null,
+        sheets: (sheets.length > 0 ? sheets.map((s) => s.properties.title) : ['Sheet1']).map(newSheet),
+      };
+      spreadsheets.set(book.spreadsheetId, book);
+      createdCount += 1;
+      return spreadsheetJson(book);
+    }
+    const match = /^spreadsheets\/([^/:]+)(?:\/values)?(?::(\w+))?$/.exec(decodeURIComponent(path));
+    const book = match ? findBook(match[1]!) : null;
+    if (!match || !book) return googleError(reply, 404, 'NOT_FOUND', 'Requested entity was not found.');
+    const action = match[2] ?? null;
+    const isValues = path.includes('/values');
+    try {
+      if (!action && request.method === 'GET') return spreadsheetJson(book);
+      if (!isValues && action === 'batchUpdate') {
+        const changes = (body.requests as Json[] | undefined) ?? [];
+        // All or nothing, as the real batchUpdate.
+        const copy = structuredClone(book);
+        const replies = changes.map((change) => applyRequest(copy, change));
+        Object.assign(book, copy);
+        return { spreadsheetId: book.spreadsheetId, replies };
+      }
+      if (isValues && action === 'batchClear') {
+        const ranges = (body.ranges as string[] | undefined) ?? [];
+        for (const range of ranges) {
+          const { title } = parseA1(range);
+          const sheet = book.sheets.find((s) => s.title === title);
+          if (!sheet) throw new Error(`Unable to parse range: ${range}`);
+          sheet.cells = [];
+        }
+        return { spreadsheetId: book.spreadsheetId, clearedRanges: ranges };
+      }
+      if (isValues && action === 'batchUpdate') {
+        if (body.valueInputOption !== 'RAW' && body.valueInputOption !== 'USER_ENTERED')
+          throw new Error('Invalid valueInputOption');
+        const data = (body.data as { range: string; values: FakeCell[][] }[] | undefined) ?? [];
+        const copy = structuredClone(book);
+        let updatedCells = 0;
+        for (const { range, values } of data) {
+          const { title, row, column } = parseA1(range);
+          const sheet = copy.sheets.find((s) => s.title === title);
+          if (!sheet) throw new Error(`Unable to parse range: ${range}`);
+          const width = Math.max(0, ...values.map((v) => v.length));
+          if (row + values.length > sheet.rowCount || column + width > sheet.columnCount)
+            throw new Error(
+              `Range (${range}) exceeds grid limits. Max rows: ${sheet.rowCount}, max columns: ${sheet.columnCount}`,
+            );
+          values.forEach((cells, r) => {
+            const target = (sheet.cells[row + r] ??= []);
+            cells.forEach((cell, c) => {
+              target[column + c] = cell;
+              updatedCells += 1;
+            });
+          });
+        }
+        Object.assign(book, copy);
+        return { spreadsheetId: book.spreadsheetId, totalUpdatedCells: updatedCells };
+      }
+    } catch (error) {
+      return googleError(reply, 400, 'INVALID_ARGUMENT', (error as Error).message);
+    }
+    return googleError(reply, 404, 'NOT_FOUND', 'Method not found.');
+  });
+
+  app.get<{ Querystring: { q?: string } }>('/drive/v3/files', async (request, reply) => {
+    const stopped = guard(request.headers.authorization, reply);
+    if (stopped) return stopped;
+    const q = request.query.q ?? '';
+    const wanted = /appProperties has \{ key='([^']*)' and value='([^']*)' \}/.exec(q);
+    const notTrashed = q.includes('trashed = false');
+    const files = [...spreadsheets.values()]
+      .filter((book) => !notTrashed || !book.trashed)
+      .filter((book) => !wanted || book.appProperties[wanted[1]!] === wanted[2])
+      .map((book) => ({ id: book.spreadsheetId }));
+    return { kind: 'drive#fileList', incompleteSearch: false, files };
+  });
+
+  app.get<{ Params: { id: string } }>('/drive/v3/files/:id', async (request, reply) => {
+    const stopped = guard(request.headers.authorization, reply);
+    if (stopped) return stopped;
+    const book = spreadsheets.get(request.params.id);
+    if (!book) return googleError(reply, 404, 'notFound', `File not found: ${request.params.id}.`);
+    return { id: book.spreadsheetId, name: book.title, trashed: book.trashed };
+  });
+
+  app.patch<{ Params: { id: string } }>('/drive/v3/files/:id', async (request, reply) => {
+    const stopped = guard(request.headers.authorization, reply);
+    if (stopped) return stopped;
+    const book = spreadsheets.get(request.params.id);
+    if (!book) return googleError(reply, 404, 'notFound', `File not found: ${request.params.id}.`);
+    const body = (request.body ?? {}) as { appProperties?: Record<string, string>; description?: string };
+    book.appProperties = { ...book.appProperties, ...body.appProperties };
+    if (body.description !== undefined) book.description = body.description;
+    return { id: book.spreadsheetId };
+  });
+
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const tokenUrl = `${url}/token`;
+  return {
+    url,
+    configValues: { GOOGLE_SHEETS_API_URL: url, GOOGLE_DRIVE_API_URL: url },
+    issueTokens: issue,
+    accessTokens: (tokens) => fakeAccessTokens('Google', tokenUrl, tokens),
+    spreadsheets,
+    valuesOf: (spreadsheetId, sheetTitle) => {
+      const sheet = spreadsheets.get(spreadsheetId)?.sheets.find((s) => s.title === sheetTitle);
+      if (!sheet) throw new Error(`no sheet ${sheetTitle} in ${spreadsheetId}`);
+      const rows = sheet.cells.map((row) => {
+        const cells = Array.from(row, (cell) => cell ?? '');
+        while (cells.length > 0 && cells.at(-1) === '') cells.pop();
+        return cells;
+      });
+      while (rows.length > 0 && rows.at(-1)!.length === 0) rows.pop();
+      return rows;
+    },
+    throttle: (count, retryAfter) => {
+      throttled = { count, retryAfter };
+    },
+    failNext: (count, status = 503) => {
+      failing = { count, status };
+    },
+    expireAccessTokens: () => {
+      for (const token of access.keys()) access.set(token, 0);
+    },
+    refuseRefresh: (refuse = true) => {
+      refusing = refuse;
+    },
+    requests,
+    created: () => createdCount,
+    refreshes: () => refreshCount,
+    close: () => app.close(),
+  };
+};
+
+/**
+ * An IntegrationAccessToken over a fake's token endpoint, as the real provider behaves: the access
+ * token until a 401, then one refresh; a refused refresh (invalid_grant) is the user failure that
+ * asks to reconnect.
+ */
+export const fakeAccessTokens = (
+  platform: string,
+  tokenUrl: string,
+  tokens: { accessToken: string; refreshToken: string },
+): IntegrationAccessToken => {
+  let current = tokens.accessToken;
+  return {
+    current: () => Promise.resolve({ accessToken: current, instanceUrl: null }),
+    renewAfterRejection: async (rejected) => {
+      if (rejected !== current) return { accessToken: current, instanceUrl: null };
+      const response = await fetch(tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refreshToken,
+        }).toString(),
+      });
+      const body = (await response.json()) as { access_token?: string; error?: string };
+      if (!response.ok || !body.access_token)
+        throw userFailure(
+          `${platform} refused to renew our access (${body.error ?? response.status}). Reconnect the integration.`,
+          failureTypes.revoked,
+        );
+      current = body.access_token;
+      return { accessToken: current, instanceUrl: null };
+    },
+  };
+};
