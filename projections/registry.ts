@@ -5,6 +5,7 @@ import { auditHistoryProjection } from './audit-history/audit-history-projection
 import type { Projection } from './framework/projection';
 import { sellersProjection } from './sellers/sellers-projection';
 import { integrationsProjection } from './integrations/integrations-projection';
+import { crmCompanyLinksProjection } from './integrations/crm-company-links-projection';
 import { recipientsProjection } from './recipients/recipients-projection';
 import { partnersProjection } from './partners/partners-projection';
 import { plansProjection } from './plans/plans-projection';
@@ -20,6 +21,7 @@ export const projections: readonly Projection[] = [
   invitesProjection,
   sellersProjection,
   integrationsProjection,
+  crmCompanyLinksProjection,
   recipientsProjection,
   partnersProjection,
   plansProjection,

@@ -7,4 +7,6 @@ export const taskQueues = (config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>) =
   metrics: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-metrics`,
   reports: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-reports`,
   datasets: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-datasets`,
+  /** CRM integration jobs: a 100k-company sync must not hold up the ledger syncs' queue. */
+  integrations: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-integrations`,
 });

@@ -40,6 +40,11 @@ export type MarkIntegrationCredentialsInvalid = DomainCommand<
   'MarkIntegrationCredentialsInvalid',
   { credentialsStatus: 'INVALID' | 'REVOKED'; reason: string }
 >;
+/** A worker renewed the OAuth tokens: the new vault entry, for the same account and owner. */
+export type RenewIntegrationCredentials = DomainCommand<
+  'RenewIntegrationCredentials',
+  { credentialsRef: string }
+>;
 export type SetIntegrationActive = DomainCommand<'SetIntegrationActive', { active: boolean }>;
 export type SetIntegrationLocked = DomainCommand<'SetIntegrationLocked', { locked: boolean }>;
 export type UpdateIntegrationSettings = DomainCommand<
@@ -80,6 +85,7 @@ export type FinishIntegrationJob = DomainCommand<
 export type IntegrationCommand =
   | ConnectIntegration
   | MarkIntegrationCredentialsInvalid
+  | RenewIntegrationCredentials
   | SetIntegrationActive
   | SetIntegrationLocked
   | UpdateIntegrationSettings
@@ -266,6 +272,26 @@ export const decideIntegration = (command: IntegrationCommand, state: Integratio
             credentialsStatus: c.data.credentialsStatus,
             reason: c.data.reason,
             invalidatedAt: c.now.toISOString(),
+          },
+        },
+      ];
+    })
+    .with({ type: 'RenewIntegrationCredentials' }, (c): IntegrationEvent[] => {
+      const account = requireAccount(state);
+      if (account.credentialsRef === c.data.credentialsRef) return [];
+      // A renewal after a refusal or a disconnect would revive credentials the user withdrew.
+      if (account.credentialsStatus !== 'VALID')
+        throw conflict('Only valid credentials can be renewed; reconnect the account instead.');
+      return [
+        {
+          type: 'IntegrationCredentialsRenewed',
+          data: {
+            integrationId: account.integrationId,
+            tenantId: account.tenantId,
+            credentialsRef: c.data.credentialsRef,
+            credentialsOwner: account.credentialsOwner,
+            accountUrl: account.accountUrl,
+            renewedAt: c.now.toISOString(),
           },
         },
       ];

@@ -247,6 +247,39 @@ describe('credentials status', () => {
   });
 });
 
+describe('renewing tokens', () => {
+  it('records the worker renewal under the new reference, keeping the owner, once', () => {
+    spec
+      .given([connected()])
+      .when(command('RenewIntegrationCredentials', { credentialsRef: 'secrets/integration-21-r1' }))
+      .then([
+        {
+          type: 'IntegrationCredentialsRenewed',
+          data: {
+            integrationId: 21,
+            tenantId: 3,
+            credentialsRef: 'secrets/integration-21-r1',
+            credentialsOwner: 'jane@acme.example',
+            accountUrl: null,
+            renewedAt: at,
+          },
+        },
+      ]);
+    spec
+      .given([connected()])
+      .when(command('RenewIntegrationCredentials', { credentialsRef: 'secrets/integration-21' }))
+      .then([]);
+  });
+
+  it('does not revive refused or disconnected credentials', () => {
+    for (const given of [invalidated, disconnected])
+      spec
+        .given([connected(), given])
+        .when(command('RenewIntegrationCredentials', { credentialsRef: 'late' }))
+        .thenFails('conflict', 'Only valid credentials can be renewed; reconnect the account instead.');
+  });
+});
+
 describe('Active state', () => {
   it('deactivates an active account with valid credentials and activates it again', () => {
     spec

@@ -15,6 +15,9 @@ export type KnownIntegration = {
   active: boolean;
   credentialsStatus: CredentialsStatus;
   credentialsRef: string | null;
+  /** Who authorised the account and ActiveCampaign's URL: a renewal of the tokens repeats them. */
+  credentialsOwner: string | null;
+  accountUrl: string | null;
   /** Settings.Locked of the spec, kept apart because cloud accounts have no other settings. */
   locked: boolean;
   settings: CrmSettings | null;
@@ -47,6 +50,8 @@ export const evolveIntegration = (state: IntegrationState, event: IntegrationEve
       active: true,
       credentialsStatus: 'VALID',
       credentialsRef: data.credentialsRef,
+      credentialsOwner: data.credentialsOwner,
+      accountUrl: data.accountUrl,
       locked: false,
       settings: data.settings,
       syncDate: null,
@@ -54,7 +59,12 @@ export const evolveIntegration = (state: IntegrationState, event: IntegrationEve
       lastFinishedSyncJobId: null,
     }))
     .with({ type: 'IntegrationCredentialsRenewed' }, ({ data }) =>
-      onKnown(state, () => ({ credentialsStatus: 'VALID', credentialsRef: data.credentialsRef })),
+      onKnown(state, () => ({
+        credentialsStatus: 'VALID',
+        credentialsRef: data.credentialsRef,
+        credentialsOwner: data.credentialsOwner,
+        accountUrl: data.accountUrl,
+      })),
     )
     .with({ type: 'IntegrationCredentialsInvalidated' }, ({ data }) =>
       onKnown(state, () => ({ credentialsStatus: data.credentialsStatus })),

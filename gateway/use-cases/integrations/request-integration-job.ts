@@ -4,6 +4,7 @@ import { integrationDecider } from '../../../domain/integration/integration-deci
 import { allocateIdFor, executeCommand } from '../../execute-command';
 import { requireCaller } from '../../plugins/access';
 import { integrationStream, jobStream } from '../../../contracts/stream-ids';
+import { integrationWorkflowId } from '../../../workflows/integrations/crm/client';
 
 export type IntegrationJobRequest = {
   integrationId: number;
@@ -11,24 +12,21 @@ export type IntegrationJobRequest = {
   action: { kind: 'sync' } | { kind: 'purge'; unlink: boolean } | { kind: 'unlink' };
 };
 
-/** The Temporal workflow id of an account's sync or purge. */
-export const integrationWorkflowId = (integrationId: number, action: string, jobId: number): string =>
-  `integration-${action}-${integrationId}-${jobId}`;
-
 /**
  * Records a sync, purge or unlink of an integration account as a job: the account's stream takes it first
  * (refusing a second sync while one runs, or a purge of an active account), then the job stream
- * describes it. Starting the Temporal workflow belongs here.
+ * describes it. The worker's integration-job reactor starts the run (workflows/integrations/crm), as
+ * the sync-request reactor does for sellers: a request made while Temporal is down still runs later.
  */
 export const requestIntegrationJob = async (
   reply: FastifyReply,
   request: IntegrationJobRequest,
 ): Promise<{ jobId: number; workflowId: string; position: number }> => {
-  const { now } = reply.request.server.services;
+  const { now, config } = reply.request.server.services;
   const caller = requireCaller(reply.request);
   const { integrationId, tenantId, action } = request;
   const jobId = await allocateIdFor(reply, 'job', `${action.kind}-${integrationId}`);
-  const workflowId = integrationWorkflowId(integrationId, action.kind, jobId);
+  const workflowId = integrationWorkflowId(config, { integrationId, action: action.kind, jobId });
   await executeCommand(reply, integrationDecider, {
     streamId: integrationStream(integrationId),
     tenantId,

@@ -7,7 +7,12 @@ import type { CrmMatchMethod, CrmSettings } from '../../../contracts/events/inte
  * per company; a name that fits two candidates equally well links neither: a wrong link would push a
  * customer's overdue invoices onto someone else's company, a missing one only waits for a person.
  */
-export type MatchCustomer = { customerId: string; name: string };
+export type MatchCustomer = {
+  customerId: string;
+  name: string;
+  /** The accounting platform's own id when it differs from the customer id (Xero's GUIDs). */
+  providerId?: string | null;
+};
 export type MatchCompany = { crmId: string; name: string; accountingId: string | null };
 export type CompanyLink = { customerId: string; crmId: string; method: CrmMatchMethod };
 
@@ -257,15 +262,21 @@ export const matchCompanies = (input: MatchInput): MatchResult => {
     links.push({ customerId, crmId, method });
   };
   const customerIds = new Set(input.customers.map((customer) => customer.customerId));
+  const customerByAccountingId = new Map<string, string>();
+  for (const customer of input.customers) {
+    customerByAccountingId.set(customer.customerId, customer.customerId);
+    if (customer.providerId) customerByAccountingId.set(customer.providerId, customer.customerId);
+  }
 
-  // 1. The accounting identifier: a company naming a customer id that only it names.
+  // 1. The accounting identifier (the customer id, or the platform's id): a company that only it names.
   const byAccountingId = new Map<string, MatchCompany[]>();
   for (const company of input.companies) {
     const id = company.accountingId?.trim();
-    if (!id || !customerIds.has(id)) continue;
-    const list = byAccountingId.get(id);
+    const customerId = id ? customerByAccountingId.get(id) : undefined;
+    if (customerId === undefined) continue;
+    const list = byAccountingId.get(customerId);
     if (list) list.push(company);
-    else byAccountingId.set(id, [company]);
+    else byAccountingId.set(customerId, [company]);
   }
   for (const [customerId, companies] of byAccountingId) {
     const [only] = companies;
