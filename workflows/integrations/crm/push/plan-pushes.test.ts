@@ -237,6 +237,14 @@ describe('planning CRM pushes', () => {
     expect(kindsOf(planPushes(input({ revops: false })))).not.toContain('revopsProperties');
   });
 
+  it('sends no segment and no RevOps figures for a customer the metrics have not seen yet', () => {
+    const [acme] = seller.customers;
+    if (!acme) throw new Error('fixture');
+    const fresh = { ...acme, risk: null, openBalance: 0, overdue: 0, dsoDays: null, lastPayment: null };
+    const plan = planPushes(input({ sellers: [{ ...seller, customers: [fresh], overdueInvoices: [] }] }));
+    expect(kindsOf(plan)).toEqual(['salesRep']);
+  });
+
   it('plans only what the connector supports', () => {
     const plan = planPushes(input({ supports: new Set<CrmPushKind>(['collectionTask']) }));
     expect(new Set(kindsOf(plan))).toEqual(new Set(['collectionTask']));

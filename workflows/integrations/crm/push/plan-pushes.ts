@@ -226,7 +226,8 @@ export const planPushes = (input: PushPlanInput): PushPlan => {
           },
         });
       }
-      if (input.revops && can('revopsProperties')) {
+      // No figures before the customer's first metrics run: zeros there would read as a clean account.
+      if (input.revops && customer.risk !== null && can('revopsProperties')) {
         const properties = revopsPropertiesOf(customer, { currency, skipSalesData: settings.SkipSalesData });
         const group = pushKeyGroup(integrationId, 'revops', subject(customerId));
         offer({
