@@ -10,6 +10,8 @@ import { forgetCredentials } from '../platforms/forget-credentials';
 import { featureOf, planAllows } from '../platforms/plan-features';
 import { tenantFacts } from '../platforms/tenant-facts';
 import { integrationStream } from '../../../contracts/stream-ids';
+import { actsAsCompanyAdmin } from '../../../domain/actor';
+import { checkActiveCampaignConnect } from '../../../workflows/integrations/active-campaign/active-campaign-connect-check';
 
 /**
  * Field errors under the body's own names (Credentials.URL, Credentials.ApiKey). The URL is one the
@@ -53,6 +55,10 @@ export const connectActiveCampaign = async (
     planAllows(services.db, { tenantId: input.tenantId, feature: featureOf('ACTIVE_CAMPAIGN'), now }),
   ]);
   const existing = integrations.find((account) => account.Provider === 'ACTIVE_CAMPAIGN');
+  // The URL and key are tried for real before they are stored (ADR 48); a caller the decider will
+  // refuse (plan, role) is refused by it as before, without a call on their behalf.
+  if (allowed && actsAsCompanyAdmin(caller.actor))
+    await checkActiveCampaignConnect(services.config, input, { resolveHost: services.resolveHost });
   const vault = credentialVaultOf(services);
   const credentialsRef = await vault.store({
     tenantId: input.tenantId,
