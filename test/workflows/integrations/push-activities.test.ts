@@ -131,6 +131,8 @@ class KeyedCrm implements CrmConnector {
       };
     } else {
       let stored = this.objects.get(push.key);
+      // Found by its key, as real connectors answer a second push: not made now (created: false).
+      const made = !stored;
       if (!stored) {
         stored = {
           crmId: `crm-${(KeyedCrm.next += 1)}`,
@@ -145,7 +147,7 @@ class KeyedCrm implements CrmConnector {
       result = {
         objectType: push.kind === 'collectionTask' ? 'task' : 'event',
         crmId: stored.crmId,
-        created: true,
+        created: made,
       };
     }
     if (this.failAfterApplying !== null && this.pushCalls === this.failAfterApplying)

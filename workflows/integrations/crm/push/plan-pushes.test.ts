@@ -201,6 +201,41 @@ describe('planning CRM pushes', () => {
     expect(plan.pushes[0]?.push).toMatchObject({ from: 'Low risk', to: 'Medium risk' });
   });
 
+  it('writes a property again when its value goes back to an earlier one', () => {
+    const [acme] = seller.customers;
+    if (!acme) throw new Error('fixture');
+    const revopsOnly = (openBalance: number) =>
+      input({
+        sellers: [{ ...seller, customers: [{ ...acme, openBalance }], overdueInvoices: [] }],
+        supports: new Set(['revopsProperties']),
+      });
+    const first = planPushes(revopsOnly(150_000));
+    const second = planPushes({ ...revopsOnly(90_000), applied: appliedAfter(first) });
+    const both = appliedPushesOf(
+      [first, second].map((plan) => ({
+        type: 'IntegrationPushesApplied' as const,
+        data: {
+          integrationId: 17,
+          jobId: 1,
+          pushes: plan.pushes.map((p) => ({
+            key: p.push.key,
+            kind: p.push.kind,
+            objectType: 'property' as const,
+            crmId: 'c-101/figures',
+            created: false,
+            sellerId: p.sellerId,
+            customerId: p.customerId,
+          })),
+          appliedAt: asOf.toISOString(),
+        },
+      })),
+    );
+    expect(second.pushes).toHaveLength(1);
+    const back = planPushes({ ...revopsOnly(150_000), applied: both });
+    expect(back.pushes.map((p) => p.push.key)).toEqual(first.pushes.map((p) => p.push.key));
+    expect(planPushes({ ...revopsOnly(90_000), applied: both }).pushes).toEqual([]);
+  });
+
   it.each([
     ['DisableSegmentChangeEvents', 'segmentChange'],
     ['DisableOverdueInvoiceEvents', 'overdueInvoice'],

@@ -123,12 +123,14 @@ export const planPushes = (input: PushPlanInput): PushPlan => {
   let skipped = 0;
   const can = (kind: CrmPushKind) => supports.has(kind);
 
-  /** Adds the push unless its key was applied; a versioned key also when its group's last version differs. */
+  /**
+   * Adds the push unless its key was applied; a versioned key only when its group's last version
+   * differs, so a value that goes back to an earlier one is written again.
+   */
   const offer = (planned: PlannedPush) => {
     const { group, version } = splitPushKey(planned.push.key);
     const unchanged =
-      applied.keys.has(planned.push.key) ||
-      (version !== null && applied.latest.get(group)?.version === version);
+      version === null ? applied.keys.has(planned.push.key) : applied.latest.get(group)?.version === version;
     if (unchanged) skipped += 1;
     else pushes.push(planned);
   };

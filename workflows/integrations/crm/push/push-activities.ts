@@ -11,7 +11,7 @@ import { isFinished } from '../../../../domain/job/job';
 import { jobDecider } from '../../../../domain/job/job-decider';
 import { readState, runSystemCommand, type SystemCommandContext } from '../../../sync/system-commands';
 import { throttledProgress } from '../../../sync/throttled-progress';
-import type { CrmConnector, CrmCreatedObject } from '../crm-connector';
+import type { CrmConnector, CrmCreatedObject, CrmPushKind, CrmPushResult } from '../crm-connector';
 import { appliedPushesOf, type AppliedPushes, type RecordedPush } from './applied-pushes';
 import { planPushes, type PlannedPush, type SellerPushFacts } from './plan-pushes';
 import { loadSellerPushFacts, tenantCurrency } from './push-facts';
@@ -48,6 +48,15 @@ export type CrmPushDeps = {
 };
 
 const DEFAULT_BATCH = 100;
+
+/**
+ * Events, notes and tasks exist only because Ledgerwise pushed them under its key: one the connector
+ * found rather than made (created: false, e.g. an earlier attempt's whose answer was lost) is ours all
+ * the same, and a purge must delete it. Companies and contacts a connector found are the customer's.
+ */
+const alwaysOurs = new Set<CrmPushKind>(['segmentChange', 'overdueInvoice', 'collectionTask']);
+const isOurs = (kind: CrmPushKind, result: CrmPushResult) =>
+  result.created || (alwaysOurs.has(kind) && result.objectType !== 'property');
 
 /** Deleting the things attached to a company first: some CRMs cascade a company's deletion. */
 const removalOrder: Record<CrmObjectType, number> = {
@@ -158,7 +167,7 @@ export const createCrmPushActivities = (deps: CrmPushDeps) => {
             kind: planned.push.kind,
             objectType: result.objectType,
             crmId: result.crmId,
-            created: result.created,
+            created: isOurs(planned.push.kind, result),
             sellerId: planned.sellerId,
             customerId: planned.customerId,
           });
@@ -300,8 +309,13 @@ export const createCrmPushActivities = (deps: CrmPushDeps) => {
         };
         try {
           for (const link of batch) {
-            await connector.unlinkCompany(link.crmId, property);
-            beat({ unlinked: link.crmId });
+            // The company the link names; a connector may record the property it wrote as crmId.
+            const companyCrmId =
+              applied.links.get(link.sellerId)?.get(link.customerId) ??
+              link.crmId.split('/')[0] ??
+              link.crmId;
+            await connector.unlinkCompany(companyCrmId, property);
+            beat({ unlinked: companyCrmId });
             bySeller.set(link.sellerId, [...(bySeller.get(link.sellerId) ?? []), link.customerId]);
             unlinked += 1;
           }
