@@ -96,6 +96,22 @@ describe('the ActiveCampaign connect check', () => {
     expect(await vaultCount()).toBe(before);
   });
 
+  it('refuses on the URL field a URL that does not answer as ActiveCampaign', async () => {
+    const { admin } = await company('Wrong Url Co');
+    const saved = world.services.config;
+    world.services.config = { ...saved, ACTIVE_CAMPAIGN_API_URL: `${fake.url}/not-the-api` };
+    try {
+      const wrong = await connect(admin.browser, 'ac-good-key');
+      expect(wrong.statusCode).toBe(422);
+      expect(error(wrong)).toMatchObject({
+        message: activeCampaignConnectFailure,
+        properties: { 'Credentials.URL': activeCampaignConnectTexts.notActiveCampaign },
+      });
+    } finally {
+      world.services.config = saved;
+    }
+  });
+
   it('does not call the account for a caller the rules refuse (a plain user)', async () => {
     const { tenantId } = await company('Staff Only Co');
     const user = await signUp(world, { name: 'ac-check-user' });
