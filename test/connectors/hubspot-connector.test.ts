@@ -244,6 +244,33 @@ describe('pushing to HubSpot', () => {
     await expect(other.push(push)).resolves.toEqual({ ...first, created: false });
   });
 
+  it('makes no duplicate while the search index has not seen the first company yet', async () => {
+    const { connector } = connectorFor();
+    const push = {
+      kind: 'createCompany' as const,
+      key: 'company:t1:lagging',
+      name: 'Slow Index Pty Ltd',
+      accountingId: 'CUST-0500',
+      accountingIdentifier: null,
+      ownerCrmId: null,
+    };
+    fake.setSearchLag(1_500);
+    try {
+      const first = await connector.push(push);
+      expect(first.created).toBe(true);
+      // The retry's search misses it; the unique key makes HubSpot refuse the duplicate, and the
+      // failure stays retryable (a plain Error, not a user failure).
+      const refused = await failureOf(connector.push(push));
+      expect(refused).not.toBeInstanceOf(ApplicationFailure);
+      expect(refused.message).toMatch(/search does not show yet/);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      await expect(connector.push(push)).resolves.toEqual({ ...first, created: false });
+      expect(fake.created('companies').filter((c) => c.properties.name === push.name)).toHaveLength(1);
+    } finally {
+      fake.setSearchLag(0);
+    }
+  });
+
   it('creates a contact once, primary to its company, and never claims a person HubSpot already had', async () => {
     const { connector } = connectorFor();
     const push = {
@@ -382,6 +409,25 @@ describe('pushing to HubSpot', () => {
     expect(fake.created('notes')).toHaveLength(notes);
   });
 
+  it('RevOps Pro turns a key with characters event ids avoid into one stable event id', async () => {
+    const { connector } = connectorFor(true);
+    const push = {
+      kind: 'segmentChange' as const,
+      key: 'lw:12:segmentChange:7:cust%2042#Low%20risk>High%20risk@2024-06-02',
+      companyCrmId: contoso,
+      customerName: 'Contoso Ltd',
+      from: 'Low risk',
+      to: 'High risk',
+      changedAt: '2024-06-02T00:00:00Z',
+    };
+    const first = await connector.push(push);
+    const { connector: other } = connectorFor(true);
+    expect(await other.push(push)).toEqual({ ...first, created: false });
+    const id = first.crmId.split('/')[1]!;
+    expect(id).toMatch(/^lw-[\w.:-]+$/);
+    expect(fake.timelineEvents().filter((e) => e.id === id)).toHaveLength(1);
+  });
+
   it('RevOps Pro keeps its properties in their own group and writes only what changed', async () => {
     const { connector } = connectorFor(true);
     const push = {
@@ -390,8 +436,15 @@ describe('pushing to HubSpot', () => {
       companyCrmId: contoso,
       properties: { lw_payment_segment: 'Late', lw_dso_days: 41.5, lw_overdue_balance: 2300, lw_note: null },
     };
+    const before = fake.counters().updates.companies;
     const first = await connector.push(push);
-    expect(first.created).toBe(true);
+    // A value, not an object: nothing for a purge to delete.
+    expect(first).toEqual({
+      objectType: 'property',
+      crmId: `${contoso}/lw_dso_days,lw_note,lw_overdue_balance,lw_payment_segment`,
+      created: false,
+    });
+    expect(fake.counters().updates.companies).toBe(before + 1);
     expect(fake.object('companies', contoso)?.properties).toMatchObject({
       lw_payment_segment: 'Late',
       lw_dso_days: '41.5',
@@ -399,11 +452,12 @@ describe('pushing to HubSpot', () => {
     });
     expect(fake.propertyGroups('companies').map((g) => g.name)).toContain(HUBSPOT_REVOPS_GROUP.name);
     expect(fake.properties('companies').find((p) => p.name === 'lw_dso_days')).toMatchObject({
+      label: 'DSO days (Ledgerwise)',
       type: 'number',
       groupName: HUBSPOT_REVOPS_GROUP.name,
     });
     const updates = fake.counters().updates.companies;
-    expect((await connector.push(push)).created).toBe(false);
+    await connector.push(push);
     expect(fake.counters().updates.companies).toBe(updates);
     await connector.push({ ...push, properties: { ...push.properties, lw_dso_days: 44 } });
     expect(fake.counters().updates.companies).toBe(updates + 1);
@@ -418,14 +472,15 @@ describe('pushing to HubSpot', () => {
       companyCrmId: acme,
       salesRep: 'James Okafor',
     };
+    const before = fake.counters().updates.companies;
     expect(await connector.push(push)).toEqual({
       objectType: 'property',
       crmId: `${acme}/${HUBSPOT_SALES_REP_PROPERTY}`,
-      created: true,
+      created: false,
     });
-    const updates = fake.counters().updates.companies;
-    expect((await connector.push(push)).created).toBe(false);
-    expect(fake.counters().updates.companies).toBe(updates);
+    expect(fake.counters().updates.companies).toBe(before + 1);
+    await connector.push(push);
+    expect(fake.counters().updates.companies).toBe(before + 1);
     expect(fake.object('companies', acme)?.properties[HUBSPOT_SALES_REP_PROPERTY]).toBe('James Okafor');
   });
 });

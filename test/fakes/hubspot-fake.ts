@@ -82,6 +82,8 @@ export type HubSpotFakeOptions = {
   rateLimit?: { max: number; intervalMs: number } | null;
   /** Access token lifetime in seconds (HubSpot: 1800). */
   accessTokenSeconds?: number;
+  /** How long a write stays invisible to search (HubSpot's index trails writes by seconds); default 0. */
+  searchLagMs?: number;
 };
 
 export type HubSpotFake = {
@@ -109,6 +111,8 @@ export type HubSpotFake = {
   refuseRefresh: (refuse?: boolean) => void;
   /** null lifts the rate limit (benchmarks). */
   setRateLimit: (limit: { max: number; intervalMs: number } | null) => void;
+  /** Writes reach search only this long after they are made (0: at once). */
+  setSearchLag: (ms: number) => void;
   /** Adds a company; answers its id. */
   addCompany: (properties: Record<string, string | null>) => string;
   /** Adds a contact associated with companies (the first one primary); answers its id. */
@@ -346,6 +350,14 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
     tasks: new ObjectStore('tasks', 0, none, new Set()),
     notes: new ObjectStore('notes', 0, none, new Set()),
   };
+  /** When each object was last written, for the search index's lag. */
+  const written: Record<HubSpotObjectType, Map<string, number>> = {
+    companies: new Map(),
+    contacts: new Map(),
+    tasks: new Map(),
+    notes: new Map(),
+  };
+  let searchLag = options.searchLagMs ?? 0;
   const createdIds: Record<HubSpotObjectType, Set<string>> = {
     companies: new Set(),
     contacts: new Set(),
@@ -756,6 +768,7 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
       associations,
     };
     stores[type].put(object);
+    written[type].set(id, Date.now());
     createdIds[type].add(id);
     counts.creates[type] += 1;
     return object;
@@ -781,6 +794,7 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
       updatedAt: now,
     };
     stores[type].put(next);
+    written[type].set(id, Date.now());
     counts.updates[type] += 1;
     return next;
   };
@@ -1016,8 +1030,12 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
         ),
       );
     const found: HubSpotStoredObject[] = [];
+    const indexedBefore = Date.now() - searchLag;
     for (const object of store.all(needsGenerated))
-      if (groupsOf.length === 0 || groupsOf.some((g) => (g.filters ?? []).every((f) => matches(object, f))))
+      if (
+        (written[type].get(object.id) ?? 0) <= indexedBefore &&
+        (groupsOf.length === 0 || groupsOf.some((g) => (g.filters ?? []).every((f) => matches(object, f))))
+      )
         found.push(object);
     const limit = Math.min(Math.max(Number(body.limit ?? 10) || 10, 1), 200);
     const offset = Number(body.after ?? 0) || 0;
@@ -1244,6 +1262,9 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
     },
     refuseRefresh: (refuse = true) => {
       refusing = refuse;
+    },
+    setSearchLag: (ms) => {
+      searchLag = ms;
     },
     setRateLimit: (limit) => {
       rateLimit = limit;

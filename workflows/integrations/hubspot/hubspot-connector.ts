@@ -120,6 +120,17 @@ const eventIdOf = (key: string) => {
   return `lw-${key.replace(/[^\w.:-]+/g, '-').slice(0, 80)}-${h1.toString(16)}${h2.toString(16)}`;
 };
 
+/** A label for a property HubSpot shows: `ledgerwise_dso_days` -> `DSO days (Ledgerwise)`. */
+export const propertyLabel = (key: string) => {
+  const words = key
+    .replace(/^ledgerwise_|^lw_/, '')
+    .split(/[_\s]+/)
+    .filter(Boolean)
+    .map((w) => (['dso', 'ar', 'id', '30d', '60d', '90d'].includes(w.toLowerCase()) ? w.toUpperCase() : w));
+  const text = words.join(' ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)} (Ledgerwise)`;
+};
+
 const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
@@ -330,7 +341,11 @@ export const createHubSpotConnector = (deps: HubSpotConnectorDeps): CrmConnector
       [200],
     );
 
-  /** Writes the values that differ from the company's; answers whether it wrote anything. */
+  /**
+   * Writes the values that differ from the company's; answers whether it wrote anything. Property
+   * pushes answer `created: false` either way: a purge removes objects, not values (ADR 46); `remove`
+   * of a property result still clears it, for a caller that wants that.
+   */
   const syncCompanyProperties = async (
     companyCrmId: string,
     values: Record<string, string | number | null>,
@@ -513,13 +528,13 @@ export const createHubSpotConnector = (deps: HubSpotConnectorDeps): CrmConnector
           group: HUBSPOT_GROUP,
           description: "The customer's sales rep in Ledgerwise.",
         });
-        const wrote = await syncCompanyProperties(request.companyCrmId, {
+        await syncCompanyProperties(request.companyCrmId, {
           [HUBSPOT_SALES_REP_PROPERTY]: request.salesRep,
         });
         return {
           objectType: 'property',
           crmId: `${request.companyCrmId}/${HUBSPOT_SALES_REP_PROPERTY}`,
-          created: wrote,
+          created: false,
         };
       }
       case 'revopsProperties': {
@@ -532,18 +547,18 @@ export const createHubSpotConnector = (deps: HubSpotConnectorDeps): CrmConnector
         for (const [key, value] of Object.entries(request.properties)) {
           const name = hubSpotPropertyName(key);
           await ensureProperty('companies', name, {
-            label: key,
+            label: propertyLabel(key),
             type: typeof value === 'number' ? 'number' : 'string',
             group: HUBSPOT_REVOPS_GROUP,
             description: 'Revenue operations, written by Ledgerwise.',
           });
           values[name] = value;
         }
-        const wrote = await syncCompanyProperties(request.companyCrmId, values);
+        await syncCompanyProperties(request.companyCrmId, values);
         return {
           objectType: 'property',
           crmId: `${request.companyCrmId}/${Object.keys(values).sort().join(',')}`,
-          created: wrote,
+          created: false,
         };
       }
     }
