@@ -336,7 +336,15 @@ export const createIntegrationActivities = (deps: IntegrationActivityDeps) => {
             });
             linked.push({ customerId: customer.customerId, crmId: result.crmId, method: 'created' });
             links.set(customer.customerId, linked[linked.length - 1] as CompanyLink);
-            pushes.push({ key, kind: 'createCompany', ...result, sellerId, customerId: customer.customerId });
+            // Made under our key: ours to purge, even when a retried attempt found it already made.
+            pushes.push({
+              key,
+              kind: 'createCompany',
+              ...result,
+              created: true,
+              sellerId,
+              customerId: customer.customerId,
+            });
             createdCompanies.push({
               crmId: result.crmId,
               name: customer.name,
@@ -384,7 +392,14 @@ export const createIntegrationActivities = (deps: IntegrationActivityDeps) => {
               firstName: null,
               lastName: customer.name,
             });
-            pushes.push({ key, kind: 'createContact', ...result, sellerId, customerId: customer.customerId });
+            pushes.push({
+              key,
+              kind: 'createContact',
+              ...result,
+              created: true,
+              sellerId,
+              customerId: customer.customerId,
+            });
             createdContacts.push({
               crmId: result.crmId,
               companyCrmIds: [link.crmId],

@@ -18,18 +18,15 @@ export type CompanyLink = { customerId: string; crmId: string; method: CrmMatchM
 
 export type NameMethods = { exact: boolean; cleaned: boolean; approx: boolean };
 
-/** MatchUsingNames with none of Exact/Cleaned/Approx chosen (the spec's default) matches exact names. */
-export const nameMethodsOf = (settings: CrmSettings): NameMethods | null => {
-  if (!settings.MatchUsingNames) return null;
-  const chosen = {
-    exact: settings.MatchUsingNamesExact,
-    cleaned: settings.MatchUsingNamesCleaned,
-    approx: settings.MatchUsingNamesApprox,
-  };
-  return chosen.exact || chosen.cleaned || chosen.approx
-    ? chosen
-    : { exact: true, cleaned: false, approx: false };
-};
+/**
+ * MatchUsingNames turns name matching on. Exact always runs first (Cleaned and Approx accept every
+ * exact pair anyway, and the link then says the names were equal); MatchUsingNamesCleaned and
+ * MatchUsingNamesApprox add the looser passes. MatchUsingNamesExact alone is the spec's default.
+ */
+export const nameMethodsOf = (settings: CrmSettings): NameMethods | null =>
+  settings.MatchUsingNames
+    ? { exact: true, cleaned: settings.MatchUsingNamesCleaned, approx: settings.MatchUsingNamesApprox }
+    : null;
 
 /** Case and spacing only: "ACME  Widgets" equals "acme widgets". */
 export const exactKey = (name: string): string =>

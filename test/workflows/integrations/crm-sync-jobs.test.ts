@@ -1,0 +1,423 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import pino from 'pino';
+import { IntegrationResponse } from '../../../contracts/api/integrations';
+import { Job } from '../../../contracts/api/jobs';
+import type { CrmSettings } from '../../../contracts/events/integration';
+import { integrationStream } from '../../../contracts/stream-ids';
+import { integrationDecider } from '../../../domain/integration/integration-decider';
+import { currentCollection } from '../../../projections/framework/read-model-versions';
+import {
+  crmCompanyLinksProjection,
+  type CrmCompanyLinkDoc,
+} from '../../../projections/integrations/crm-company-links-projection';
+import { createCrmServices } from '../../../workflows/integrations/crm-services';
+import { countMirror } from '../../../workflows/integrations/crm/crm-mirror';
+import { startIntegrationJobReactor } from '../../../workflows/integrations/crm/integration-job-reactor';
+import type { CrmPushActivities, CrmPushJobInput } from '../../../workflows/integrations/crm/job-input';
+import { createIntegrationsWorker } from '../../../workflows/integrations/worker';
+import { ledgerCollections, ledgerDocId } from '../../../workflows/ledger/ledger-collections';
+import { companyFor, platformAdmin, signUp } from '../../gateway/fixtures';
+import { useGatewayWorld, type Browser } from '../../gateway/gateway-world';
+import { fakeCrmConnector, startFakeCrm, type FakeCrm } from './crm-fake';
+
+/**
+ * Issue 17, helper core: the integration jobs run as Temporal workflows on the real local server,
+ * started by the worker's reactor from what the gateway records. A sync renews an expired token,
+ * reads the CRM page by page into the mirror, links each seller's customers (accounting identifier,
+ * then cleaned names), creates the missing company once however often it runs, hands over to the
+ * pushes and records the Sync Date; purge and unlink call the push activities and drop the links; a
+ * refused renewal marks the credentials INVALID and fails the job asking for a reconnect; delete
+ * removes the mirror.
+ */
+jest.setTimeout(180_000);
+
+const world = useGatewayWorld(__filename);
+let hubspot: FakeCrm;
+let salesforce: FakeCrm;
+let nativeConnection: NativeConnection;
+let connection: Connection;
+let worker: Worker;
+let running: Promise<unknown>;
+let reactor: { stop: () => Promise<void> };
+let admin: Browser;
+const pushCalls: { action: keyof CrmPushActivities; input: CrmPushJobInput }[] = [];
+
+/** Stands in for helper push's activities in this test: it records that each was called. */
+const testPush: CrmPushActivities = {
+  pushToCrm: (input) => {
+    pushCalls.push({ action: 'pushToCrm', input });
+    return Promise.resolve({ pushed: 0, skipped: 0 });
+  },
+  purgeCrm: (input) => {
+    pushCalls.push({ action: 'purgeCrm', input });
+    return Promise.resolve({ removed: 1 });
+  },
+  unlinkCrm: (input) => {
+    pushCalls.push({ action: 'unlinkCrm', input });
+    return Promise.resolve({ unlinked: 2 });
+  },
+};
+
+beforeAll(async () => {
+  hubspot = await startFakeCrm();
+  salesforce = await startFakeCrm();
+  const config = {
+    ...world.config,
+    HUBSPOT_API_URL: hubspot.url,
+    OAUTH_HUBSPOT_TOKEN_URL: `${hubspot.url}/oauth/token`,
+    OAUTH_SALESFORCE_TOKEN_URL: `${salesforce.url}/oauth/token`,
+  };
+  const { services } = world;
+  const crm = createCrmServices({
+    db: services.db,
+    writeSide: services.writeSide,
+    config,
+    now: () => new Date(),
+    factories: { HUBSPOT: fakeCrmConnector, SALESFORCE: fakeCrmConnector },
+    debug: () => undefined,
+  });
+  nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  worker = await createIntegrationsWorker({
+    connection: nativeConnection,
+    config,
+    deps: {
+      db: services.db,
+      writeSide: services.writeSide,
+      vault: crm.vault,
+      now: () => new Date(),
+      connectors: crm.connectors,
+    },
+    push: testPush,
+  });
+  running = worker.run();
+  reactor = startIntegrationJobReactor({
+    writeSide: services.writeSide,
+    db: services.db,
+    client,
+    config,
+    logger: pino({ level: 'silent' }),
+    pageSize: 25,
+  });
+  admin = (await platformAdmin(world)).browser;
+});
+
+afterAll(async () => {
+  await reactor?.stop();
+  worker?.shutdown();
+  await running;
+  await connection?.close();
+  await nativeConnection?.close();
+  await hubspot?.close();
+  await salesforce?.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let nextIntegrationId = 880_000;
+
+/** A CRM account as its OAuth flow connects it: tokens sealed in the vault, issued two hours ago. */
+const connectCrm = async (tenantId: number, provider: 'HUBSPOT' | 'SALESFORCE', crm: FakeCrm) => {
+  const integrationId = (nextIntegrationId += 1);
+  const vault = createCrmServices({
+    db: world.services.db,
+    writeSide: world.services.writeSide,
+    config: world.config,
+    now: () => new Date(),
+    factories: {},
+    debug: () => undefined,
+  }).vault;
+  const credentialsRef = await vault.store({
+    tenantId,
+    kind: 'oauth',
+    secret: {
+      accessToken: 'access-stale',
+      refreshToken: crm.refreshToken,
+      expiresIn: '3600',
+      obtainedAt: new Date(Date.now() - 2 * 3600_000).toISOString(),
+    },
+  });
+  await world.run(integrationDecider, integrationStream(integrationId), {
+    type: 'ConnectIntegration',
+    now: new Date(),
+    data: {
+      integrationId,
+      tenantId,
+      provider,
+      productIdentifier: null,
+      authMethod: 'oauth2',
+      credentialsRef,
+      credentialsOwner: 'owner@example.test',
+      url: null,
+      actor: { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false },
+      tenantIsDemo: false,
+      planAllowsProvider: true,
+    },
+  });
+  await world.settle();
+  return { integrationId, credentialsRef, vault };
+};
+
+const setSettings = async (integrationId: number, settings: Partial<CrmSettings>) => {
+  const response = await admin.patch(`/api/integrations/${integrationId}`, { Settings: settings });
+  expect(response.statusCode).toBe(200);
+};
+
+const customer = (sellerId: number, customerId: number, name: string, providerId = String(customerId)) => ({
+  _id: ledgerDocId(sellerId, providerId),
+  sellerId,
+  providerId,
+  customerId,
+  name,
+  email: `${name.toLowerCase().replace(/[^a-z]/g, '')}@customer.test`,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  habit: null,
+  tenantId: 0,
+  epoch: 1,
+  hash: 'h',
+  changedAt: new Date(),
+});
+
+const runJob = async (action: 'sync' | 'purge' | 'unlink', integrationId: number, body?: unknown) => {
+  const response = await admin.post(`/api/integrations/${integrationId}/${action}`, body);
+  expect(response.statusCode).toBe(200);
+  const { jobId } = response.json<{ jobId: number }>();
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    await world.settle();
+    const job = Job.parse((await admin.get(`/api/jobs/${jobId}`)).json());
+    if (job.Status !== 'created' && job.Status !== 'running') return job;
+    await sleep(200);
+  }
+  throw new Error(`the ${action} job never finished`);
+};
+
+const linksOf = async (integrationId: number) => {
+  await world.settle();
+  const links = await currentCollection<'links', CrmCompanyLinkDoc>(
+    world.services.db,
+    crmCompanyLinksProjection,
+    'links',
+  );
+  return (await links.find({ integrationId }).toArray())
+    .map(({ sellerId, customerId, crmId, method }) => ({ sellerId, customerId, crmId, method }))
+    .sort((a, b) => a.sellerId - b.sellerId || a.customerId.localeCompare(b.customerId));
+};
+
+const account = async (integrationId: number) =>
+  IntegrationResponse.parse((await admin.get(`/api/integrations/${integrationId}`)).json());
+
+describe('a HubSpot account of a tenant with two sellers', () => {
+  let tenantId: number;
+  let integrationId: number;
+  let firstRef: string;
+
+  beforeAll(async () => {
+    const owner = await signUp(world, { name: 'crm-owner' });
+    tenantId = await companyFor(world, owner, { name: 'CRM Sync Co' });
+    const connected = await connectCrm(tenantId, 'HUBSPOT', hubspot);
+    integrationId = connected.integrationId;
+    firstRef = connected.credentialsRef;
+    const rows = [
+      customer(41, 1, 'Acme, Inc.'),
+      customer(41, 2, 'Globex'),
+      customer(41, 3, 'Initech', 'INIT-3'),
+      customer(41, 4, 'Umbrella Pharmaceuticals'),
+      customer(42, 1, 'Globex'),
+    ].map((row) => ({ ...row, tenantId }));
+    await world.services.db.collection(ledgerCollections.customers).insertMany(rows as never[]);
+    hubspot.owners = [{ crmId: 'o1', email: 'rep@crm.test', name: 'Rep' }];
+    hubspot.companies = [
+      {
+        crmId: 'c-acme',
+        name: 'ACME LLC',
+        accountingId: null,
+        domain: null,
+        ownerCrmId: null,
+        updatedAt: null,
+      },
+      {
+        crmId: 'c-globex',
+        name: 'globex',
+        accountingId: null,
+        domain: null,
+        ownerCrmId: 'o1',
+        updatedAt: null,
+      },
+      {
+        crmId: 'c-init',
+        name: 'Initrode',
+        accountingId: 'INIT-3',
+        domain: null,
+        ownerCrmId: null,
+        updatedAt: null,
+      },
+      ...Array.from({ length: 60 }, (_, i) => ({
+        crmId: `c-filler-${i}`,
+        name: `Filler Company ${i}`,
+        accountingId: null,
+        domain: null,
+        ownerCrmId: null,
+        updatedAt: null,
+      })),
+    ];
+    hubspot.contacts = [
+      {
+        crmId: 'p1',
+        companyCrmIds: ['c-acme'],
+        email: 'a@acme.test',
+        firstName: 'A',
+        lastName: 'B',
+        ownerCrmId: 'o1',
+      },
+    ];
+    await setSettings(integrationId, {
+      MatchUsingNamesCleaned: true,
+      AccountingIdentifier: 'ledgerwise_id',
+      AddMissingCustomers: true,
+      UseContactForOwner: true,
+    });
+  });
+
+  it('syncs: renews the expired token, mirrors the CRM, links every seller, creates the missing company', async () => {
+    const job = await runJob('sync', integrationId);
+    expect(job.Failure).toBeNull();
+    expect(job.Status).toBe('completed');
+    expect(job.Result).toMatchObject({ owners: 1, companies: 63, contacts: 1, companiesAdded: 1 });
+    expect(job.Progress).not.toBeNull();
+
+    // The stale token was renewed once, under a new vault entry; the old entry is gone.
+    expect(hubspot.counts.refreshes).toBe(1);
+    const [, ...rest] = await world.services.writeSide.store.readStream(integrationStream(integrationId));
+    const renewed = rest.find((event) => event.type === 'IntegrationCredentialsRenewed');
+    const newRef = (renewed?.data as { credentialsRef: string }).credentialsRef;
+    expect(newRef).not.toBe(firstRef);
+    const vault = createCrmServices({
+      db: world.services.db,
+      writeSide: world.services.writeSide,
+      config: world.config,
+      now: () => new Date(),
+      factories: {},
+      debug: () => undefined,
+    }).vault;
+    expect(await vault.read(firstRef)).toBeNull();
+    expect((await vault.read(newRef))?.secret.accessToken).toBe(hubspot.accessToken);
+
+    expect(await linksOf(integrationId)).toEqual([
+      { sellerId: 41, customerId: '1', crmId: 'c-acme', method: 'cleaned' },
+      { sellerId: 41, customerId: '2', crmId: 'c-globex', method: 'exact' },
+      { sellerId: 41, customerId: '3', crmId: 'c-init', method: 'accountingId' },
+      { sellerId: 41, customerId: '4', crmId: 'made-1', method: 'created' },
+      { sellerId: 42, customerId: '1', crmId: 'c-globex', method: 'exact' },
+    ]);
+    expect(await countMirror(world.services.db, integrationId)).toEqual({
+      companies: 64,
+      contacts: 1,
+      owners: 1,
+    });
+    expect(pushCalls.filter((call) => call.action === 'pushToCrm')).toEqual([
+      { action: 'pushToCrm', input: { integrationId, tenantId, jobId: job.Id } },
+    ]);
+    const synced = await account(integrationId);
+    expect(synced.SyncDate).not.toBeNull();
+    expect(synced.CredentialsStatus).toBe('VALID');
+  });
+
+  it('recreates a company the CRM deleted, then syncs again without creating anything twice', async () => {
+    hubspot.companies = hubspot.companies.filter((company) => company.crmId !== 'c-globex');
+    const matchEvents = async () =>
+      (await world.services.writeSide.store.readStream(integrationStream(integrationId))).filter(
+        (event) => event.type === 'IntegrationCompaniesMatched',
+      ).length;
+    const second = await runJob('sync', integrationId);
+    expect(second.Status).toBe('completed');
+    // Globex is gone from the CRM: both sellers' Globex get a company of their own (AddMissingCustomers).
+    expect([...hubspot.createdByKey.keys()].sort()).toEqual(['company:41:2', 'company:41:4', 'company:42:1']);
+    expect(
+      (await linksOf(integrationId)).map(({ customerId, sellerId, method }) => [
+        sellerId,
+        customerId,
+        method,
+      ]),
+    ).toEqual([
+      [41, '1', 'cleaned'],
+      [41, '2', 'created'],
+      [41, '3', 'accountingId'],
+      // The company made last time carries the accounting identifier now.
+      [41, '4', 'accountingId'],
+      [42, '1', 'created'],
+    ]);
+
+    const before = await matchEvents();
+    const third = await runJob('sync', integrationId);
+    expect(third.Status).toBe('completed');
+    expect(hubspot.counts.created).toBe(3);
+    expect(hubspot.counts.refreshes).toBe(1);
+    expect(third.Result).toMatchObject({ companiesAdded: 0, matched: 5 });
+    // The made companies now match by accounting identifier: one change per seller, then none.
+    expect((await matchEvents()) - before).toBe(2);
+    expect((await countMirror(world.services.db, integrationId)).companies).toBe(65);
+    await runJob('sync', integrationId);
+    expect((await matchEvents()) - before).toBe(2);
+  });
+
+  it('refuses a purge while the account is active, then purges with unlink once it is not', async () => {
+    const refused = await admin.post(`/api/integrations/${integrationId}/purge`, { unlink: true });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toBe(
+      'Only an inactive account with valid credentials can be purged.',
+    );
+    expect((await admin.patch(`/api/integrations/${integrationId}`, { Active: false })).statusCode).toBe(200);
+    const job = await runJob('purge', integrationId, { unlink: true });
+    expect(job.Status).toBe('completed');
+    expect(job.Result).toEqual({ removed: 1, unlinked: 2, linksDropped: 5 });
+    expect(pushCalls.slice(-2).map((call) => call.action)).toEqual(['purgeCrm', 'unlinkCrm']);
+    expect(await linksOf(integrationId)).toEqual([]);
+    const finished = (
+      await world.services.writeSide.store.readStream(integrationStream(integrationId))
+    ).filter((event) => event.type === 'IntegrationJobFinished');
+    expect(finished.map((event) => event.data)).toEqual([
+      expect.objectContaining({ jobId: job.Id, action: 'purge', outcome: 'completed' }),
+    ]);
+  });
+
+  it('deletes the account, and the clean-up removes its mirror', async () => {
+    const response = await admin.delete(`/api/integrations/${integrationId}`);
+    expect(response.statusCode).toBe(200);
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const counts = await countMirror(world.services.db, integrationId);
+      if (counts.companies === 0 && counts.contacts === 0 && counts.owners === 0) return;
+      await sleep(200);
+    }
+    throw new Error('the mirror of the deleted account is still there');
+  });
+});
+
+describe('a Salesforce account whose renewal is refused', () => {
+  it('keeps the instance URL of the token answer, then marks INVALID and asks for a reconnect', async () => {
+    const owner = await signUp(world, { name: 'crm-refused' });
+    const tenantId = await companyFor(world, owner, { name: 'Refused Co' });
+    // Salesforce answers its instance with the token: the connector calls it, not a configured URL.
+    salesforce.instanceUrl = salesforce.url;
+    const { integrationId } = await connectCrm(tenantId, 'SALESFORCE', salesforce);
+    const first = await runJob('sync', integrationId);
+    expect(first.Status).toBe('completed');
+    expect(salesforce.counts.pages).toBeGreaterThan(0);
+
+    // The token stops working and the refresh is refused.
+    salesforce.accessToken = 'revoked-elsewhere';
+    salesforce.refuseRefresh = true;
+    const failed = await runJob('sync', integrationId);
+    expect(failed.Status).toBe('failed');
+    expect(failed.Failure).toBe(
+      'Salesforce refused our access to this account (invalid_grant). Reconnect Salesforce on the Platforms page, then sync again.',
+    );
+    const refused = await account(integrationId);
+    expect(refused.CredentialsStatus).toBe('INVALID');
+    expect(refused.CredentialsProblem).toBe('Salesforce refused our credentials (invalid_grant).');
+    expect(refused.Sync?.last).toMatchObject({ outcome: 'failed' });
+    // And the decider keeps refusing syncs until a reconnect.
+    const again = await admin.post(`/api/integrations/${integrationId}/sync`);
+    expect(again.statusCode).toBe(409);
+  });
+});
