@@ -94,6 +94,32 @@ type Soql = {
   limit: number | null;
 };
 
+/** The conditions of a WHERE joined by AND, an AND inside a quoted literal left alone. */
+const splitAnd = (where: string): string[] => {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < where.length; i += 1) {
+    const ch = where[i]!;
+    if (quoted && ch === '\\') {
+      current += ch + (where[i + 1] ?? '');
+      i += 1;
+      continue;
+    }
+    if (ch === "'") quoted = !quoted;
+    const and = !quoted && /^\s+AND\s+/i.exec(where.slice(i));
+    if (and) {
+      parts.push(current);
+      current = '';
+      i += and[0].length - 1;
+      continue;
+    }
+    current += ch;
+  }
+  parts.push(current);
+  return parts;
+};
+
 /** The SOQL the connector writes: enough to read, page and look up, nothing more. */
 export const parseSoql = (text: string): Soql => {
   const match =
@@ -103,7 +129,7 @@ export const parseSoql = (text: string): Soql => {
   if (!match) throw new Error(`MALFORMED_QUERY: ${text}`);
   const where: Condition[] = [];
   if (match[3]) {
-    for (const part of match[3].split(/\s+AND\s+/i)) {
+    for (const part of splitAnd(match[3])) {
       const c = /^(\w+)\s*(=|!=|>|LIKE)\s*(?:'((?:[^'\\]|\\.)*)'|(null|true|false))$/i.exec(part.trim());
       if (!c) throw new Error(`MALFORMED_QUERY: ${part}`);
       const literal = c[4]?.toLowerCase();

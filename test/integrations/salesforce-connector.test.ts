@@ -256,6 +256,29 @@ describe('pushing idempotently', () => {
     ]);
   });
 
+  it('without the key field, finds an Account by its exact name, quotes and all', async () => {
+    fake.setKeyField(false);
+    const sf = connector();
+    const company = (name: string, key: string): CrmPush => ({
+      kind: 'createCompany',
+      key,
+      name,
+      accountingId: key,
+      accountingIdentifier: null,
+      ownerCrmId: null,
+    });
+    expect(await sf.push(company("O'Brien & Sons", 'company:obrien'))).toEqual({
+      objectType: 'company',
+      crmId: accountFor("O'Brien & Sons").Id,
+      created: false,
+    });
+    const tricky = "Smith AND Jones' Bakery \\ Co";
+    const made = await sf.push(company(tricky, 'company:smith'));
+    expect(made.created).toBe(true);
+    expect(await sf.push(company(tricky, 'company:smith'))).toEqual({ ...made, created: false });
+    expect(fake.records('Account').filter((a) => a.Name === tricky)).toHaveLength(1);
+  });
+
   it('writes 450 overdue-invoice events in collections of 200, and a retry of all of them adds none', async () => {
     const sf = connector();
     const contoso = accountFor('Contoso Ltd.').Id;
