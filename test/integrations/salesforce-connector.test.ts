@@ -358,6 +358,20 @@ describe('sessions, limits and faults', () => {
     expect(fake.refreshes()).toBe(refreshes + 1);
   });
 
+  it('asks for a reconnect when the stored tokens name no instance', async () => {
+    const sf = createSalesforceConnector({
+      http,
+      apiBaseUrl: '',
+      tokens: {
+        current: () => Promise.resolve({ accessToken: 'token', instanceUrl: null }),
+        renewAfterRejection: () => Promise.reject(new Error('not called')),
+      },
+    });
+    const read = sf.check();
+    await expect(read).rejects.toMatchObject({ type: failureTypes.noCredentials, nonRetryable: true });
+    await expect(read).rejects.toThrow(/no Salesforce instance URL/);
+  });
+
   it('fails in words, not retryable, when Salesforce refuses to renew', async () => {
     const sf = connector();
     fake.expireAccessTokens();

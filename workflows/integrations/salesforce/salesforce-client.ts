@@ -115,7 +115,13 @@ export const createSalesforceClient = (deps: SalesforceClientDeps) => {
     const { body, headers = {} } = options;
     let token = await deps.tokens.current();
     for (let attempt = 0; ; attempt += 1) {
-      const base = (token.instanceUrl ?? deps.apiBaseUrl).replace(/\/+$/, '');
+      const base = (token.instanceUrl || deps.apiBaseUrl).replace(/\/+$/, '');
+      if (!base)
+        throw userFailure(
+          `We hold no ${SALESFORCE_NAME} instance URL for this account. Reconnect Salesforce on the ` +
+            'Platforms page, then sync again.',
+          failureTypes.noCredentials,
+        );
       const response = await callPlatform(deps.http, `${base}${path}`, {
         method,
         headers: {
