@@ -29,6 +29,8 @@ import {
 import { ledgerCollections, ledgerDocId } from '../../../workflows/ledger/ledger-collections';
 import type { CustomerReceivablesDoc } from '../../../workflows/metrics/customer-receivables';
 import { storeCustomerReceivables } from '../../../workflows/metrics/metric-store';
+import { createHubSpotConnector } from '../../../workflows/integrations/hubspot/hubspot-connector';
+import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot-fake';
 import { platformAdmin, useReadModelKit } from '../../projections/read-model-kit';
 
 /**
@@ -274,8 +276,8 @@ const job = (jobId: number): CrmPushJobInput => ({ integrationId, tenantId, jobI
 
 const run = <R>(work: () => Promise<R>): Promise<R> => new MockActivityEnvironment().run(work);
 
-const integrationEvents = async () =>
-  (await decodeEvents(writeSide, await writeSide.store.readStream(integrationStream(integrationId)))).map(
+const integrationEvents = async (id = integrationId) =>
+  (await decodeEvents(writeSide, await writeSide.store.readStream(integrationStream(id)))).map(
     (event) => ({ type: event.type, data: event.data }) as IntegrationEvent,
   );
 
@@ -532,5 +534,128 @@ describe('purging and unlinking', () => {
     expect(matches.at(-1)?.data).toMatchObject({ sellerId, jobId: 9, linked: [], unlinked: ['1'] });
 
     expect(await run(() => activities.unlinkCrm(job(10)))).toEqual({ unlinked: 0 });
+  });
+});
+
+describe('pushing to the HubSpot fake (RevOps Pro)', () => {
+  const hubIntegrationId = 6;
+  let fake: HubSpotFake;
+  let hub: CrmConnector;
+  const companies: Record<string, string> = {};
+  const hubJob = (jobId: number): CrmPushJobInput => ({ integrationId: hubIntegrationId, tenantId, jobId });
+  const hubCommand = (command: Omit<IntegrationCommand, 'now'>) =>
+    kit.run(integrationDecider, integrationStream(hubIntegrationId), {
+      ...command,
+      now: collectedAt,
+    } as IntegrationCommand);
+
+  beforeAll(async () => {
+    fake = await startHubSpotFake();
+    fake.setRateLimit(null);
+    const { accessToken } = fake.issueTokens({ clientId: 'revops-fake-client' });
+    hub = createHubSpotConnector({
+      http: { platform: 'HubSpot', maxRetryWaitMs: 120_000, inlineWaitMs: 5_000 },
+      apiBaseUrl: fake.url,
+      tokens: {
+        current: () => Promise.resolve({ accessToken, instanceUrl: null }),
+        renewAfterRejection: () => Promise.reject(new Error('the token lasts the whole test')),
+      },
+      revops: true,
+    });
+    for (const name of ['Acme Ltd', 'Globex', 'Initech']) companies[name] = fake.addCompany({ name });
+    await hubCommand({
+      type: 'ConnectIntegration',
+      data: {
+        integrationId: hubIntegrationId,
+        tenantId,
+        provider: 'HUBSPOT',
+        productIdentifier: 'REVOPS',
+        authMethod: 'oauth2',
+        credentialsRef: 'secrets/integration-6',
+        credentialsOwner: 'crm@acme.example',
+        url: null,
+        actor: platformAdmin,
+        tenantIsDemo: false,
+        planAllowsProvider: true,
+      },
+    });
+    await hubCommand({
+      type: 'RecordCompanyMatches',
+      data: {
+        sellerId,
+        jobId: 20,
+        linked: [
+          { customerId: '1', crmId: companies['Acme Ltd'] ?? '', method: 'exact' },
+          { customerId: '2', crmId: companies.Globex ?? '', method: 'exact' },
+          { customerId: '3', crmId: companies.Initech ?? '', method: 'exact' },
+        ],
+        unlinked: [],
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it('a lost answer, a retry and a second sync leave one event, task and value per fact; purge takes them back', async () => {
+    const tasksBefore = fake.stored('tasks').map((task) => task.id);
+    const companiesBefore = fake.stored('companies').length;
+    let calls = 0;
+    const lossy: CrmConnector = {
+      ...hub,
+      push: async (push) => {
+        const result = await hub.push(push);
+        calls += 1;
+        if (calls === 5) throw new Error('connection reset after HubSpot answered');
+        return result;
+      },
+    };
+    const activities = createCrmPushActivities({
+      ...depsWith(new KeyedCrm([])),
+      connectorFor: () => Promise.resolve(lossy),
+    });
+    await expect(run(() => activities.pushToCrm(hubJob(21)))).rejects.toThrow('connection reset');
+    const first = await run(() => activities.pushToCrm(hubJob(21)));
+    expect(first.pushed + first.skipped).toBe(13);
+
+    // Segments of Acme, Globex and Initech; overdue INV-A1 (90), INV-A2 and INV-G2 (first day late).
+    expect(fake.timelineEvents()).toHaveLength(6);
+    expect(
+      fake
+        .created('tasks')
+        .map((task) => task.properties.hs_task_subject)
+        .sort(),
+    ).toEqual([
+      'Collect invoice INV-A1 from Acme Ltd',
+      'Collect invoice INV-A2 from Acme Ltd',
+      'Collect invoice INV-G2 from Globex',
+    ]);
+    const acme = fake.object('companies', companies['Acme Ltd'] ?? '');
+    expect(acme?.properties).toMatchObject({
+      ledgerwise_sales_rep: 'Dana Rep',
+      ledgerwise_open_receivables: '1600',
+      ledgerwise_payment_segment: 'High risk',
+    });
+
+    const counters = fake.counters();
+    expect(await run(() => activities.pushToCrm(hubJob(22)))).toEqual({ pushed: 0, skipped: 13 });
+    expect(fake.counters()).toMatchObject({
+      creates: counters.creates,
+      updates: counters.updates,
+      timelineEvents: counters.timelineEvents,
+    });
+
+    // What the stream records as made by Ledgerwise goes (HubSpot keeps timeline events: ADR 47).
+    const recorded = (await integrationEvents(hubIntegrationId))
+      .flatMap((event) => (event.type === 'IntegrationPushesApplied' ? event.data.pushes : []))
+      .filter((push) => push.created);
+    // Six timeline events and three tasks at least (property pushes change values, they make nothing).
+    expect(new Set(recorded.map((push) => push.crmId)).size).toBeGreaterThanOrEqual(9);
+    expect(await run(() => activities.purgeCrm(hubJob(23)))).toEqual({ removed: recorded.length });
+    expect(fake.created('tasks')).toEqual([]);
+    expect(fake.stored('tasks').map((task) => task.id)).toEqual(tasksBefore);
+    expect(fake.stored('companies')).toHaveLength(companiesBefore);
+    expect(await run(() => activities.purgeCrm(hubJob(24)))).toEqual({ removed: 0 });
   });
 });
