@@ -6,6 +6,7 @@ import type { Projection } from './framework/projection';
 import { sellersProjection } from './sellers/sellers-projection';
 import { integrationsProjection } from './integrations/integrations-projection';
 import { crmCompanyLinksProjection } from './integrations/crm-company-links-projection';
+import { crmPushesProjection } from './integrations/crm-pushes-projection';
 import { recipientsProjection } from './recipients/recipients-projection';
 import { partnersProjection } from './partners/partners-projection';
 import { plansProjection } from './plans/plans-projection';
@@ -22,6 +23,7 @@ export const projections: readonly Projection[] = [
   sellersProjection,
   integrationsProjection,
   crmCompanyLinksProjection,
+  crmPushesProjection,
   recipientsProjection,
   partnersProjection,
   plansProjection,
