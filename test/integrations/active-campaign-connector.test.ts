@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { failureTypes } from '../../workflows/connectors/shared/connector-failure';
+import { failureTypes, userFailure } from '../../workflows/connectors/shared/connector-failure';
 import type { PlatformHttp } from '../../workflows/connectors/shared/platform-http';
 import type { CrmConnector, CrmPush } from '../../workflows/integrations/crm/crm-connector';
 import {
@@ -43,13 +43,21 @@ const http: PlatformHttp = {
   sleep: () => Promise.resolve(),
 };
 
+/** Keys the token holder was told were refused (core's holder marks the account INVALID then). */
+const rejected: string[] = [];
+
 const connector = (apiKey = KEY): CrmConnector =>
   createActiveCampaignConnector({
     http,
     apiBaseUrl: fake.url,
     tokens: {
       current: () => Promise.resolve({ accessToken: apiKey, instanceUrl: 'https://acme.api-us1.com' }),
-      renewAfterRejection: () => Promise.reject(new Error('an API key is never renewed')),
+      renewAfterRejection: (key) => {
+        rejected.push(key);
+        return Promise.reject(
+          userFailure('ActiveCampaign refused the API key (marked invalid).', failureTypes.revoked),
+        );
+      },
     },
   });
 
@@ -178,14 +186,14 @@ describe('pushing idempotently', () => {
 });
 
 describe('refusals and faults', () => {
-  it('fails in words, for good, when the key is refused', async () => {
+  it('hands a refused key to the token holder, which fails the job for good', async () => {
     const read = connector('revoked-key').readCompanies({
       cursor: null,
       pageSize: 100,
       accountingIdentifier: null,
     });
-    await expect(read).rejects.toMatchObject({ type: failureTypes.refused, nonRetryable: true });
-    await expect(read).rejects.toThrow(/ActiveCampaign refused the API key of this account/);
+    await expect(read).rejects.toMatchObject({ type: failureTypes.revoked, nonRetryable: true });
+    expect(rejected).toEqual(['revoked-key']);
   });
 
   it('waits out 429 and a 5xx burst', async () => {

@@ -12,7 +12,7 @@ export const ACTIVE_CAMPAIGN_NAME = 'ActiveCampaign';
 
 /**
  * The account's access (core's IntegrationAccessToken, same shape): the API key as the access token,
- * the account URL the user typed as the instance URL. The key never expires, so a 403 is final.
+ * the account URL the user typed as the instance URL. The key never renews: a 403 is final.
  */
 export type ActiveCampaignAccess = {
   current: () => Promise<{ accessToken: string; instanceUrl: string | null }>;
@@ -53,7 +53,8 @@ export const problemOf = (text: string): { message: string; codes: string[] } =>
 /**
  * API v3 for one account: `{base}/api/3/...` with the Api-Token header. 429 (ActiveCampaign allows
  * five requests a second per account) and 5xx are waited out by callPlatform; a refused key (401 or
- * 403) fails the job in words, as only a new key helps.
+ * 403) goes to the token holder, which marks the credentials invalid (only a new key helps) and
+ * fails the job in words.
  */
 export const createActiveCampaignClient = (deps: ActiveCampaignClientDeps) => {
   let pinned: { url: string; until: number; fetch: typeof fetch } | null = null;
@@ -94,12 +95,15 @@ export const createActiveCampaignClient = (deps: ActiveCampaignClientDeps) => {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    if (response.status === 401 || response.status === 403)
+    if (response.status === 401 || response.status === 403) {
+      // The key never renews: the holder marks the credentials invalid and fails in words itself.
+      await deps.tokens.renewAfterRejection(token.accessToken);
       throw userFailure(
         `${ACTIVE_CAMPAIGN_NAME} refused the API key of this account (${problemOf(response.text).message}). ` +
           'Enter a current key on the Platforms page.',
         failureTypes.refused,
       );
+    }
     return response;
   };
 
