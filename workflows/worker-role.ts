@@ -26,6 +26,11 @@ import { createSyncWorker } from './sync/worker';
 import { taskQueues } from './task-queues';
 import { openReadStore } from '../projections/read-store/open-read-store';
 import { startBilling } from './billing/start-billing';
+import { log as activityLog } from '@temporalio/activity';
+import { createCrmServices, crmConnectorFactories } from './integrations/crm-services';
+import { createCrmPushActivities } from './integrations/crm/push/push-activities';
+import { startIntegrationJobReactor } from './integrations/crm/integration-job-reactor';
+import { createIntegrationsWorker } from './integrations/worker';
 
 let runtimeInstalled = false;
 /** The SDK's runtime is process-wide and may be installed once, before the first connection. */
@@ -58,6 +63,17 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
   // Requests recorded by the gateway become runs (docs/adr/0018-pipeline-start.md).
   const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+  // CRM integration jobs (docs/adr/0045-crm-sync.md): the Debug* settings log through the activity's logger.
+  const crm = createCrmServices({
+    db,
+    writeSide: events.writeSide,
+    config,
+    now,
+    factories: crmConnectorFactories(config),
+    debug: (message, details) => {
+      activityLog.debug(message, details);
+    },
+  });
   const reportObjects = createReportObjectStore(config);
   const reportMailer = createMailer(config);
   const pipelineWorkers = [
@@ -73,6 +89,18 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       },
     }),
     await createMetricsWorker({ connection, config, deps: { db, writeSide: events.writeSide, now } }),
+    await createIntegrationsWorker({
+      connection,
+      config,
+      deps: { db, writeSide: events.writeSide, vault: crm.vault, now, connectors: crm.connectors },
+      push: createCrmPushActivities({
+        db,
+        writeSide: events.writeSide,
+        now,
+        connectorFor: crm.connectors.connectorFor,
+        companyOwners: crm.companyOwners,
+      }),
+    }),
     await createReportsWorker({
       connection,
       config,
@@ -105,6 +133,14 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     client,
     config,
     logger: logger.child({ reactor: 'sync-requests' }),
+  });
+  // Integration syncs, purges and unlinks become runs; disconnects and deletes clean up after themselves.
+  const integrationJobs = startIntegrationJobReactor({
+    writeSide: events.writeSide,
+    db,
+    client,
+    config,
+    logger: logger.child({ reactor: 'integration-jobs' }),
   });
   // Metrics jobs of a type with a pipeline (the customers job) become runs on the metrics queue.
   const metricsJobs = startMetricsJobReactor({
@@ -186,6 +222,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       ]),
     stop: async () => {
       await syncRequests.stop();
+      await integrationJobs.stop();
       await metricsJobs.stop();
       await forecastsAfterMetrics.stop();
       await reportJobs.stop();

@@ -5,6 +5,19 @@ import type { Config } from '../../contracts/config';
 import { createCrmConnectors, type CrmConnectorFactories, type DebugLog } from './crm/crm-connectors';
 import { crmMirrorCollections } from './crm/crm-mirror';
 import { createIntegrationTokens, crmTokenEndpoints } from './crm/integration-tokens';
+import { createActiveCampaignConnector } from './active-campaign/active-campaign-connector';
+import { createHubSpotConnector } from './hubspot/hubspot-connector';
+import { createSalesforceConnector } from './salesforce/salesforce-connector';
+
+/** Each CRM provider's connector (docs/adr/0047 HubSpot and RevOps Pro, 0048 Salesforce and ActiveCampaign). */
+export const crmConnectorFactories = (
+  config: Pick<Config, 'SALESFORCE_API_VERSION'>,
+): CrmConnectorFactories => ({
+  HUBSPOT: (deps) => createHubSpotConnector({ ...deps, revops: false }),
+  REVOPS: (deps) => createHubSpotConnector({ ...deps, revops: true }),
+  SALESFORCE: (deps) => createSalesforceConnector({ ...deps, apiVersion: config.SALESFORCE_API_VERSION }),
+  ACTIVE_CAMPAIGN: (deps) => createActiveCampaignConnector(deps),
+});
 
 /**
  * What the integrations worker builds once from the configuration: the vault, the accounts' tokens
