@@ -1,6 +1,9 @@
 import { AuditResponse } from '../../contracts/api/audit';
 import { Partner, PartnersResponse } from '../../contracts/api/partners';
+import ExcelJS from 'exceljs';
+import { AnalyticsStatsResponse } from '../../contracts/api/analytics';
 import { StatsResponse } from '../../contracts/api/stats';
+import { SELLER_ANALYTICS_TOTALS } from '../../projections/analytics/analytics-store';
 import { ErrorResponse } from '../../contracts/errors';
 import { systemActor } from '../../domain/actor';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
@@ -243,5 +246,97 @@ describe('stats', () => {
     await companyFor(world, owner, { name: 'Stats Owner Co' });
     expect((await owner.browser.get('/api/stats')).statusCode).toBe(403);
     expect((await world.browser().get('/api/stats')).statusCode).toBe(401);
+    expect((await owner.browser.get('/api/stats/key-metrics')).statusCode).toBe(403);
+    expect((await world.browser().get('/api/stats/key-metrics')).statusCode).toBe(401);
+  });
+
+  it('downloads the Key Metrics workbook: the cards’ figures and the 36 months they add up', async () => {
+    const browser = await signedInAdmin();
+    const now = world.clock.now();
+    const monthOf = (back: number) => {
+      const index = now.getUTCFullYear() * 12 + now.getUTCMonth() - back;
+      return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+    };
+    // Two sellers' monthly totals as the analytics consumers keep them; one month is 40 months old.
+    const totals = world.services.db.collection<{ _id: number }>(SELLER_ANALYTICS_TOTALS);
+    const month = (back: number, invoices: number, sales: number, customers: number) => ({
+      month: monthOf(back),
+      invoices,
+      sales,
+      lastInvoicedCustomers: customers,
+    });
+    await totals.insertMany([
+      {
+        _id: 990_001,
+        epoch: 1,
+        asOf: null,
+        customers: 5,
+        invoices: 14,
+        sales: 1_000_000,
+        months: [month(0, 4, 120_050, 2), month(1, 6, 300_000, 1), month(40, 4, 579_950, 2)],
+        computedAt: now,
+      },
+      {
+        _id: 990_002,
+        epoch: 1,
+        asOf: null,
+        customers: 1,
+        invoices: 3,
+        sales: 45_000,
+        months: [month(1, 3, 45_000, 1)],
+        computedAt: now,
+      },
+    ] as never[]);
+    try {
+      const stats = AnalyticsStatsResponse.parse((await browser.get('/api/stats')).json()).stats;
+      expect(stats).toMatchObject({
+        invoices: 13,
+        invoiceRevenue: 465_050,
+        customers: 4,
+        salesAllTime: 1_045_000,
+      });
+
+      const response = await browser.get('/api/stats/key-metrics');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('spreadsheetml');
+      expect(response.headers['content-disposition']).toContain(
+        `ledgerwise-key-metrics-${now.toISOString().slice(0, 10)}.xlsx`,
+      );
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+      const valuesOf = (name: string) => {
+        const rows: unknown[][] = [];
+        workbook.getWorksheet(name)!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+        return rows;
+      };
+      expect(valuesOf('Key Metrics')).toEqual(
+        expect.arrayContaining([
+          ['Partners', stats.partners],
+          ['Customers (T36M)', 4],
+          ['Invoices (T36M)', 13],
+        ]),
+      );
+      expect(valuesOf('Sales')).toEqual([
+        ['Metric', 'Value'],
+        ['Invoice Sales (T36M)', 4650.5],
+        ['Sales (All Time)', 10450],
+      ]);
+      const months = valuesOf('Trailing 36 Months');
+      expect(months[0]).toEqual([
+        'Month',
+        'Invoices',
+        'Invoice Sales',
+        'Customers Last Invoiced',
+        'Sellers Invoicing',
+      ]);
+      expect(months).toHaveLength(37);
+      expect(months[1]![0]).toBe(monthOf(35));
+      expect(months[36]).toEqual([monthOf(0), 4, 1200.5, 2, 1]);
+      expect(months[35]).toEqual([monthOf(1), 9, 3450, 2, 2]);
+      // The months add up to the T36M cards.
+      expect(months.slice(1).reduce((sum, row) => sum + Number(row[1]), 0)).toBe(stats.invoices);
+    } finally {
+      await totals.deleteMany({ _id: { $in: [990_001, 990_002] } });
+    }
   });
 });

@@ -131,6 +131,7 @@ describe('the guards in the running app', () => {
             directSubscriptions: 5,
             channelSubscriptions: 1,
             trialSubscriptions: 2,
+            salesAllTime: 0,
           },
         },
       });

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { StatsResponse } from '../../../../contracts/api/stats';
+import { AnalyticsStatsResponse } from '../../../../contracts/api/analytics';
 import { useAppServices } from '../../session/app-services-context';
 import { useCurrentTenantId } from '../../session/session-query';
 import type { ApiClient } from '../api-client';
@@ -12,7 +12,7 @@ export const adminOverviewQueries = {
   stats: (api: ApiClient, tenantId: TenantId) =>
     queryOptions({
       queryKey: adminStatsResource.key(tenantId),
-      queryFn: () => api.get('/api/stats', { schema: StatsResponse }),
+      queryFn: () => api.get('/api/stats', { schema: AnalyticsStatsResponse }),
     }),
 };
 

@@ -1,6 +1,6 @@
 import { useAdminStats } from '../../../api/queries/admin-overview';
 import { ErrorCallout } from '../../../components/error-callout';
-import { TextLink } from '../../../components/text-link';
+import { ExternalLink, TextLink } from '../../../components/text-link';
 import { PageFrame, StatCard } from '../../dashboard/stat-card';
 
 const count = (value: number) => value.toLocaleString('en-US');
@@ -10,8 +10,8 @@ export const centsText = (cents: number) =>
   (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
 /**
- * /admin/overview (admin.md section 2, Admin dashboard): the platform's counts from GET /api/stats.
- * The Key Metrics spreadsheet belongs to the analytics work and is not offered here.
+ * /admin/overview (admin.md section 2, Admin dashboard): the platform's counts from GET /api/stats,
+ * and the Key Metrics spreadsheet (the same figures with the 36 months behind the T36M cards).
  */
 export const AdminOverviewPage = () => {
   const stats = useAdminStats();
@@ -21,6 +21,11 @@ export const AdminOverviewPage = () => {
     <PageFrame title="Admin Overview">
       {stats.isError && <ErrorCallout message={stats.error.message} />}
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy={!s}>
+        <StatCard label="Key Metrics" value="36 months">
+          <ExternalLink href="/api/stats/key-metrics" download>
+            Download spreadsheet (.xlsx)
+          </ExternalLink>
+        </StatCard>
         <StatCard label="Partners" value={value((x) => count(x.partners))}>
           <TextLink to="/admin/partners">Partners</TextLink>
         </StatCard>
@@ -39,6 +44,7 @@ export const AdminOverviewPage = () => {
         <StatCard label="Customers (T36M)" value={value((x) => count(x.customers))} />
         <StatCard label="Invoices (T36M)" value={value((x) => count(x.invoices))} />
         <StatCard label="Invoice Sales (T36M)" value={value((x) => centsText(x.invoiceRevenue))} />
+        <StatCard label="Sales (All Time)" value={value((x) => centsText(x.salesAllTime))} />
         <StatCard label="Direct Subscriptions" value={value((x) => count(x.directSubscriptions))} />
         <StatCard label="Channel Subscriptions" value={value((x) => count(x.channelSubscriptions))} />
         <StatCard label="Trial Subscriptions" value={value((x) => count(x.trialSubscriptions))} />
