@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 
 /**
- * A local Salesforce org for tests and the CRM benchmark (ADR 48): the OAuth 2.0 token endpoint
- * (refresh_token grant answering `instance_url` pointing back here) and the REST API's Query
- * resource (a small SOQL reader: SELECT fields FROM object [WHERE a = 'x' AND b LIKE '%y%']
+ * A local Salesforce org for tests and the CRM benchmark (ADR 48): the OAuth 2.0 authorize page
+ * (consent at once) and token endpoint (authorization_code and refresh_token grants, answering
+ * `instance_url` pointing back here; refresh tokens are not rotated, as Salesforce's are not) and the
+ * REST API's Query resource (a small SOQL reader: SELECT fields FROM object [WHERE a = 'x' AND b LIKE '%y%']
  * [ORDER BY field] [LIMIT n], with `nextRecordsUrl` paging and the Sforce-Query-Options batch size),
  * sObject create, update, delete, describe and upsert by external id, and sObject Collections
  * (composite/sobjects create, upsert and delete, up to 200 records). Records are kept in memory in
@@ -212,6 +213,7 @@ export const startSalesforceFake = async (): Promise<SalesforceFake> => {
   ]);
   const access = new Map<string, number>();
   const refresh = new Set<string>();
+  const codes = new Set<string>();
   const locators = new Map<string, { rows: Json[]; position: number; batch: number }>();
   const requests: SalesforceFake['requests'] = [];
   let keyField = true;
@@ -302,12 +304,42 @@ export const startSalesforceFake = async (): Promise<SalesforceFake> => {
     return { accessToken, refreshToken, instanceUrl: url };
   };
 
+  /** The authorize page, consent given at once: back to the redirect URI with a one-time code. */
+  app.get<{ Querystring: Record<string, string> }>('/services/oauth2/authorize', async (request, reply) => {
+    const { client_id: client, redirect_uri: redirect, state } = request.query;
+    if (client !== clientId || !redirect)
+      return reply
+        .code(400)
+        .send({ error: 'invalid_client_id', error_description: 'client identifier invalid' });
+    const code = `aPrx${randomBytes(16).toString('base64url')}`;
+    codes.add(code);
+    const back = new URL(redirect);
+    back.searchParams.set('code', code);
+    if (state) back.searchParams.set('state', state);
+    return reply.redirect(back.toString(), 302);
+  });
+
   app.post('/services/oauth2/token', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, string>;
     if (body.client_id !== clientId || body.client_secret !== clientSecret)
       return reply
         .code(400)
         .send({ error: 'invalid_client_id', error_description: 'client identifier invalid' });
+    if (body.grant_type === 'authorization_code') {
+      if (!codes.delete(body.code ?? ''))
+        return reply.code(400).send({ error: 'invalid_grant', error_description: 'authentication failure' });
+      const issued = issue();
+      return {
+        access_token: issued.accessToken,
+        refresh_token: issued.refreshToken,
+        signature: randomBytes(16).toString('base64'),
+        scope: 'refresh_token api',
+        instance_url: url,
+        id: `https://login.salesforce.com/id/00Dfake/${salesforceId('User', 'integration')}`,
+        token_type: 'Bearer',
+        issued_at: String(Date.now()),
+      };
+    }
     if (body.grant_type !== 'refresh_token' || refusing || !refresh.has(body.refresh_token ?? ''))
       return reply
         .code(400)
@@ -673,6 +705,7 @@ export const startSalesforceFake = async (): Promise<SalesforceFake> => {
     instanceUrl: url,
     tokenUrl: `${url}/services/oauth2/token`,
     configValues: {
+      OAUTH_SALESFORCE_AUTHORIZE_URL: `${url}/services/oauth2/authorize`,
       OAUTH_SALESFORCE_TOKEN_URL: `${url}/services/oauth2/token`,
       OAUTH_SALESFORCE_CLIENT_ID: clientId,
       OAUTH_SALESFORCE_CLIENT_SECRET: clientSecret,

@@ -349,6 +349,46 @@ describe('pushing idempotently', () => {
 });
 
 describe('sessions, limits and faults', () => {
+  it('grants tokens for an authorization code, naming this instance, and reads with them', async () => {
+    const authorize = new URL(fake.configValues.OAUTH_SALESFORCE_AUTHORIZE_URL!);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: fake.configValues.OAUTH_SALESFORCE_CLIENT_ID!,
+      redirect_uri: 'http://127.0.0.1:3000/api/connect/salesforce/callback',
+      state: 'st-1',
+    }).toString();
+    const consent = await fetch(authorize, { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location')!);
+    expect(back.searchParams.get('state')).toBe('st-1');
+    const exchange = () =>
+      fetch(fake.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: back.searchParams.get('code')!,
+          client_id: fake.configValues.OAUTH_SALESFORCE_CLIENT_ID!,
+          client_secret: fake.configValues.OAUTH_SALESFORCE_CLIENT_SECRET!,
+          redirect_uri: 'http://127.0.0.1:3000/api/connect/salesforce/callback',
+        }),
+      });
+    const granted = await exchange();
+    const tokens = (await granted.json()) as Record<string, string>;
+    expect(tokens).toMatchObject({ instance_url: fake.instanceUrl, token_type: 'Bearer' });
+    // A code works once.
+    expect((await exchange()).status).toBe(400);
+    const sf = createSalesforceConnector({
+      http,
+      apiBaseUrl: '',
+      tokens: tokensFor({
+        accessToken: tokens.access_token!,
+        refreshToken: tokens.refresh_token!,
+        instanceUrl: tokens.instance_url!,
+      }),
+    });
+    expect(await sf.check()).toEqual({ accountName: 'Fake Org Inc.' });
+  });
+
   it('renews an expired session once and carries on', async () => {
     const sf = connector();
     const refreshes = fake.refreshes();
