@@ -91,6 +91,7 @@ describe('GET /api/devops/queues', () => {
       expect(answer.temporal.serverVersion).toMatch(/^\d+\.\d+/);
       expect(answer.temporal.queues.map((queue) => queue.concern).sort()).toEqual([
         'datasets',
+        'integrations',
         'metrics',
         'reports',
         'sync',
