@@ -60,11 +60,41 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
   let window = { second: 0, count: 0 };
   let nextId = 1000;
   const now = () => new Date().toISOString().replace(/\.\d+Z$/, '-00:00');
+  /** Collections in id order, kept until the next write (large accounts page in thousands of calls). */
+  const sorted = new Map<keyof Store, Json[]>();
+  const inOrder = (collection: keyof Store) => {
+    let rows = sorted.get(collection);
+    if (!rows) {
+      rows = [...store[collection].values()].sort((a, b) => Number(a.id) - Number(b.id));
+      sorted.set(collection, rows);
+    }
+    return rows;
+  };
+  const linksOf = new Map<string, Json[]>();
   const put = (collection: keyof Store, record: Json) => {
     const id = record.id === undefined ? String((nextId += 1)) : idOf(record.id);
     const stored = { ...record, id };
     store[collection].set(id, stored);
+    sorted.delete(collection);
+    if (collection === 'accountContacts') {
+      const contact = idOf(stored.contact);
+      linksOf.set(contact, [...(linksOf.get(contact) ?? []).filter((l) => l.id !== id), stored]);
+    }
     return stored;
+  };
+  const drop = (collection: keyof Store, id: string) => {
+    const record = store[collection].get(id);
+    if (!record) return false;
+    store[collection].delete(id);
+    sorted.delete(collection);
+    if (collection === 'accountContacts') {
+      const contact = idOf(record.contact);
+      linksOf.set(
+        contact,
+        (linksOf.get(contact) ?? []).filter((l) => l.id !== id),
+      );
+    }
+    return true;
   };
 
   app.addHook('onResponse', async (request, reply) => {
@@ -115,13 +145,12 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
   });
 
   app.get<{ Querystring: Record<string, string> }>('/api/3/contacts', (request) => {
-    let rows = [...store.contacts.values()].sort((a, b) => Number(a.id) - Number(b.id));
+    let rows = inOrder('contacts');
     if (request.query.email)
       rows = rows.filter((c) => String(c.email).toLowerCase() === request.query.email!.toLowerCase());
     const { rows: page, total } = paged(rows, request.query);
-    const ids = new Set(page.map((c) => c.id));
     const sideload = (request.query.include ?? '').split(',').includes('accountContacts')
-      ? { accountContacts: [...store.accountContacts.values()].filter((l) => ids.has(l.contact)) }
+      ? { accountContacts: page.flatMap((c) => linksOf.get(idOf(c.id)) ?? []) }
       : {};
     return { contacts: page, ...sideload, meta: { total, page_input: { limit: request.query.limit } } };
   });
@@ -150,7 +179,7 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
   });
 
   app.get<{ Querystring: Record<string, string> }>('/api/3/accounts', (request) => {
-    let rows = [...store.accounts.values()].sort((a, b) => Number(a.id) - Number(b.id));
+    let rows = inOrder('accounts');
     const search = request.query.search?.toLowerCase();
     if (search) rows = rows.filter((a) => String(a.name).toLowerCase().includes(search));
     const { rows: page, total } = paged(rows, request.query);
@@ -218,11 +247,11 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
   ];
   for (const [path, collection, what] of removable)
     app.delete<{ Params: { id: string } }>(path, (request, reply) => {
-      if (!store[collection].delete(request.params.id)) return notFound(reply, what, request.params.id);
+      if (!drop(collection, request.params.id)) return notFound(reply, what, request.params.id);
       if (collection !== 'notes')
         for (const [id, link] of store.accountContacts)
           if (link[collection === 'accounts' ? 'account' : 'contact'] === request.params.id)
-            store.accountContacts.delete(id);
+            drop('accountContacts', id);
       return reply.code(200).send({});
     });
 
