@@ -1320,3 +1320,28 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
     close: () => app.close(),
   };
 };
+
+/**
+ * Run on its own, the fake serves a generated portal with the rate limit lifted, so a benchmark can
+ * keep the fake's JSON work off the worker's event loop:
+ *   node --import tsx test/fakes/hubspot-fake.ts <companies> <contacts>
+ * It writes one JSON line (configValues, url, tokens for a day); on SIGTERM one more with its counters.
+ */
+const runAlone = async () => {
+  const [companies = 1000, contacts = 3000] = process.argv.slice(2).map(Number);
+  const fake = await startHubSpotFake({ companies, contacts, rateLimit: null });
+  const tokens = fake.issueTokens({ ttlSeconds: 24 * 3600 });
+  process.stdout.write(`${JSON.stringify({ url: fake.url, configValues: fake.configValues, tokens })}\n`);
+  process.on('SIGTERM', () => {
+    process.stdout.write(
+      `${JSON.stringify({ requests: fake.requests.length, counters: fake.counters() })}\n`,
+    );
+    void fake.close().then(() => process.exit(0));
+  });
+};
+
+if (require.main === module)
+  runAlone().catch((error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    process.exit(1);
+  });
