@@ -40,10 +40,21 @@ export const ArchivedReport = z.object({
 });
 export type ArchivedReport = z.infer<typeof ArchivedReport>;
 
-/** One row of GET /api/reports/managed (live reports kept in a CRM or cloud drive). */
+/** The Live Reports kinds (portal.md section 7): the sheets an integration keeps in a cloud drive. */
+export const ManagedReportType = z.enum(['CUSTOMER_SHEET', 'AR_FORECAST_SHEET']);
+export type ManagedReportType = z.infer<typeof ManagedReportType>;
+
+/** The cloud drives Live Reports are written to (integration providers GOOGLE and MICROSOFT). */
+export const ManagedReportProvider = z.enum(['GOOGLE', 'MICROSOFT']);
+export type ManagedReportProvider = z.infer<typeof ManagedReportProvider>;
+
+/**
+ * One row of GET /api/reports/managed: a live report kept in a cloud drive and rewritten after every
+ * sync (docs/adr/0049-live-reports.md); StorageUrl opens the file at its provider.
+ */
 export const ManagedReport = z.object({
-  Type: z.string(),
-  Provider: z.string(),
+  Type: ManagedReportType,
+  Provider: ManagedReportProvider,
   StorageUrl: z.string(),
   DisplayName: z.string(),
   updatedAt: IsoDateTime,

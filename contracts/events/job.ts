@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ArchivedReportType, ReportExtension } from '../api/reports';
+import {
+  ArchivedReportType,
+  ManagedReportProvider,
+  ManagedReportType,
+  ReportExtension,
+} from '../api/reports';
 import { JsonValue } from '../json-value';
 import { EntityId, IsoDateTime, type PersonalDataFields } from './values';
 
@@ -82,19 +87,13 @@ export const JobReportArchived = z.object({
   }),
 });
 
-/** The Live Reports kinds (portal.md section 7): the sheets an integration keeps in a cloud drive. */
-export const ManagedReportType = z.enum(['CUSTOMER_SHEET', 'AR_FORECAST_SHEET']);
-export type ManagedReportType = z.infer<typeof ManagedReportType>;
-
-/** The cloud drives Live Reports are written to (integration providers GOOGLE and MICROSOFT). */
-export const ManagedReportProvider = z.enum(['GOOGLE', 'MICROSOFT']);
-export type ManagedReportProvider = z.infer<typeof ManagedReportProvider>;
-
 /**
  * A live report rewritten in place in a cloud drive by a live reports job (docs/adr/0049-live-reports.md):
  * a Google Sheets spreadsheet or an Excel workbook in OneDrive. `fileId` is the provider's id of the
  * file, the same on every refresh while the file exists. One per (integration, type, seller) and job.
  */
+export { ManagedReportProvider, ManagedReportType };
+
 export const JobManagedReportWritten = z.object({
   type: z.literal('JobManagedReportWritten'),
   data: z.object({

@@ -244,6 +244,10 @@ describe('Live Reports after a sync', () => {
       ]),
     );
     expect(listed).toHaveLength(2);
+    // Another company sees none of them.
+    const stranger = await signUp(world, { name: 'liveother' });
+    await companyFor(world, stranger, { name: 'Other Co' });
+    expect(await managed(stranger.browser)).toEqual([]);
   });
 
   it('rewrites the same files on the next refresh', async () => {

@@ -37,6 +37,24 @@ export const archivedTypeLabels: Record<ArchivedReportType, string> = {
 export const dateTimeOf = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+const relativeUnits: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** `5 minutes ago`, `yesterday`, `just now`: how long ago `iso` was, as of `now`. */
+export const relativeTimeOf = (iso: string, now: Date): string => {
+  const elapsed = now.getTime() - Date.parse(iso);
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  for (const [unit, ms] of relativeUnits)
+    if (Math.abs(elapsed) >= ms) return format.format(-Math.trunc(elapsed / ms), unit);
+  return 'just now';
+};
+
 export const fileSizeOf = (bytes: number) =>
   bytes < 1024
     ? `${bytes} B`

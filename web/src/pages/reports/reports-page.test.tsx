@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ArchivedReport } from '../../../../contracts/api/reports';
 import { FakeFetch } from '../../test-support/fake-fetch';
+import { noLiveReports } from './managed-reports-table';
 import { renderApp } from '../../test-support/render-app';
 import { oneSeller, sessionFixture, tenantRow } from '../../test-support/session-fixture';
 import { listOf, recipient, tenantFixture } from '../../test-support/tenant-fixtures';
@@ -61,7 +62,7 @@ describe('the reports page', () => {
     expect(await within(archive).findByText('Weekly Report 2030-01-06')).toBeInTheDocument();
     expect(within(archive).getByText('pdf')).toBeInTheDocument();
     const live = screen.getByRole('table', { name: 'Live reports' });
-    expect(await within(live).findByText('No Data')).toBeInTheDocument();
+    expect(await within(live).findByText(noLiveReports)).toBeInTheDocument();
     const recipients = screen.getByRole('table', { name: 'Report recipients' });
     expect(within(recipients).getByText('Grace Hopper')).toBeInTheDocument();
     // Activate, deactivate and delete are the platform admin's.
