@@ -40,7 +40,7 @@ export const ArchivedReport = z.object({
 });
 export type ArchivedReport = z.infer<typeof ArchivedReport>;
 
-/** The Live Reports kinds (portal.md section 7): the sheets an integration keeps in a cloud drive. */
+/** The Live Reports kinds (portal.md sections 2.3 and 3): the sheets an integration keeps in a cloud drive. */
 export const ManagedReportType = z.enum(['CUSTOMER_SHEET', 'AR_FORECAST_SHEET']);
 export type ManagedReportType = z.infer<typeof ManagedReportType>;
 

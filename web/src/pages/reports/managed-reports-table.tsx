@@ -24,7 +24,7 @@ export const noLiveReports =
   'AR forecast sheet are then kept there and refreshed after every sync.';
 
 /**
- * Live Reports (portal.md section 7, docs/adr/0049-live-reports.md): the customer sheet and AR forecast
+ * Live Reports (portal.md section 2.3, docs/adr/0049-live-reports.md): the customer sheet and AR forecast
  * sheet kept in the tenant's Google Sheets or OneDrive, rewritten after every sync. Each opens at its
  * provider in a new tab; Updated says how long ago the last refresh wrote it.
  */
