@@ -26,6 +26,7 @@ import {
   type CrmPushDeps,
   type CrmPushJobInput,
 } from '../../../workflows/integrations/crm/push/push-activities';
+import { crmMirrorCollections, crmMirrorDocId } from '../../../workflows/integrations/crm/crm-mirror';
 import { ledgerCollections, ledgerDocId } from '../../../workflows/ledger/ledger-collections';
 import type { CustomerReceivablesDoc } from '../../../workflows/metrics/customer-receivables';
 import { storeCustomerReceivables } from '../../../workflows/metrics/metric-store';
@@ -468,6 +469,24 @@ describe('pushing to a CRM', () => {
       { kind: 'segmentChange', applied: 4, inCrm: 4 },
     ]);
   });
+  it('without a sales rep source, pushes the name of the CRM owner the sync resolved; a task held back follows', async () => {
+    await context.db.collection<{ _id: string }>(crmMirrorCollections.owners).insertOne({
+      _id: crmMirrorDocId(integrationId, 'owner-of-co-acme'),
+      tenantId,
+      integrationId,
+      crmId: 'owner-of-co-acme',
+      name: 'Olivia Owner',
+      email: 'olivia@acme.example',
+      seenBy: 1,
+      readAt: collectedAt,
+    });
+    const crm = new KeyedCrm(allKinds);
+    const { salesReps: _none, ...deps } = depsWith(crm);
+    expect(await run(() => createCrmPushActivities(deps).pushToCrm(job(12)))).toMatchObject({ pushed: 2 });
+    expect(crm.properties.get('co-acme')).toEqual({ sales_rep: 'Olivia Owner' });
+    // DisableCreatingTasks is off again: the task it held back for INV-G2 is made now.
+    expect(crm.ledgerwiseObjects().map((o) => o.key)).toEqual(['lw:5:task:11:2:inv-g2']);
+  });
 });
 
 describe('purging and unlinking', () => {
@@ -494,7 +513,7 @@ describe('purging and unlinking', () => {
         owner: 'ledgerwise',
       });
     const activities = createCrmPushActivities(depsWith(crm));
-    expect(await run(() => activities.purgeCrm(job(6)))).toEqual({ removed: 9 });
+    expect(await run(() => activities.purgeCrm(job(6)))).toEqual({ removed: 10 });
     expect(crm.removed.sort()).toEqual(created.map((p) => p.crmId).sort());
     expect([...crm.objects.keys()].sort()).toEqual(['their-own-company', 'their-own-task']);
     expect(crm.accountingIds.get('co-initech')).toBe('CUST-3');

@@ -12,6 +12,7 @@ import { jobDecider } from '../../../../domain/job/job-decider';
 import { readState, runSystemCommand, type SystemCommandContext } from '../../../sync/system-commands';
 import { throttledProgress } from '../../../sync/throttled-progress';
 import type { CrmConnector, CrmCreatedObject, CrmPushKind, CrmPushResult } from '../crm-connector';
+import { readMirror } from '../crm-mirror';
 import { appliedPushesOf, type AppliedPushes, type RecordedPush } from './applied-pushes';
 import { planPushes, type PlannedPush, type SellerPushFacts } from './plan-pushes';
 import { loadSellerPushFacts, tenantCurrency } from './push-facts';
@@ -39,8 +40,8 @@ export type CrmPushDeps = {
     companyCrmIds: readonly string[],
   ) => Promise<ReadonlyMap<string, string | null>>;
   /**
-   * A seller's customers' sales reps (customer id -> name), pushed under crm.PushSalesRep. The ledger
-   * keeps no sales rep today, so without this source there is none to push.
+   * A seller's customers' sales reps (customer id -> name), pushed under crm.PushSalesRep. Without it,
+   * the name of the CRM owner the sync resolved for the company (the ledger keeps no sales rep).
    */
   salesReps?: (sellerId: number, customerIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;
   /** Pushes (or removals) per recorded batch; default 100. */
@@ -183,11 +184,36 @@ export const createCrmPushActivities = (deps: CrmPushDeps) => {
   };
 
   /** One seller's facts, or null when it is gone; the sources are only asked about linked customers. */
+  /**
+   * The sales rep of each linked customer: the deps' source when given, else the name of the CRM owner
+   * the sync resolved for its company (its own owner, or with UseContactForOwner its contact's).
+   */
+  const salesRepsOf = async (
+    request: { integrationId: number; sellerId: number; links: ReadonlyMap<string, string> },
+    owners: ReadonlyMap<string, string | null>,
+  ): Promise<ReadonlyMap<string, string>> => {
+    if (deps.salesReps) return deps.salesReps(request.sellerId, [...request.links.keys()]);
+    const names = new Map(
+      (await readMirror(deps.db, request.integrationId, 'owners')).map((owner) => [
+        owner.crmId,
+        owner.name.trim() || owner.email?.trim() || null,
+      ]),
+    );
+    const reps = new Map<string, string>();
+    for (const [customerId, companyCrmId] of request.links) {
+      const owner = owners.get(companyCrmId);
+      const name = owner ? names.get(owner) : null;
+      if (name) reps.set(customerId, name);
+    }
+    return reps;
+  };
+
+  /** One seller's facts, or null when it is gone; the sources are only asked about linked customers. */
   const factsOf = async (input: CrmPushJobInput, sellerId: number, links: ReadonlyMap<string, string>) => {
-    const [owners, salesReps] = await Promise.all([
-      deps.companyOwners?.(input.integrationId, [...links.values()]) ?? new Map<string, string | null>(),
-      deps.salesReps?.(sellerId, [...links.keys()]) ?? new Map<string, string>(),
-    ]);
+    const owners =
+      (await deps.companyOwners?.(input.integrationId, [...links.values()])) ??
+      new Map<string, string | null>();
+    const salesReps = await salesRepsOf({ integrationId: input.integrationId, sellerId, links }, owners);
     return loadSellerPushFacts(deps, {
       sellerId,
       tenantId: input.tenantId,
