@@ -73,7 +73,7 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
   const linksOf = new Map<string, Json[]>();
   const put = (collection: keyof Store, record: Json) => {
     const id = record.id === undefined ? String((nextId += 1)) : idOf(record.id);
-    const stored = { ...record, id };
+    const stored: Json = { ...record, id };
     store[collection].set(id, stored);
     sorted.delete(collection);
     if (collection === 'accountContacts') {
