@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CrmSettings, IntegrationProduct, IntegrationProvider } from '../events/integration';
+import { CrmMatchMethod, CrmSettings, IntegrationProduct, IntegrationProvider } from '../events/integration';
 import { Text } from './common';
 
 export const activeCampaignConnectFailure =
@@ -86,3 +86,57 @@ export const IntegrationsResponse = z.object({
   total: z.number(),
   filtered: z.number(),
 });
+
+/**
+ * GET /api/integrations/:id/companies (platform admin): the CRM companies a sync mirrored, with the
+ * customers each is linked to. `filter` keeps the linked or the unlinked ones; `method` the links made
+ * one way (accountingId, exact, cleaned, approx, created); `search` looks in the company's name.
+ */
+export const IntegrationCompaniesQuery = z
+  .object({
+    search: Text(200).optional(),
+    filter: z.enum(['all', 'matched', 'unmatched']).optional(),
+    method: CrmMatchMethod.optional(),
+    offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
+    limit: z.coerce.number().int().min(1).max(500).optional(),
+  })
+  .strict();
+export type IntegrationCompaniesQuery = z.infer<typeof IntegrationCompaniesQuery>;
+
+export const IntegrationCompanyLink = z.object({
+  SellerId: z.number(),
+  CustomerId: z.string(),
+  /** The accounting customer's name; null when the seller's ledger no longer has it. */
+  CustomerName: z.string().nullable(),
+  Method: CrmMatchMethod,
+});
+
+export const IntegrationCompanyRow = z.object({
+  CrmId: z.string(),
+  Name: z.string(),
+  AccountingId: z.string().nullable(),
+  Domain: z.string().nullable(),
+  OwnerCrmId: z.string().nullable(),
+  /** One per seller at most: a customer id is a seller's, a company may stand for each seller's customer. */
+  Links: z.array(IntegrationCompanyLink),
+});
+export type IntegrationCompanyRow = z.infer<typeof IntegrationCompanyRow>;
+
+/** What the mirror holds, for the admin integrations table's expanded row. */
+export const IntegrationMirrorSummary = z.object({
+  Companies: z.number(),
+  Contacts: z.number(),
+  Owners: z.number(),
+  /** Companies linked to at least one customer. */
+  MatchedCompanies: z.number(),
+  LinkedCustomers: z.number(),
+});
+export type IntegrationMirrorSummary = z.infer<typeof IntegrationMirrorSummary>;
+
+export const IntegrationCompaniesResponse = z.object({
+  rows: z.array(IntegrationCompanyRow),
+  total: z.number(),
+  filtered: z.number(),
+  Summary: IntegrationMirrorSummary,
+});
+export type IntegrationCompaniesResponse = z.infer<typeof IntegrationCompaniesResponse>;

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done, IdParam } from '../../../contracts/api/common';
 import {
   CreateIntegrationRequest,
+  IntegrationCompaniesQuery,
+  IntegrationCompaniesResponse,
   IntegrationJobResponse,
   IntegrationResponse,
   IntegrationsQuery,
@@ -21,6 +23,7 @@ import { executeCommand, ifMatchOf } from '../../execute-command';
 import { currentTenantOf, requireCaller } from '../../plugins/access';
 import { connectActiveCampaign } from '../../use-cases/integrations/connect-active-campaign';
 import { findIntegration, integrationAfter } from '../../use-cases/integrations/find-integration';
+import { listCrmCompanies } from '../../use-cases/integrations/list-crm-companies';
 import { requestIntegrationJob } from '../../use-cases/integrations/request-integration-job';
 import { forgetCredentials } from '../../use-cases/platforms/forget-credentials';
 import { integrationStream } from '../../../contracts/stream-ids';
@@ -221,6 +224,24 @@ export const integrationRoutes: FastifyPluginAsyncZod = (app) => {
         action: 'unlink' as const,
         message: 'Successfully created 1 unlink job',
       };
+    },
+  );
+
+  // The matched companies page of the admin integrations table (docs/adr/0045-crm-sync.md).
+  app.get(
+    '/api/integrations/:id/companies',
+    {
+      config: { access: 'platformAdmin' },
+      schema: {
+        tags,
+        params: IdParam,
+        querystring: IntegrationCompaniesQuery,
+        response: { 200: IntegrationCompaniesResponse },
+      },
+    },
+    async (request) => {
+      const account = await findIntegration(request, request.params.id);
+      return listCrmCompanies(services.db, { ...request.query, integrationId: account.Id });
     },
   );
 

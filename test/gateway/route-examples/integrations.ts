@@ -125,6 +125,15 @@ export const examples: RouteExample[] = [
     badInput: () => Promise.resolve({ url: '/api/integrations/zero/unlink' }),
   },
   {
+    method: 'GET',
+    route: '/api/integrations/:id/companies',
+    access: 'platformAdmin',
+    happy: async (cast) => ({
+      url: `/api/integrations/${await accountOfA(cast)}/companies?filter=matched&search=acme&limit=20`,
+    }),
+    badInput: async (cast) => ({ url: `/api/integrations/${await accountOfA(cast)}/companies?filter=linked` }),
+  },
+  {
     method: 'DELETE',
     route: '/api/integrations/:id',
     access: 'tenantAdmin',

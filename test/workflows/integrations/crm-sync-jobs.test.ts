@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import pino from 'pino';
-import { IntegrationResponse } from '../../../contracts/api/integrations';
+import { IntegrationCompaniesResponse, IntegrationResponse } from '../../../contracts/api/integrations';
 import { Job } from '../../../contracts/api/jobs';
 import type { CrmSettings } from '../../../contracts/events/integration';
 import { integrationStream } from '../../../contracts/stream-ids';
@@ -321,6 +321,47 @@ describe('a HubSpot account of a tenant with two sellers', () => {
     const synced = await account(integrationId);
     expect(synced.SyncDate).not.toBeNull();
     expect(synced.CredentialsStatus).toBe('VALID');
+  });
+
+  it('answers the matched companies page with each company’s customers, filters and summary', async () => {
+    const page = async (query: string) => {
+      const response = await admin.get(`/api/integrations/${integrationId}/companies${query}`);
+      expect(response.statusCode).toBe(200);
+      return IntegrationCompaniesResponse.parse(response.json());
+    };
+    const matched = await page('?filter=matched');
+    expect(matched.Summary).toEqual({
+      Companies: 64,
+      Contacts: 1,
+      Owners: 1,
+      MatchedCompanies: 4,
+      LinkedCustomers: 5,
+    });
+    expect(matched.filtered).toBe(4);
+    // By name as stored (binary order: the read store has no collation).
+    expect(
+      matched.rows.map((row) => [row.Name, row.Links.map((l) => [l.SellerId, l.CustomerName, l.Method])]),
+    ).toEqual([
+      ['ACME LLC', [[41, 'Acme, Inc.', 'cleaned']]],
+      ['Initrode', [[41, 'Initech', 'accountingId']]],
+      ['Umbrella Pharmaceuticals', [[41, 'Umbrella Pharmaceuticals', 'created']]],
+      [
+        'globex',
+        [
+          [41, 'Globex', 'exact'],
+          [42, 'Globex', 'exact'],
+        ],
+      ],
+    ]);
+    expect((await page('?method=accountingId')).rows.map((row) => row.CrmId)).toEqual(['c-init']);
+    const unmatched = await page('?filter=unmatched&search=company%2012&limit=5');
+    expect(unmatched.rows.map((row) => [row.Name, row.Links])).toEqual([['Filler Company 12', []]]);
+    const second = await page('?filter=unmatched&offset=10&limit=5');
+    expect(second.filtered).toBe(60);
+    expect(second.rows).toHaveLength(5);
+    // The page is a platform admin's: the tenant's own admin does not see it.
+    const owner = await signUp(world, { name: 'crm-owner-2' });
+    expect((await owner.browser.get(`/api/integrations/${integrationId}/companies`)).statusCode).toBe(403);
   });
 
   it('recreates a company the CRM deleted, then syncs again without creating anything twice', async () => {
