@@ -568,6 +568,54 @@ describe('removing what Ledgerwise made', () => {
   });
 });
 
+describe('scopes', () => {
+  it('reads with the read scopes, and a push without write scopes fails asking for a reconnect', async () => {
+    const strict = await startHubSpotFake({ enforceScopes: true, rateLimit: null });
+    try {
+      // The scopes the gateway's plain HubSpot app asks for today (gateway/auth/connections.ts).
+      const { accessToken } = strict.issueTokens({
+        scopes: [
+          'oauth',
+          'crm.objects.contacts.read',
+          'crm.objects.companies.read',
+          'crm.objects.deals.read',
+          'crm.objects.owners.read',
+        ],
+      });
+      const connector = createHubSpotConnector({
+        http: httpFor(),
+        apiBaseUrl: strict.url,
+        tokens: {
+          current: () => Promise.resolve({ accessToken, instanceUrl: null }),
+          renewAfterRejection: () => Promise.reject(new Error('no renewals here')),
+        },
+        revops: false,
+      });
+      await expect(connector.readOwners()).resolves.toHaveLength(3);
+      const page = await connector.readContacts({ cursor: null, pageSize: 5, accountingIdentifier: null });
+      expect(page.records).toHaveLength(5);
+      const failure = await failureOf(
+        connector.push({
+          kind: 'collectionTask',
+          key: 'task:no-scope',
+          companyCrmId: '9840012301',
+          subject: 'Call',
+          body: '',
+          dueAt: '2024-06-03T09:00:00Z',
+          ownerCrmId: null,
+        }),
+      );
+      expect(failure.type).toBe(failureTypes.refused);
+      expect(failure.message).toMatch(
+        /does not allow this connection to read \/crm\/v3\/properties\/tasks.*Missing: crm\.schemas\.contacts\.read\.\)\. Reconnect HubSpot/,
+      );
+      expect(strict.created('tasks')).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe('the generated portal (benchmark)', () => {
   it('serves N companies and M contacts by index, contact j in company j % N', async () => {
     const big = await startHubSpotFake({ companies: 250, contacts: 600 });

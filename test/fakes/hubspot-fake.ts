@@ -82,6 +82,8 @@ export type HubSpotFakeOptions = {
   rateLimit?: { max: number; intervalMs: number } | null;
   /** Access token lifetime in seconds (HubSpot: 1800). */
   accessTokenSeconds?: number;
+  /** Refuse calls the token's scopes do not cover (403 MISSING_SCOPES), as HubSpot does; default off. */
+  enforceScopes?: boolean;
   /** How long a write stays invisible to search (HubSpot's index trails writes by seconds); default 0. */
   searchLagMs?: number;
 };
@@ -92,7 +94,8 @@ export type HubSpotFake = {
   configValues: Record<string, string>;
   portalId: number;
   /** Tokens for the portal, as if the user had connected (default lifetime: accessTokenSeconds). */
-  issueTokens: (options?: { ttlSeconds?: number; clientId?: string }) => {
+  /** Scopes default to every scope the connector may need (HUBSPOT_FAKE_ALL_SCOPES). */
+  issueTokens: (options?: { ttlSeconds?: number; clientId?: string; scopes?: string[] }) => {
     accessToken: string;
     refreshToken: string;
     expiresIn: number;
@@ -269,6 +272,38 @@ class ObjectStore {
 }
 
 type Grant = { clientId: string; scopes: string[]; expiresAt: number };
+
+/** Every scope the HubSpot connector may use, reads and writes (the default of issueTokens). */
+export const HUBSPOT_FAKE_ALL_SCOPES = [
+  'oauth',
+  'crm.objects.companies.read',
+  'crm.objects.companies.write',
+  'crm.objects.contacts.read',
+  'crm.objects.contacts.write',
+  'crm.objects.owners.read',
+  'crm.schemas.companies.read',
+  'crm.schemas.companies.write',
+  'crm.schemas.contacts.read',
+  'crm.schemas.contacts.write',
+  'timeline',
+];
+
+/** The scope HubSpot asks for a call (tasks and notes are engagements, under the contacts scopes). */
+export const hubSpotScopeFor = (method: string, path: string): string | null => {
+  const objects = /^\/crm\/v3\/objects\/(\w+)(\/.*)?$/.exec(path);
+  if (objects) {
+    const type = objects[1] === 'companies' ? 'companies' : 'contacts';
+    const rest = objects[2] ?? '';
+    const reading = method === 'GET' || rest === '/search' || rest === '/batch/read';
+    return `crm.objects.${type}.${reading ? 'read' : 'write'}`;
+  }
+  const schema = /^\/crm\/v3\/properties\/(\w+)/.exec(path);
+  if (schema)
+    return `crm.schemas.${schema[1] === 'companies' ? 'companies' : 'contacts'}.${method === 'GET' ? 'read' : 'write'}`;
+  if (path.startsWith('/crm/v3/owners')) return 'crm.objects.owners.read';
+  if (path.startsWith('/integrators/timeline/') || path.startsWith('/crm/v3/timeline/')) return 'timeline';
+  return null;
+};
 
 export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promise<HubSpotFake> => {
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
@@ -557,6 +592,22 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
         401,
         'EXPIRED_AUTHENTICATION',
         `The OAuth token used to make this call expired ${Math.max(0, Math.round((Date.now() - grant.expiresAt) / 60_000))} minute(s) ago.`,
+      );
+    const scope = options.enforceScopes ? hubSpotScopeFor(request.method, log.path) : null;
+    if (scope && !grant.scopes.includes(scope))
+      return hubError(
+        reply,
+        403,
+        'MISSING_SCOPES',
+        "This app hasn't been granted all required scopes to make this call.",
+        {
+          errors: [
+            {
+              message: 'One or more of the following scopes are required.',
+              context: { requiredGrantedScopes: [scope] },
+            },
+          ],
+        },
       );
     if (throttled.count > 0) {
       throttled.count -= 1;
@@ -1250,7 +1301,7 @@ export const startHubSpotFake = async (options: HubSpotFakeOptions = {}): Promis
       OAUTH_REVOPS_CLIENT_SECRET: 'revops-fake-secret',
     },
     issueTokens: (opts = {}) =>
-      issue(opts.clientId ?? 'hubspot-fake-client', ['oauth', 'crm.objects.companies.read'], opts.ttlSeconds),
+      issue(opts.clientId ?? 'hubspot-fake-client', opts.scopes ?? HUBSPOT_FAKE_ALL_SCOPES, opts.ttlSeconds),
     throttle: (count, retryAfterSeconds, policy = 'TEN_SECONDLY_ROLLING') => {
       throttled = { count, retryAfter: retryAfterSeconds, policy };
     },

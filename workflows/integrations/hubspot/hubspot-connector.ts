@@ -143,7 +143,12 @@ const moneyText = (cents: number, currency: string) =>
 const problemOf = (response: PlatformResponse): string => {
   try {
     const parsed = HubSpotError.safeParse(JSON.parse(response.text));
-    if (parsed.success && parsed.data.message) return parsed.data.message;
+    if (parsed.success && parsed.data.message) {
+      const scopes = (parsed.data.errors ?? []).flatMap((e) => e.context?.requiredGrantedScopes ?? []);
+      return scopes.length > 0
+        ? `${parsed.data.message} Missing: ${scopes.join(', ')}.`
+        : parsed.data.message;
+    }
   } catch {
     // not JSON
   }

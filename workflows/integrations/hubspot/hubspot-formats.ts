@@ -51,5 +51,21 @@ export const HubSpotTokenInfo = z.object({
 
 /** HubSpot's error body: `{ status: 'error', message, category, correlationId }`. */
 export const HubSpotError = z
-  .object({ message: z.string().optional(), category: z.string().optional() })
+  .object({
+    message: z.string().optional(),
+    category: z.string().optional(),
+    /** MISSING_SCOPES names the scopes the call needed. */
+    errors: z
+      .array(
+        z
+          .object({
+            context: z
+              .object({ requiredGrantedScopes: z.array(z.string()).optional() })
+              .passthrough()
+              .optional(),
+          })
+          .passthrough(),
+      )
+      .optional(),
+  })
   .passthrough();
