@@ -470,16 +470,18 @@ describe('pushing to a CRM', () => {
     ]);
   });
   it('without a sales rep source, pushes the name of the CRM owner the sync resolved; a task held back follows', async () => {
-    await context.db.collection<{ _id: string }>(crmMirrorCollections.owners).insertOne({
-      _id: crmMirrorDocId(integrationId, 'owner-of-co-acme'),
-      tenantId,
-      integrationId,
-      crmId: 'owner-of-co-acme',
-      name: 'Olivia Owner',
-      email: 'olivia@acme.example',
-      seenBy: 1,
-      readAt: collectedAt,
-    });
+    await context.db
+      .collection<{ _id: string; [field: string]: unknown }>(crmMirrorCollections.owners)
+      .insertOne({
+        _id: crmMirrorDocId(integrationId, 'owner-of-co-acme'),
+        tenantId,
+        integrationId,
+        crmId: 'owner-of-co-acme',
+        name: 'Olivia Owner',
+        email: 'olivia@acme.example',
+        seenBy: 1,
+        readAt: collectedAt,
+      });
     const crm = new KeyedCrm(allKinds);
     const { salesReps: _none, ...deps } = depsWith(crm);
     expect(await run(() => createCrmPushActivities(deps).pushToCrm(job(12)))).toMatchObject({ pushed: 2 });
