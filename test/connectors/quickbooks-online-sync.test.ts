@@ -2,6 +2,7 @@ import { createCredentialVault } from '../../commands/credential-vault';
 import type { Config } from '../../contracts/config';
 import { sellerStream } from '../../contracts/stream-ids';
 import { sellerStatus } from '../../projections/sellers/seller-status';
+import type { LedgerPage } from '../../contracts/ledger';
 import { ledgerIdOf } from '../../workflows/connectors/shared/ledger-ids';
 import { useLedgerWorld } from '../workflows/ledger-world';
 import {
@@ -11,6 +12,12 @@ import {
   type MaterializedCompany,
   type QuickBooksOnlineFake,
 } from '../fakes/quickbooks-online-fake';
+import {
+  qboCreditApplicationPayment,
+  qboCreditMemoOf,
+  qboInvoiceFigures,
+  type QboCompanyShape,
+} from '../fakes/quickbooks-online-fixtures';
 import {
   connectOAuthSeller,
   connectorWorkers,
@@ -212,5 +219,143 @@ describe('QuickBooks Online sync through the fake', () => {
       /QuickBooks Online refused to renew our access to .*\(invalid_grant\)\. Reconnect it on the Platforms page/,
     );
     expect((failed?.data as { reason: string }).reason).not.toMatch(/at .*\.ts|Error:/);
+  });
+});
+
+describe('QuickBooks Online credit memos applied on payments', () => {
+  const tenantId = 32;
+  const sellerId = 302;
+  const realmId = '9130355022';
+  const shape: QboCompanyShape = { customers: 5, items: 3, invoices: 20, paidShare: 0.6 };
+  // Invoices 7, 8 and 9 are unpaid in the fixtures (six in ten are paid, in order).
+  const total = (id: string) => qboInvoiceFigures(shape, Number(id) - 1).total;
+  const customerOf = (id: string) => String(1 + (((Number(id) - 1) * 7) % shape.customers));
+  let company: MaterializedCompany;
+
+  /** The ledger agrees with QBO when every invoice's amount less what is applied to it is its Balance. */
+  const expectBalancesAgree = async () => {
+    const ledger = await storedLedger(world.db(), sellerId);
+    const applied = new Map<string, number>();
+    for (const settlement of [...ledger.payments, ...ledger.creditMemos])
+      for (const a of settlement.applications)
+        applied.set(a.invoiceProviderId, (applied.get(a.invoiceProviderId) ?? 0) + a.amount);
+    const rows = ledger.invoices.map((invoice) => ({
+      id: invoice.providerId,
+      qbo: cents(company.tables.Invoice.records.get(invoice.providerId)!.Balance),
+      balance: invoice.balance,
+      unapplied: invoice.amount - (applied.get(invoice.providerId) ?? 0),
+    }));
+    expect(rows.filter((r) => r.balance !== r.qbo || r.unapplied !== r.qbo)).toEqual([]);
+    return ledger;
+  };
+  const memo = (ledger: LedgerPage, id: string) => ledger.creditMemos.find((m) => m.providerId === id)!;
+  const payment = (ledger: LedgerPage, id: string) => ledger.payments.find((p) => p.providerId === id)!;
+
+  beforeAll(async () => {
+    company = materializedCompany(realmId, { ...shape, creditMemos: 0 });
+    const invoices = company.tables.Invoice;
+    // Memo 101 (20.00) pays part of invoice 7 by itself: a payment of TotalAmt 0.
+    company.tables.CreditMemo.put(
+      qboCreditMemoOf({ id: '101', customer: customerOf('7'), txnDate: '2023-02-01', cents: 2000 }),
+    );
+    company.tables.Payment.put(
+      qboCreditApplicationPayment({
+        id: '201',
+        customer: customerOf('7'),
+        txnDate: '2023-02-10',
+        invoices: [{ id: '7', cents: 2000 }],
+        memos: [{ id: '101', cents: 2000 }],
+      }),
+    );
+    invoices.put(touched(invoices.records.get('7')!, { Balance: (total('7') - 2000) / 100 }));
+    // Memo 102 (25.00) and cash settle invoice 8 together.
+    company.tables.CreditMemo.put(
+      qboCreditMemoOf({ id: '102', customer: customerOf('8'), txnDate: '2023-02-01', cents: 2500 }),
+    );
+    company.tables.Payment.put(
+      qboCreditApplicationPayment({
+        id: '202',
+        customer: customerOf('8'),
+        txnDate: '2023-02-12',
+        invoices: [{ id: '8', cents: total('8') }],
+        memos: [{ id: '102', cents: 2500 }],
+      }),
+    );
+    invoices.put(touched(invoices.records.get('8')!, { Balance: 0 }));
+    // Memo 103 (15.00) is not applied yet.
+    company.tables.CreditMemo.put(
+      qboCreditMemoOf({
+        id: '103',
+        customer: customerOf('9'),
+        txnDate: '2023-02-01',
+        cents: 1500,
+        remainingCents: 1500,
+      }),
+    );
+    fake.addCompany(company);
+    await connectOAuthSeller(world, {
+      sellerId,
+      tenantId,
+      provider: 'QBO',
+      companyName: 'Applied Credits Inc',
+      secret: { ...fake.issueTokens(realmId), expiresIn: '3600', tokenType: 'bearer', accountId: realmId },
+    });
+  });
+
+  it('populates each memo with the invoices it was applied to, and payments with their cash only', async () => {
+    const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'populate', jobId: 3201 });
+    expect(outcome).toMatchObject({ ok: true });
+    const ledger = await expectBalancesAgree();
+    expect(memo(ledger, '101')).toMatchObject({
+      amount: 2000,
+      applications: [{ invoiceProviderId: '7', amount: 2000 }],
+    });
+    expect(memo(ledger, '102')).toMatchObject({
+      amount: 2500,
+      applications: [{ invoiceProviderId: '8', amount: 2500 }],
+    });
+    expect(memo(ledger, '103')).toMatchObject({ amount: 1500, applications: [] });
+    expect(payment(ledger, '201')).toMatchObject({ amount: 0, applications: [] });
+    expect(payment(ledger, '202')).toMatchObject({
+      amount: total('8') - 2500,
+      applications: [{ invoiceProviderId: '8', amount: total('8') - 2500 }],
+    });
+    expect(ledger.invoices.find((i) => i.providerId === '7')).toMatchObject({ balance: total('7') - 2000 });
+  });
+
+  it('follows a credit unapplied (its payment deleted) and one applied since, by CDC', async () => {
+    // QBO's times have whole seconds: changes in the second the populate ended would read as older.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const invoices = company.tables.Invoice;
+    // The credit-only payment is deleted: invoice 7 is owed in full again. Memo 101 itself is not
+    // changed: only the payment tells the sync.
+    company.tables.Payment.remove('201');
+    invoices.put(touched(invoices.records.get('7')!, { Balance: total('7') / 100 }));
+    // Memo 103 and cash pay invoice 9.
+    company.tables.Payment.put(
+      qboCreditApplicationPayment({
+        id: '203',
+        customer: customerOf('9'),
+        txnDate: '2023-03-01',
+        invoices: [{ id: '9', cents: total('9') }],
+        memos: [{ id: '103', cents: 1500 }],
+      }),
+    );
+    invoices.put(touched(invoices.records.get('9')!, { Balance: 0 }));
+    company.tables.CreditMemo.put(
+      touched(company.tables.CreditMemo.records.get('103')!, { Balance: 0, RemainingCredit: 0 }),
+    );
+
+    const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 3202 });
+    expect(outcome).toMatchObject({ ok: true });
+    const ledger = await expectBalancesAgree();
+    expect(memo(ledger, '101')).toMatchObject({ amount: 2000, applications: [] });
+    expect(memo(ledger, '102').applications).toEqual([{ invoiceProviderId: '8', amount: 2500 }]);
+    expect(memo(ledger, '103').applications).toEqual([{ invoiceProviderId: '9', amount: 1500 }]);
+    expect(payment(ledger, '203')).toMatchObject({
+      amount: total('9') - 1500,
+      applications: [{ invoiceProviderId: '9', amount: total('9') - 1500 }],
+    });
+    expect(ledger.invoices.find((i) => i.providerId === '7')).toMatchObject({ balance: total('7') });
   });
 });

@@ -186,3 +186,78 @@ export const qboCreditMemoAt = (shape: QboCompanyShape, index: number, updatedMs
     MetaData: { CreateTime: qboTime(updatedMs), LastUpdatedTime: qboTime(updatedMs) },
   };
 };
+
+/**
+ * A credit memo applied to invoices as QBO records it: a Payment whose lines link the invoices (what
+ * each receives in all) and the memos (how much of each is used), TotalAmt being the cash only (0
+ * when the credits cover the invoices). Amounts in cents here, decimals in the JSON.
+ */
+export const qboCreditApplicationPayment = (application: {
+  id: string;
+  customer: string;
+  txnDate: string;
+  invoices: { id: string; cents: number }[];
+  memos: { id: string; cents: number }[];
+  updatedMs?: number;
+}): Json => {
+  const invoiced = application.invoices.reduce((n, i) => n + i.cents, 0);
+  const credited = application.memos.reduce((n, m) => n + m.cents, 0);
+  const updated = qboTime(application.updatedMs ?? Date.now());
+  return {
+    Id: application.id,
+    SyncToken: '0',
+    domain: 'QBO',
+    TxnDate: application.txnDate,
+    TotalAmt: decimal(invoiced - credited),
+    UnappliedAmt: 0,
+    ProcessPayment: false,
+    CustomerRef: { value: application.customer, name: `Customer ${application.customer} Ltd` },
+    CurrencyRef: { value: 'USD', name: 'United States Dollar' },
+    Line: [
+      ...application.invoices.map((i) => ({
+        Amount: decimal(i.cents),
+        LinkedTxn: [{ TxnId: i.id, TxnType: 'Invoice' }],
+      })),
+      ...application.memos.map((m) => ({
+        Amount: decimal(m.cents),
+        LinkedTxn: [{ TxnId: m.id, TxnType: 'CreditMemo' }],
+      })),
+    ],
+    MetaData: { CreateTime: updated, LastUpdatedTime: updated },
+  };
+};
+
+/** One credit memo of `cents` on item 1 for a customer, open (RemainingCredit) until a payment applies it. */
+export const qboCreditMemoOf = (memo: {
+  id: string;
+  customer: string;
+  txnDate: string;
+  cents: number;
+  remainingCents?: number;
+}): Json => {
+  const updated = qboTime(Date.now());
+  return {
+    Id: memo.id,
+    SyncToken: '0',
+    domain: 'QBO',
+    DocNumber: `CM-${memo.id}`,
+    TxnDate: memo.txnDate,
+    CustomerRef: { value: memo.customer, name: `Customer ${memo.customer} Ltd` },
+    Line: [
+      {
+        Amount: decimal(memo.cents),
+        DetailType: 'SalesItemLineDetail',
+        SalesItemLineDetail: {
+          ItemRef: { value: '1', name: 'Service 1' },
+          Qty: 1,
+          UnitPrice: decimal(memo.cents),
+        },
+      },
+      { Amount: decimal(memo.cents), DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} },
+    ],
+    TotalAmt: decimal(memo.cents),
+    Balance: decimal(memo.remainingCents ?? 0),
+    RemainingCredit: decimal(memo.remainingCents ?? 0),
+    MetaData: { CreateTime: updated, LastUpdatedTime: updated },
+  };
+};

@@ -16,7 +16,19 @@ import { createOAuthTokens, type OAuthTokens } from '../shared/oauth-tokens';
 import type { PlatformHttp } from '../shared/platform-http';
 import { createQboClient, QBO_NAME, type QboClient } from './qbo-client';
 import { isDeletedObject, QBO_MAX_RESULTS, qboEntities, type QboEntity } from './qbo-formats';
-import { mapQboCreditMemo, mapQboCustomer, mapQboInvoice, mapQboItem, mapQboPayment } from './qbo-mapping';
+import {
+  fillCreditMemoApplications,
+  forgetCreditApplications,
+  recordPaymentCredits,
+} from './qbo-credit-applications';
+import {
+  mapQboCreditMemo,
+  mapQboCustomer,
+  mapQboInvoice,
+  mapQboItem,
+  mapQboPaymentSettlements,
+  type QboCreditApplication,
+} from './qbo-mapping';
 
 /**
  * QuickBooks Online behind the sync's LedgerConnector seam (docs/adr/0043-accounting-connectors.md).
@@ -85,17 +97,28 @@ const countStatement = (entity: QboEntity) => {
   return `SELECT COUNT(*) FROM ${entity}${filter ? ` WHERE ${filter}` : ''}`;
 };
 
+/** What one fetch maps: the ledger page, and the credits of each payment read (by payment id). */
+type Mapped = { page: LedgerPage; credits: Map<string, QboCreditApplication[]> };
+
 const mappers = {
-  Customer: (sellerId: number, raw: unknown, page: LedgerPage) =>
-    page.customers.push(mapQboCustomer(sellerId, raw)),
-  Item: (sellerId: number, raw: unknown, page: LedgerPage) => page.products.push(mapQboItem(sellerId, raw)),
-  Invoice: (sellerId: number, raw: unknown, page: LedgerPage) =>
-    page.invoices.push(mapQboInvoice(sellerId, raw)),
-  Payment: (sellerId: number, raw: unknown, page: LedgerPage) =>
-    page.payments.push(mapQboPayment(sellerId, raw)),
-  CreditMemo: (sellerId: number, raw: unknown, page: LedgerPage) =>
-    page.creditMemos.push(mapQboCreditMemo(sellerId, raw)),
-} satisfies Record<QboEntity, (sellerId: number, raw: unknown, page: LedgerPage) => number>;
+  Customer: (sellerId: number, raw: unknown, { page }: Mapped) => {
+    page.customers.push(mapQboCustomer(sellerId, raw));
+  },
+  Item: (sellerId: number, raw: unknown, { page }: Mapped) => {
+    page.products.push(mapQboItem(sellerId, raw));
+  },
+  Invoice: (sellerId: number, raw: unknown, { page }: Mapped) => {
+    page.invoices.push(mapQboInvoice(sellerId, raw));
+  },
+  Payment: (sellerId: number, raw: unknown, { page, credits }: Mapped) => {
+    const settled = mapQboPaymentSettlements(sellerId, raw);
+    page.payments.push(settled.payment);
+    credits.set(settled.payment.providerId, settled.credits);
+  },
+  CreditMemo: (sellerId: number, raw: unknown, { page }: Mapped) => {
+    page.creditMemos.push(mapQboCreditMemo(sellerId, raw));
+  },
+} satisfies Record<QboEntity, (sellerId: number, raw: unknown, mapped: Mapped) => void>;
 
 const deletedEntity = { Invoice: 'invoices', Payment: 'payments', CreditMemo: 'creditMemos' } as const;
 
@@ -115,6 +138,7 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
 
   const firstCursor = async (request: FetchPageRequest): Promise<QboCursor> => {
     deps.tokens.forget(request.sellerId);
+    if (request.since === null) await forgetCreditApplications(deps.db, request.sellerId);
     const useCdc = request.since !== null && deps.now().getTime() - request.since.getTime() < CDC_LOOKBACK_MS;
     let total: number = qboEntities.length;
     if (request.since === null) {
@@ -134,18 +158,19 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
   const mapInto = (
     { sellerId, entity }: { sellerId: number; entity: QboEntity },
     records: unknown[],
-    page: LedgerPage,
+    mapped: Mapped,
   ) => {
     let skipped = 0;
-    let mapped = 0;
+    let count = 0;
     for (const raw of records) {
-      const ok = mapOrSkip(log, { platform: QBO_NAME, entity, id: idOf(raw) ?? '(no Id)' }, () =>
-        mappers[entity](sellerId, raw, page),
-      );
+      const ok = mapOrSkip(log, { platform: QBO_NAME, entity, id: idOf(raw) ?? '(no Id)' }, () => {
+        mappers[entity](sellerId, raw, mapped);
+        return true;
+      });
       if (ok === null) skipped += 1;
-      else mapped += 1;
+      else count += 1;
     }
-    return { skipped, mapped };
+    return { skipped, mapped: count };
   };
 
   const cdcAllowed = (since: Date | null) =>
@@ -163,8 +188,14 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
     const cursor: QboCursor =
       request.cursor === null ? await firstCursor(request) : (JSON.parse(request.cursor) as QboCursor);
     const page = emptyLedgerPage();
+    const mapped: Mapped = { page, credits: new Map() };
     if (request.cursor === null) page.products.push(adjustmentsProduct(sellerId));
     const entity = qboEntities[cursor.step]!;
+    /** Credit memo applications live on payments: kept per payment, given to the memos. */
+    const settleCredits = async () => {
+      if (entity === 'Payment') await recordPaymentCredits({ db: deps.db, sellerId }, mapped.credits, page);
+      if (entity === 'CreditMemo') await fillCreditMemoApplications({ db: deps.db, sellerId }, page);
+    };
     const answer = (next: QboCursor | null, skipped: number): FetchedPage => {
       const total = Math.max(cursor.total, next?.done ?? 0);
       const skippedAll = cursor.skipped + skipped;
@@ -190,7 +221,8 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
       }
       const deleted = records.filter(isDeletedObject);
       const active = records.filter((r) => !isDeletedObject(r));
-      const { skipped } = mapInto({ sellerId, entity }, active, page);
+      const { skipped } = mapInto({ sellerId, entity }, active, mapped);
+      await settleCredits();
       if (entity in deletedEntity && deleted.length > 0)
         await zeroedDeletions(
           { db: deps.db, sellerId },
@@ -200,6 +232,8 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
           })),
           page,
         );
+      if (entity === 'Payment' && deleted.length > 0)
+        await recordPaymentCredits({ db: deps.db, sellerId }, new Map(deleted.map((d) => [d.Id, []])), page);
       return answer(nextStep({ ...cursor, done: cursor.step + 1 }, since), skipped);
     }
 
@@ -225,7 +259,8 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
       const id = idOf(raw);
       return lastId === null || id === null || compareIds(id, lastId) > 0;
     });
-    const { skipped, mapped } = mapInto({ sellerId, entity }, fresh, page);
+    const { skipped, mapped: count } = mapInto({ sellerId, entity }, fresh, mapped);
+    await settleCredits();
     const highest = ids.reduce<string | null>(
       (max, id) => (max === null || compareIds(id, max) > 0 ? id : max),
       lastId,
@@ -233,7 +268,7 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
     const progressed: QboCursor = {
       ...cursor,
       lastId: highest,
-      done: since === null ? cursor.done + mapped + skipped : cursor.step,
+      done: since === null ? cursor.done + count + skipped : cursor.step,
     };
     if (records.length < size)
       return answer(
@@ -259,6 +294,10 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
         fetched = { ...more, page: fetched.page };
         records = recordCount(fetched.page);
       }
+      // A memo whose applications two payment calls changed is written once, as it ends.
+      fetched.page.creditMemos = [
+        ...new Map(fetched.page.creditMemos.map((memo) => [memo.providerId, memo])).values(),
+      ];
       return fetched;
     },
   };

@@ -1,4 +1,5 @@
 import type {
+  Application,
   InvoiceLine,
   LedgerCreditMemo,
   LedgerCustomer,
@@ -75,27 +76,73 @@ export const mapQboInvoice = (sellerId: number, raw: unknown): LedgerInvoice => 
   };
 };
 
-export const mapQboPayment = (sellerId: number, raw: unknown): LedgerPayment => {
+/** A credit memo applied to an invoice, as QBO records it: on a payment (ledger cents). */
+export type QboCreditApplication = { memoProviderId: string; invoiceProviderId: string; amount: number };
+
+/**
+ * A QBO payment and the credits it applies. QBO records a credit memo applied to an invoice as a
+ * payment line linking the memo (TxnType CreditMemo) beside the lines linking invoices; the invoice
+ * lines add up to the cash (TotalAmt, 0 for a credit-only application) plus the credits. The credits
+ * settle the payment's invoices first, in line order; what is left of each invoice line is the cash
+ * applied to it. A credit the invoice lines do not take (a refund of the memo) is not an application.
+ */
+export const mapQboPaymentSettlements = (
+  sellerId: number,
+  raw: unknown,
+): { payment: LedgerPayment; credits: QboCreditApplication[] } => {
   const payment = QboPayment.parse(raw);
   const rate = payment.ExchangeRate;
-  return {
-    sellerId,
-    providerId: payment.Id,
-    customerId: ledgerIdOf(payment.CustomerRef.value),
-    date: dateOf(payment.TxnDate),
-    amount: homeCents(payment.TotalAmt, rate),
-    applications: payment.Line.flatMap((line) =>
-      line.LinkedTxn.filter((linked) => linked.TxnType === 'Invoice').map((linked) => ({
-        invoiceProviderId: linked.TxnId,
+  const linked = (type: string) =>
+    payment.Line.flatMap((line) =>
+      line.LinkedTxn.filter((txn) => txn.TxnType === type).map((txn) => ({
+        id: txn.TxnId,
         amount: homeCents(line.Amount, rate),
       })),
-    ).filter((application) => application.amount !== 0),
+    ).filter((link) => link.amount > 0);
+  const invoices = linked('Invoice');
+  const credits: QboCreditApplication[] = [];
+  for (const memo of linked('CreditMemo')) {
+    let left = memo.amount;
+    for (const invoice of invoices) {
+      const take = Math.min(left, invoice.amount);
+      if (take <= 0) continue;
+      credits.push({ memoProviderId: memo.id, invoiceProviderId: invoice.id, amount: take });
+      invoice.amount -= take;
+      left -= take;
+    }
+  }
+  return {
+    payment: {
+      sellerId,
+      providerId: payment.Id,
+      customerId: ledgerIdOf(payment.CustomerRef.value),
+      date: dateOf(payment.TxnDate),
+      amount: homeCents(payment.TotalAmt, rate),
+      applications: invoices
+        .filter((invoice) => invoice.amount > 0)
+        .map((invoice) => ({ invoiceProviderId: invoice.id, amount: invoice.amount })),
+    },
+    credits,
   };
+};
+
+/** A payment's cash applications; its credits are the memos' (mapQboPaymentSettlements). */
+export const mapQboPayment = (sellerId: number, raw: unknown): LedgerPayment =>
+  mapQboPaymentSettlements(sellerId, raw).payment;
+
+/** Credits applied by payments, summed per invoice: a credit memo's applications. */
+export const creditMemoApplications = (credits: readonly QboCreditApplication[]): Application[] => {
+  const byInvoice = new Map<string, number>();
+  for (const credit of credits)
+    byInvoice.set(credit.invoiceProviderId, (byInvoice.get(credit.invoiceProviderId) ?? 0) + credit.amount);
+  return [...byInvoice]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([invoiceProviderId, amount]) => ({ invoiceProviderId, amount }));
 };
 
 /**
  * A credit memo's applications are not on the memo: QBO records them as payment lines linking the
- * memo, and the invoices' Balance already counts them. The ledger keeps the memo's amount and date.
+ * memo (mapQboPaymentSettlements); the connector fills them from the payments it has read.
  */
 export const mapQboCreditMemo = (sellerId: number, raw: unknown): LedgerCreditMemo => {
   const memo = QboCreditMemo.parse(raw);
