@@ -86,12 +86,20 @@ export const connections: readonly Connection[] = [
     callback: 'hubspot',
     name: 'HubSpot',
     target: { kind: 'integration', provider: 'HUBSPOT', product: null },
+    // Reads companies, contacts and owners; writes back tasks, notes, missing companies and contacts,
+    // and the Ledgerwise properties it creates on first use (ADR 47).
     scopes: [
       'oauth',
       'crm.objects.contacts.read',
+      'crm.objects.contacts.write',
       'crm.objects.companies.read',
+      'crm.objects.companies.write',
       'crm.objects.deals.read',
       'crm.objects.owners.read',
+      'crm.schemas.companies.read',
+      'crm.schemas.companies.write',
+      'crm.schemas.contacts.read',
+      'crm.schemas.contacts.write',
     ],
     endpoints: (config) => ({
       authorizeUrl: config.OAUTH_HUBSPOT_AUTHORIZE_URL,
@@ -106,7 +114,7 @@ export const connections: readonly Connection[] = [
     callback: 'revops',
     name: 'HubSpot RevOps Pro',
     target: { kind: 'integration', provider: 'HUBSPOT', product: 'REVOPS' },
-    // RevOps Pro writes back: segments, owners and tasks.
+    // RevOps Pro writes what plain HubSpot writes, plus its property group and timeline events.
     scopes: [
       'oauth',
       'crm.objects.contacts.read',
@@ -115,7 +123,11 @@ export const connections: readonly Connection[] = [
       'crm.objects.companies.write',
       'crm.objects.deals.read',
       'crm.objects.owners.read',
+      'crm.schemas.companies.read',
       'crm.schemas.companies.write',
+      'crm.schemas.contacts.read',
+      'crm.schemas.contacts.write',
+      'timeline',
     ],
     endpoints: (config) => ({
       authorizeUrl: config.OAUTH_REVOPS_AUTHORIZE_URL,
