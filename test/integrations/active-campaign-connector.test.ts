@@ -101,6 +101,22 @@ describe('reading an account', () => {
   });
 });
 
+describe('the account URL as people paste it', () => {
+  it('calls the same API with or without a trailing slash or /api/3', async () => {
+    for (const pasted of [`${fake.url}/`, `${fake.url}/api/3`, `${fake.url}/api/3/`]) {
+      const ac = createActiveCampaignConnector({
+        http,
+        apiBaseUrl: pasted,
+        tokens: {
+          current: () => Promise.resolve({ accessToken: KEY, instanceUrl: null }),
+          renewAfterRejection: () => Promise.reject(new Error('not called')),
+        },
+      });
+      expect(await ac.check()).toEqual({ accountName: null });
+    }
+  });
+});
+
 describe('pushing idempotently', () => {
   it('adds a segment change as one note on the account, however often it is pushed', async () => {
     const ac = connector();

@@ -32,6 +32,13 @@ export type ActiveCampaignClientDeps = {
   resolveHost?: ResolveHost;
 };
 
+/** The API root of a URL as people paste it: with or without a trailing slash or `/api/3`. */
+export const apiRootOf = (url: string) =>
+  url
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/api\/3$/i, '');
+
 /** The account URL's checked addresses are reused this long before the name is resolved again. */
 const RECHECK_MS = 5 * 60_000;
 
@@ -60,7 +67,7 @@ export const createActiveCampaignClient = (deps: ActiveCampaignClientDeps) => {
   let pinned: { url: string; until: number; fetch: typeof fetch } | null = null;
 
   const target = async (accountUrl: string | null): Promise<{ base: string; fetch?: typeof fetch }> => {
-    if (deps.apiBaseUrl) return { base: deps.apiBaseUrl.replace(/\/+$/, '') };
+    if (deps.apiBaseUrl) return { base: apiRootOf(deps.apiBaseUrl) };
     if (!accountUrl)
       throw userFailure(
         `We hold no ${ACTIVE_CAMPAIGN_NAME} account URL. Connect ActiveCampaign again on the Platforms page.`,
@@ -80,7 +87,7 @@ export const createActiveCampaignClient = (deps: ActiveCampaignClientDeps) => {
         fetch: pinnedFetch(verdict.addresses) as unknown as typeof fetch,
       };
     }
-    return { base: accountUrl.replace(/\/+$/, ''), fetch: pinned.fetch };
+    return { base: apiRootOf(accountUrl), fetch: pinned.fetch };
   };
 
   const call = async (method: string, path: string, body?: unknown): Promise<PlatformResponse> => {

@@ -2,7 +2,7 @@ import { activeCampaignConnectFailure } from '../../../contracts/api/integration
 import type { Config } from '../../../contracts/config';
 import { AppError } from '../../../contracts/errors';
 import { checkConnectorUrl, type ResolveHost } from '../../connectors/connector-url';
-import { problemOf } from './active-campaign-client';
+import { apiRootOf, problemOf } from './active-campaign-client';
 import { pinnedFetch } from './pinned-fetch';
 
 /** What the connect form shows beside the catalogue's text (portal.md sections 2.3 and 8). */
@@ -47,7 +47,7 @@ export const checkActiveCampaignConnect = async (
   let response: Response;
   let text: string;
   try {
-    response = await call(`${base.replace(/\/+$/, '')}/api/3/users/me`, {
+    response = await call(`${apiRootOf(base)}/api/3/users/me`, {
       headers: { 'api-token': input.apiKey, accept: 'application/json' },
       signal: AbortSignal.timeout(10_000),
     });
