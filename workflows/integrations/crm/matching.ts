@@ -73,22 +73,28 @@ const legalSuffixes = new Set([
  * Ltd." and "cafe and bar" are one name. Dotted forms (S.A., B.V., L.L.C.) are joined before the
  * suffixes are stripped. A name made only of such words keeps them (a company called "The Co").
  */
-export const cleanedKey = (name: string): string => {
-  const plain = name
+const nonAscii = /[^ -~]/;
+const dottedForm = /\b((?:\p{L}\.){2,})/gu;
+const asciiSeparators = /[^a-z0-9]+/;
+const separators = /[^\p{L}\p{N}]+/u;
+
+/** Accents off and the letters with no decomposition spelled out (ß, æ, ø). */
+const foldAccents = (lower: string) =>
+  lower
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
-    .toLowerCase()
     .replace(/ß/g, 'ss')
     .replace(/æ/g, 'ae')
-    .replace(/ø/g, 'o')
-    .replace(/&/g, ' and ')
-    .replace(/\+/g, ' and ')
-    // "s.a." / "l.l.c." / "b.v." -> "sa" / "llc" / "bv"
-    .replace(/\b((?:\p{L}\.){2,})/gu, (dotted) => dotted.replace(/\./g, ''))
-    .replace(/['’`]/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-  const tokens = plain.split(' ').filter(Boolean);
+    .replace(/ø/g, 'o');
+
+export const cleanedKey = (name: string): string => {
+  const ascii = !nonAscii.test(name);
+  let plain = ascii ? name.toLowerCase() : foldAccents(name.toLowerCase());
+  // "s.a." / "l.l.c." / "b.v." -> "sa" / "llc" / "bv"
+  if (plain.includes('.')) plain = plain.replace(dottedForm, (dotted) => dotted.replace(/\./g, ''));
+  if (plain.includes("'") || plain.includes('’') || plain.includes('`')) plain = plain.replace(/['’`]/g, '');
+  // "&", "+" and "and" all separate words, and separators are dropped.
+  const tokens = plain.split(ascii ? asciiSeparators : separators).filter((token) => token !== '');
   const words = tokens.filter((token) => token !== 'and');
   let start = words[0] === 'the' ? 1 : 0;
   let end = words.length;
@@ -142,31 +148,33 @@ const blockKeysOf = (key: string): string[] => {
   ];
 };
 
-type Side<T> = { item: T; key: string };
+/** Several items hold the key: a sentinel instead of a list, so a 100k-name pass allocates no arrays. */
+const SHARED = -1;
 
-/** Pairs the names whose key is held by exactly one unmatched item on each side. */
-const pairUniqueKeys = <A, B>(left: Side<A>[], right: Side<B>[]): { pairs: [A, B][]; ambiguous: number } => {
-  const group = <T>(sides: Side<T>[]) => {
-    const byKey = new Map<string, T[]>();
-    for (const side of sides) {
-      if (!side.key) continue;
-      const list = byKey.get(side.key);
-      if (list) list.push(side.item);
-      else byKey.set(side.key, [side.item]);
-    }
-    return byKey;
-  };
-  const rightByKey = group(right);
-  const pairs: [A, B][] = [];
+/** Key -> the one index holding it, or SHARED; empty keys are skipped. */
+const indexByKey = (keys: readonly string[], indexes: readonly number[]): Map<string, number> => {
+  const byKey = new Map<string, number>();
+  for (const index of indexes) {
+    const key = keys[index];
+    if (!key) continue;
+    byKey.set(key, byKey.has(key) ? SHARED : index);
+  }
+  return byKey;
+};
+
+/** Pairs the keys held by exactly one unmatched item on each side; answers [left, right] indexes. */
+const pairUniqueKeys = (
+  left: { keys: readonly string[]; open: readonly number[] },
+  right: { keys: readonly string[]; open: readonly number[] },
+): { pairs: [number, number][]; ambiguous: number } => {
+  const rightByKey = indexByKey(right.keys, right.open);
+  const pairs: [number, number][] = [];
   let ambiguous = 0;
-  for (const [key, lefts] of group(left)) {
-    const rights = rightByKey.get(key);
-    if (!rights) continue;
-    const [onlyLeft] = lefts;
-    const [onlyRight] = rights;
-    if (lefts.length === 1 && rights.length === 1 && onlyLeft !== undefined && onlyRight !== undefined)
-      pairs.push([onlyLeft, onlyRight]);
-    else ambiguous += 1;
+  for (const [key, leftIndex] of indexByKey(left.keys, left.open)) {
+    const rightIndex = rightByKey.get(key);
+    if (rightIndex === undefined) continue;
+    if (leftIndex === SHARED || rightIndex === SHARED) ambiguous += 1;
+    else pairs.push([leftIndex, rightIndex]);
   }
   return { pairs, ambiguous };
 };
@@ -210,23 +218,26 @@ const bestCandidates = (keys: string[], otherKeys: string[]): { best: Scored | n
  * customer. Blocking keeps 100k x 100k near-linear: a name meets only the names sharing a word, its first
  * four or its last four letters.
  */
-const pairApprox = <A, B>(left: Side<A>[], right: Side<B>[]): { pairs: [A, B][]; ambiguous: number } => {
-  const leftKeys = left.map((side) => side.key);
-  const rightKeys = right.map((side) => side.key);
+const pairApprox = (
+  left: { keys: readonly string[]; open: readonly number[] },
+  right: { keys: readonly string[]; open: readonly number[] },
+): { pairs: [number, number][]; ambiguous: number } => {
+  const leftKeys = left.open.map((index) => left.keys[index] ?? '');
+  const rightKeys = right.open.map((index) => right.keys[index] ?? '');
   const forward = bestCandidates(leftKeys, rightKeys);
   const backward = bestCandidates(rightKeys, leftKeys);
-  const pairs: [A, B][] = [];
+  const pairs: [number, number][] = [];
   let ambiguous = 0;
-  forward.forEach(({ best, rival }, leftIndex) => {
+  forward.forEach(({ best, rival }, leftAt) => {
     if (best === null || best.score < APPROX_THRESHOLD) return;
     const back = backward[best.index];
     const clear =
       best.score - rival >= APPROX_MARGIN &&
-      back?.best?.index === leftIndex &&
+      back?.best?.index === leftAt &&
       back.best.score - back.rival >= APPROX_MARGIN;
-    const a = left[leftIndex];
-    const b = right[best.index];
-    if (clear && a && b) pairs.push([a.item, b.item]);
+    const leftIndex = left.open[leftAt];
+    const rightIndex = right.open[best.index];
+    if (clear && leftIndex !== undefined && rightIndex !== undefined) pairs.push([leftIndex, rightIndex]);
     else ambiguous += 1;
   });
   return { pairs, ambiguous };
@@ -248,61 +259,79 @@ export type MatchResult = {
 };
 
 export const matchCompanies = (input: MatchInput): MatchResult => {
+  const { customers, companies } = input;
   const links: CompanyLink[] = [];
-  const linkedCustomers = new Set<string>();
-  const linkedCompanies = new Set<string>();
+  // By index, not by id: a pass over 100k names then allocates no sets of strings.
+  const customerLinked = new Uint8Array(customers.length);
+  const companyLinked = new Uint8Array(companies.length);
   let ambiguous = 0;
-  const link = (customerId: string, crmId: string, method: CrmMatchMethod) => {
-    if (linkedCustomers.has(customerId) || linkedCompanies.has(crmId)) return;
-    linkedCustomers.add(customerId);
-    linkedCompanies.add(crmId);
-    links.push({ customerId, crmId, method });
+  const link = (customerAt: number, companyAt: number, method: CrmMatchMethod) => {
+    const customer = customers[customerAt];
+    const company = companies[companyAt];
+    if (!customer || !company || customerLinked[customerAt] || companyLinked[companyAt]) return;
+    customerLinked[customerAt] = 1;
+    companyLinked[companyAt] = 1;
+    links.push({ customerId: customer.customerId, crmId: company.crmId, method });
   };
-  const customerIds = new Set(input.customers.map((customer) => customer.customerId));
-  const customerByAccountingId = new Map<string, string>();
-  for (const customer of input.customers) {
-    customerByAccountingId.set(customer.customerId, customer.customerId);
-    if (customer.providerId) customerByAccountingId.set(customer.providerId, customer.customerId);
-  }
 
   // 1. The accounting identifier (the customer id, or the platform's id): a company that only it names.
-  const byAccountingId = new Map<string, MatchCompany[]>();
-  for (const company of input.companies) {
+  const customerByAccountingId = new Map<string, number>();
+  customers.forEach((customer, at) => {
+    customerByAccountingId.set(customer.customerId, at);
+    if (customer.providerId) customerByAccountingId.set(customer.providerId, at);
+  });
+  const companyByCustomer = new Map<number, number>();
+  companies.forEach((company, at) => {
     const id = company.accountingId?.trim();
-    const customerId = id ? customerByAccountingId.get(id) : undefined;
-    if (customerId === undefined) continue;
-    const list = byAccountingId.get(customerId);
-    if (list) list.push(company);
-    else byAccountingId.set(customerId, [company]);
-  }
-  for (const [customerId, companies] of byAccountingId) {
-    const [only] = companies;
-    if (companies.length === 1 && only) link(customerId, only.crmId, 'accountingId');
-    else ambiguous += 1;
-  }
+    const customerAt = id ? customerByAccountingId.get(id) : undefined;
+    if (customerAt === undefined) return;
+    companyByCustomer.set(customerAt, companyByCustomer.has(customerAt) ? SHARED : at);
+  });
+  for (const [customerAt, companyAt] of companyByCustomer)
+    if (companyAt === SHARED) ambiguous += 1;
+    else link(customerAt, companyAt, 'accountingId');
 
   // 2. Links made before (by name, or companies we created) stay while both ends are there.
-  const companyIds = new Set(input.companies.map((company) => company.crmId));
-  for (const previous of input.previous)
-    if (customerIds.has(previous.customerId) && companyIds.has(previous.crmId))
-      link(previous.customerId, previous.crmId, previous.method);
+  if (input.previous.length > 0) {
+    const customerAtOf = new Map(customers.map((customer, at) => [customer.customerId, at]));
+    const companyAtOf = new Map(companies.map((company, at) => [company.crmId, at]));
+    for (const previous of input.previous) {
+      const customerAt = customerAtOf.get(previous.customerId);
+      const companyAt = companyAtOf.get(previous.crmId);
+      if (customerAt !== undefined && companyAt !== undefined) link(customerAt, companyAt, previous.method);
+    }
+  }
 
-  // 3. Names, strictest first, each on what is still unmatched.
+  // 3. Names, strictest first, each on what is still unmatched; Approx reuses the cleaned keys.
   const methods = input.names;
   if (methods) {
     const passes: { method: CrmMatchMethod; keyOf: (name: string) => string; approx: boolean }[] = [];
     if (methods.exact) passes.push({ method: 'exact', keyOf: exactKey, approx: false });
     if (methods.cleaned) passes.push({ method: 'cleaned', keyOf: cleanedKey, approx: false });
     if (methods.approx) passes.push({ method: 'approx', keyOf: cleanedKey, approx: true });
+    const keysOf = new Map<(name: string) => string, { customers: string[]; companies: string[] }>();
     for (const pass of passes) {
-      const customers = input.customers
-        .filter((customer) => !linkedCustomers.has(customer.customerId))
-        .map((item) => ({ item, key: pass.keyOf(item.name) }));
-      const companies = input.companies
-        .filter((company) => !linkedCompanies.has(company.crmId))
-        .map((item) => ({ item, key: pass.keyOf(item.name) }));
-      const found = pass.approx ? pairApprox(customers, companies) : pairUniqueKeys(customers, companies);
-      for (const [customer, company] of found.pairs) link(customer.customerId, company.crmId, pass.method);
+      const open = (linked: Uint8Array) => {
+        const indexes: number[] = [];
+        for (let at = 0; at < linked.length; at += 1) if (!linked[at]) indexes.push(at);
+        return indexes;
+      };
+      const openCustomers = open(customerLinked);
+      const openCompanies = open(companyLinked);
+      let keys = keysOf.get(pass.keyOf);
+      if (!keys) {
+        keys = {
+          customers: new Array<string>(customers.length),
+          companies: new Array<string>(companies.length),
+        };
+        keysOf.set(pass.keyOf, keys);
+      }
+      for (const at of openCustomers) keys.customers[at] ??= pass.keyOf(customers[at]?.name ?? '');
+      for (const at of openCompanies) keys.companies[at] ??= pass.keyOf(companies[at]?.name ?? '');
+      const left = { keys: keys.customers, open: openCustomers };
+      const right = { keys: keys.companies, open: openCompanies };
+      const found = pass.approx ? pairApprox(left, right) : pairUniqueKeys(left, right);
+      for (const [customerAt, companyAt] of found.pairs) link(customerAt, companyAt, pass.method);
       // Only the last pass's leftovers stay unlinked for good; earlier ones may still match later.
       if (pass === passes[passes.length - 1]) ambiguous += found.ambiguous;
     }
