@@ -297,9 +297,12 @@ describe('pushing idempotently', () => {
     expect(calls() - before).toBe(3);
     expect(results.every((r) => r.created && r.objectType === 'event')).toBe(true);
     expect(tasksAt(contoso)).toHaveLength(450);
-    expect(tasksAt(contoso)[0]?.Description).toBe(
-      'Invoice INV-0 was due on 2026-01-10; £1,234.56 is still open.',
-    );
+    expect(tasksAt(contoso)[0]).toMatchObject({
+      Subject: 'Invoice INV-0 is 30 days overdue',
+      Description: 'Invoice INV-0 was due on 2026-01-10; £1,234.56 is still open.',
+      ActivityDate: '2026-02-09',
+      Status: 'Completed',
+    });
     const retried = await sf.pushMany(pushes);
     expect(retried.map((r) => r.crmId)).toEqual(results.map((r) => r.crmId));
     expect(retried.some((r) => r.created)).toBe(false);

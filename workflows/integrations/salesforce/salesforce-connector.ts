@@ -295,7 +295,10 @@ export const createSalesforceConnector = (deps: SalesforceConnectorDeps): Salesf
             Description:
               `Invoice ${push.invoiceNumber} was due on ${dateOnly(push.dueDate)}; ` +
               `${moneyText(push.balance.cents, push.balance.currency)} is still open.`,
-            ActivityDate: dateOnly(push.dueDate),
+            // The day the invoice reached this stage: due date plus the days overdue.
+            ActivityDate: dateOnly(
+              new Date(Date.parse(push.dueDate) + push.daysOverdue * 86_400_000).toISOString(),
+            ),
             Status: 'Completed',
             Priority: 'Normal',
           },
