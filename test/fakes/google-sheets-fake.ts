@@ -39,7 +39,8 @@ type Json = Record<string, unknown>;
 
 export type GoogleSheetsFake = {
   url: string;
-  configValues: { GOOGLE_SHEETS_API_URL: string; GOOGLE_DRIVE_API_URL: string };
+  /** The APIs, and the issuer whose discovery names the fake's token endpoint. */
+  configValues: { GOOGLE_SHEETS_API_URL: string; GOOGLE_DRIVE_API_URL: string; OAUTH_GOOGLE_ISSUER: string };
   /** Tokens for a connected account; the refresh token renews them at the fake's token endpoint. */
   issueTokens: () => { accessToken: string; refreshToken: string };
   /** The integration's token provider as core's integration-tokens.ts answers it, over this fake. */
@@ -95,6 +96,16 @@ export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
     refresh.add(refreshToken);
     return { accessToken, refreshToken };
   };
+
+  // OpenID discovery, as the provider's issuer answers it: the token endpoint is what renewal needs.
+  app.get('/.well-known/openid-configuration', (request, reply) => {
+    const issuer = `http://${request.headers.host}`;
+    return reply.send({
+      issuer,
+      token_endpoint: `${issuer}/token`,
+      grant_types_supported: ['refresh_token'],
+    });
+  });
 
   app.post('/token', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, string>;
@@ -321,7 +332,7 @@ export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
   const tokenUrl = `${url}/token`;
   return {
     url,
-    configValues: { GOOGLE_SHEETS_API_URL: url, GOOGLE_DRIVE_API_URL: url },
+    configValues: { GOOGLE_SHEETS_API_URL: url, GOOGLE_DRIVE_API_URL: url, OAUTH_GOOGLE_ISSUER: url },
     issueTokens: issue,
     accessTokens: (tokens) => fakeAccessTokens('Google', tokenUrl, tokens),
     spreadsheets,

@@ -26,7 +26,8 @@ export type FakeDriveItem = {
 
 export type MicrosoftGraphFake = {
   url: string;
-  configValues: { MICROSOFT_GRAPH_API_URL: string };
+  /** The API, and the issuer whose discovery names the fake's token endpoint. */
+  configValues: { MICROSOFT_GRAPH_API_URL: string; OAUTH_MICROSOFT_ISSUER: string };
   issueTokens: () => { accessToken: string; refreshToken: string };
   accessTokens: (tokens: { accessToken: string; refreshToken: string }) => IntegrationAccessToken;
   items: Map<string, FakeDriveItem>;
@@ -76,6 +77,16 @@ export const startMicrosoftGraphFake = async (): Promise<MicrosoftGraphFake> => 
     refresh.add(refreshToken);
     return { accessToken, refreshToken };
   };
+
+  // OpenID discovery, as the provider's issuer answers it: the token endpoint is what renewal needs.
+  app.get('/.well-known/openid-configuration', (request, reply) => {
+    const issuer = `http://${request.headers.host}`;
+    return reply.send({
+      issuer,
+      token_endpoint: `${issuer}/token`,
+      grant_types_supported: ['refresh_token'],
+    });
+  });
 
   app.post('/token', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, string>;
@@ -187,7 +198,7 @@ export const startMicrosoftGraphFake = async (): Promise<MicrosoftGraphFake> => 
   const tokenUrl = `${url}/token`;
   return {
     url,
-    configValues: { MICROSOFT_GRAPH_API_URL: `${url}/v1.0` },
+    configValues: { MICROSOFT_GRAPH_API_URL: `${url}/v1.0`, OAUTH_MICROSOFT_ISSUER: url },
     issueTokens: issue,
     accessTokens: (tokens) => fakeAccessTokens('Microsoft', tokenUrl, tokens),
     items,

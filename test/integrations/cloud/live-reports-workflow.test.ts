@@ -9,7 +9,8 @@ import { integrationStream } from '../../../contracts/stream-ids';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
 import { jobsCollection } from '../../../projections/jobs/query-jobs';
 import type { JobDoc } from '../../../projections/jobs/jobs-projection';
-import type { IntegrationAccessToken } from '../../../workflows/integrations/cloud/cloud-http';
+import { createCredentialVault } from '../../../commands/credential-vault';
+import { createCloudTokens } from '../../../workflows/integrations/cloud/cloud-tokens';
 import {
   startLiveReportsJob,
   startLiveReportsReactor,
@@ -48,7 +49,6 @@ let running: Promise<unknown>;
 let reactors: { stop: () => Promise<void> }[] = [];
 let google: GoogleSheetsFake;
 let graph: MicrosoftGraphFake;
-const tokens = new Map<number, IntegrationAccessToken>();
 const systemActor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,7 +73,13 @@ beforeAll(async () => {
       deps: {
         ...deps,
         config: { ...config, ...google.configValues, ...graph.configValues },
-        tokensFor: (integrationId) => Promise.resolve(tokens.get(integrationId)!),
+        // The real token path: vault, discovery at the fakes' issuers, renewal, INVALID on refusal.
+        tokensFor: createCloudTokens({
+          db: services.db,
+          writeSide: services.writeSide,
+          config: { ...config, ...google.configValues, ...graph.configValues },
+          now: () => new Date(),
+        }),
         client,
       },
     }),
@@ -107,6 +113,16 @@ let nextIntegrationId = 975_000;
 /** A Google or Microsoft account of the tenant, as its OAuth flow connects it, with tokens at its fake. */
 const cloudAccountOf = async (tenantId: number, provider: ManagedReportProvider) => {
   const integrationId = (nextIntegrationId += 1);
+  const fake = provider === 'GOOGLE' ? google : graph;
+  const issued = fake.issueTokens();
+  const credentialsRef = await createCredentialVault({
+    db: world.services.db,
+    masterSecret: world.config.SESSION_SECRET,
+  }).store({
+    tenantId,
+    kind: 'oauth',
+    secret: { accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresIn: '3600' },
+  });
   await world.run(integrationDecider, integrationStream(integrationId), {
     type: 'ConnectIntegration',
     data: {
@@ -115,7 +131,7 @@ const cloudAccountOf = async (tenantId: number, provider: ManagedReportProvider)
       provider,
       productIdentifier: null,
       authMethod: 'oauth2',
-      credentialsRef: `secrets/integration-${integrationId}`,
+      credentialsRef,
       credentialsOwner: 'owner@example.test',
       url: null,
       actor: systemActor,
@@ -124,8 +140,6 @@ const cloudAccountOf = async (tenantId: number, provider: ManagedReportProvider)
     },
     now: world.clock.now(),
   });
-  const fake = provider === 'GOOGLE' ? google : graph;
-  tokens.set(integrationId, fake.accessTokens(fake.issueTokens()));
   await world.settle();
   return integrationId;
 };
@@ -250,8 +264,10 @@ describe('Live Reports after a sync', () => {
     expect(await managed(stranger.browser)).toEqual([]);
   });
 
-  it('rewrites the same files on the next refresh', async () => {
+  it('rewrites the same files on the next refresh, renewing expired tokens on the way', async () => {
     const before = await managed(owner);
+    google.expireAccessTokens();
+    graph.expireAccessTokens();
     for (const [integrationId, provider] of [
       [googleId, 'GOOGLE'],
       [microsoftId, 'MICROSOFT'],
@@ -282,6 +298,11 @@ describe('Live Reports after a sync', () => {
     expect(google.created()).toBe(1);
     expect(graph.items.size).toBe(1);
     expect([...graph.items.values()][0]!.versions).toBe(2);
+    expect([google.refreshes(), graph.refreshes()]).toEqual([1, 1]);
+    for (const integrationId of [googleId, microsoftId]) {
+      const events = await world.services.writeSide.store.readStream(integrationStream(integrationId));
+      expect(events.map((event) => event.type)).toContain('IntegrationCredentialsRenewed');
+    }
     const after = await managed(owner);
     expect(after.map((row) => row.StorageUrl).sort()).toEqual(before.map((row) => row.StorageUrl).sort());
     for (const row of after)
