@@ -32,6 +32,8 @@ export type ActiveCampaignFake = {
   apiKeys: Set<string>;
   acceptAnyKey: (accept: boolean) => void;
   refusedKeys: Set<string>;
+  /** Paths (without query) a good key may not use: the plan lacks the feature (403). */
+  forbiddenPaths: Set<string>;
   load: (fixture: Json) => void;
   records: (collection: keyof Store) => Json[];
   throttle: (count: number, retryAfterSeconds: number) => void;
@@ -52,6 +54,7 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
   };
   const apiKeys = new Set<string>();
   const refusedKeys = new Set<string>();
+  const forbiddenPaths = new Set<string>();
   const requests: ActiveCampaignFake['requests'] = [];
   let anyKey = false;
   let throttled = { count: 0, retryAfter: 0 };
@@ -106,6 +109,8 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
     const accepted =
       typeof key === 'string' && !refusedKeys.has(key) && (apiKeys.has(key) || (anyKey && key !== ''));
     if (!accepted) return reply.code(403).send({ message: 'No Result found for User with id 0' });
+    if (forbiddenPaths.has(request.url.split('?')[0]!))
+      return reply.code(403).send({ message: 'You do not have permission to access this resource' });
     if (throttled.count > 0) {
       throttled.count -= 1;
       return reply
@@ -261,6 +266,7 @@ export const startActiveCampaignFake = async (): Promise<ActiveCampaignFake> => 
     configValues: { ACTIVE_CAMPAIGN_API_URL: url },
     apiKeys,
     refusedKeys,
+    forbiddenPaths,
     acceptAnyKey: (accept) => {
       anyKey = accept;
     },

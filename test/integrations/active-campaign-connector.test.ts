@@ -212,6 +212,19 @@ describe('refusals and faults', () => {
     expect(rejected).toEqual(['revoked-key']);
   });
 
+  it('keeps the key when only a feature is refused, and says the plan may lack it', async () => {
+    fake.forbiddenPaths.add('/api/3/accounts');
+    try {
+      const before = rejected.length;
+      const read = connector().readCompanies({ cursor: null, pageSize: 100, accountingIdentifier: null });
+      await expect(read).rejects.toMatchObject({ type: failureTypes.refused, nonRetryable: true });
+      await expect(read).rejects.toThrow(/refused to let this key read \/accounts .*plan/);
+      expect(rejected).toHaveLength(before);
+    } finally {
+      fake.forbiddenPaths.clear();
+    }
+  });
+
   it('waits out 429 and a 5xx burst', async () => {
     const ac = connector();
     fake.throttle(2, 0);

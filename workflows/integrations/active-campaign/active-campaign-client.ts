@@ -90,10 +90,13 @@ export const createActiveCampaignClient = (deps: ActiveCampaignClientDeps) => {
     return { base: apiRootOf(accountUrl), fetch: pinned.fetch };
   };
 
-  const call = async (method: string, path: string, body?: unknown): Promise<PlatformResponse> => {
-    const token = await deps.tokens.current();
+  const send = async (
+    token: { accessToken: string; instanceUrl: string | null },
+    request: { method: string; path: string; body?: unknown },
+  ) => {
+    const { method, path, body } = request;
     const { base, fetch } = await target(token.instanceUrl);
-    const response = await callPlatform(fetch ? { ...deps.http, fetch } : deps.http, `${base}/api/3${path}`, {
+    return callPlatform(fetch ? { ...deps.http, fetch } : deps.http, `${base}/api/3${path}`, {
       method,
       headers: {
         'api-token': token.accessToken,
@@ -102,16 +105,28 @@ export const createActiveCampaignClient = (deps: ActiveCampaignClientDeps) => {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    if (response.status === 401 || response.status === 403) {
-      // The key never renews: the holder marks the credentials invalid and fails in words itself.
-      await deps.tokens.renewAfterRejection(token.accessToken);
+  };
+
+  const call = async (method: string, path: string, body?: unknown): Promise<PlatformResponse> => {
+    const token = await deps.tokens.current();
+    const response = await send(token, { method, path, body });
+    if (response.status !== 401 && response.status !== 403) return response;
+    const problem = problemOf(response.text).message;
+    // A 403 elsewhere may be the plan or the key's user lacking a feature (accounts are not in every
+    // plan): the key is refused only when it cannot even say who it belongs to.
+    if (path !== '/users/me' && (await send(token, { method: 'GET', path: '/users/me' })).status === 200)
       throw userFailure(
-        `${ACTIVE_CAMPAIGN_NAME} refused the API key of this account (${problemOf(response.text).message}). ` +
-          'Enter a current key on the Platforms page.',
+        `${ACTIVE_CAMPAIGN_NAME} refused to let this key ${method === 'GET' ? 'read' : 'write'} ${path.split('?')[0]} ` +
+          `(${problem}). The account's plan or the permissions of the key's user may not include it.`,
         failureTypes.refused,
       );
-    }
-    return response;
+    // The key never renews: the holder marks the credentials invalid and fails in words itself.
+    await deps.tokens.renewAfterRejection(token.accessToken);
+    throw userFailure(
+      `${ACTIVE_CAMPAIGN_NAME} refused the API key of this account (${problem}). ` +
+        'Enter a current key on the Platforms page.',
+      failureTypes.refused,
+    );
   };
 
   /** The JSON of an answer with one of `statuses`, else a retryable error naming what failed. */
