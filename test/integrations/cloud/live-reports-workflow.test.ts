@@ -5,7 +5,12 @@ import pino from 'pino';
 import { ManagedReportsResponse } from '../../../contracts/api/reports';
 import { SellerResponse, SellersResponse } from '../../../contracts/api/sellers';
 import type { ManagedReportProvider } from '../../../contracts/events/job';
-import { integrationStream } from '../../../contracts/stream-ids';
+import { integrationStream, sellerStream } from '../../../contracts/stream-ids';
+import { sellerDecider } from '../../../domain/seller/seller-decider';
+import { queryCollectionsForecast } from '../../../workflows/forecast/forecast-store';
+import type { forecastJobWorkflow } from '../../../workflows/forecast/workflows';
+import { weeklyForecastLayout } from '../../../workflows/reports/sheets/ar-forecast-sheet';
+import { taskQueues } from '../../../workflows/task-queues';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
 import { jobsCollection } from '../../../projections/jobs/query-jobs';
 import type { JobDoc } from '../../../projections/jobs/jobs-projection';
@@ -50,6 +55,14 @@ let reactors: { stop: () => Promise<void> }[] = [];
 let google: GoogleSheetsFake;
 let graph: MicrosoftGraphFake;
 const systemActor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
+
+const reactorDeps = () => ({
+  writeSide: world.services.writeSide,
+  db: world.services.db,
+  client,
+  config: world.config,
+  logger: pino({ level: 'silent' }),
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -272,27 +285,18 @@ describe('Live Reports after a sync', () => {
       [googleId, 'GOOGLE'],
       [microsoftId, 'MICROSOFT'],
     ] as const)
-      await startLiveReportsJob(
-        {
-          writeSide: world.services.writeSide,
-          db: world.services.db,
-          client,
-          config: world.config,
-          logger: pino({ level: 'silent' }),
+      await startLiveReportsJob(reactorDeps(), {
+        requestId: `test-refresh-${integrationId}`,
+        run: {
+          tenantId,
+          sellerId,
+          integrationId,
+          provider,
+          types: ['CUSTOMER_SHEET'],
+          forecastWorkflowId: null,
         },
-        {
-          requestId: `test-refresh-${integrationId}`,
-          run: {
-            tenantId,
-            sellerId,
-            integrationId,
-            provider,
-            types: ['CUSTOMER_SHEET'],
-            forecastWorkflowId: null,
-          },
-          now: new Date(),
-        },
-      );
+        now: new Date(),
+      });
     const jobs = await endedJobs(sellerId, 4);
     expect(jobs.map((job) => job.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
     expect(google.created()).toBe(1);
@@ -311,31 +315,87 @@ describe('Live Reports after a sync', () => {
       );
   });
 
-  it('marks the integration INVALID and asks to reconnect when Google refuses the token', async () => {
-    google.expireAccessTokens();
-    google.refuseRefresh();
-    await startLiveReportsJob(
-      {
-        writeSide: world.services.writeSide,
-        db: world.services.db,
-        client,
-        config: world.config,
-        logger: pino({ level: 'silent' }),
-      },
-      {
-        requestId: `test-refused-${googleId}`,
+  it('writes the AR forecast sheet once the seller has a forecast, after waiting for it', async () => {
+    await world.run(sellerDecider, sellerStream(sellerId), {
+      type: 'SetSellerForecasting',
+      now: world.clock.now(),
+      data: { enabled: true },
+    });
+    const forecastWorkflowId = `${world.config.TEMPORAL_TASK_QUEUE_PREFIX}-test-forecast-${sellerId}`;
+    // The forecast after metrics, started as its reactor starts it; the refresh waits for it.
+    await client.workflow.start<typeof forecastJobWorkflow>('forecastJobWorkflow', {
+      taskQueue: taskQueues(world.config).metrics,
+      workflowId: forecastWorkflowId,
+      args: [{ sellerId, tenantId, jobId: null, jobType: 'afterMetrics', onlyMissing: false }],
+    });
+    for (const [integrationId, provider] of [
+      [googleId, 'GOOGLE'],
+      [microsoftId, 'MICROSOFT'],
+    ] as const)
+      await startLiveReportsJob(reactorDeps(), {
+        requestId: `test-forecast-${integrationId}`,
         run: {
           tenantId,
           sellerId,
-          integrationId: googleId,
-          provider: 'GOOGLE',
-          types: ['CUSTOMER_SHEET'],
-          forecastWorkflowId: null,
+          integrationId,
+          provider,
+          types: ['CUSTOMER_SHEET', 'AR_FORECAST_SHEET'],
+          forecastWorkflowId,
         },
         now: new Date(),
+      });
+    const jobs = await endedJobs(sellerId, 6);
+    expect(jobs.slice(4).map((job) => [job.status, job.failure])).toEqual([
+      ['completed', null],
+      ['completed', null],
+    ]);
+    const forecast = await queryCollectionsForecast(world.services.db, sellerId);
+    expect(forecast).not.toBeNull();
+    const weeks = forecast!.weeks;
+
+    const spreadsheet = [...google.spreadsheets.values()].find((book) =>
+      book.title.endsWith('- AR Forecast'),
+    )!;
+    const weekly = google.valuesOf(spreadsheet.spreadsheetId, 'Weekly');
+    expect(weekly[0]).toEqual(weeklyForecastLayout().columns.map((column) => column.header));
+    expect(weekly).toHaveLength(weeks.length + 1);
+    expect(weekly[1]!.slice(0, 2)).toEqual([
+      weeks[0]!.StartDate.slice(0, 10),
+      Math.round(weeks[0]!.mean) / 100,
+    ]);
+    expect(google.valuesOf(spreadsheet.spreadsheetId, 'Monthly').length).toBeGreaterThan(1);
+
+    const item = [...graph.items.values()].find((file) => file.path.endsWith('- AR Forecast.xlsx'))!;
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(item.bytes as unknown as ArrayBuffer);
+    expect(book.worksheets.map((sheet) => sheet.name).slice(0, 2)).toEqual(['Weekly', 'Monthly']);
+    expect(book.getWorksheet('Weekly')!.rowCount).toBe(weeks.length + 1);
+
+    const listed = await managed(owner);
+    expect(listed.map((row) => `${row.Provider} ${row.Type}`).sort()).toEqual([
+      'GOOGLE AR_FORECAST_SHEET',
+      'GOOGLE CUSTOMER_SHEET',
+      'MICROSOFT AR_FORECAST_SHEET',
+      'MICROSOFT CUSTOMER_SHEET',
+    ]);
+  });
+
+  it('marks the integration INVALID and asks to reconnect when Google refuses the token', async () => {
+    google.expireAccessTokens();
+    google.refuseRefresh();
+    await startLiveReportsJob(reactorDeps(), {
+      requestId: `test-refused-${googleId}`,
+      run: {
+        tenantId,
+        sellerId,
+        integrationId: googleId,
+        provider: 'GOOGLE',
+        types: ['CUSTOMER_SHEET'],
+        forecastWorkflowId: null,
       },
-    );
-    const jobs = await endedJobs(sellerId, 5);
+      now: new Date(),
+    });
+    const jobs = await endedJobs(sellerId, 7);
     expect(jobs.at(-1)).toMatchObject({
       status: 'failed',
       failure: expect.stringMatching(/Reconnect it on the Integrations page/) as string,
@@ -347,7 +407,12 @@ describe('Live Reports after a sync', () => {
     );
     expect(account).toMatchObject({ credentialsStatus: 'INVALID' });
     // The file stays listed, as last written.
-    expect((await managed(owner)).map((row) => row.Provider).sort()).toEqual(['GOOGLE', 'MICROSOFT']);
+    expect((await managed(owner)).map((row) => row.Provider).sort()).toEqual([
+      'GOOGLE',
+      'GOOGLE',
+      'MICROSOFT',
+      'MICROSOFT',
+    ]);
   });
 
   it("removes an integration's live reports when it is disconnected", async () => {
@@ -357,7 +422,7 @@ describe('Live Reports after a sync', () => {
       now: world.clock.now(),
     });
     await world.settle();
-    expect((await managed(owner)).map((row) => row.Provider)).toEqual(['GOOGLE']);
+    expect((await managed(owner)).map((row) => row.Provider)).toEqual(['GOOGLE', 'GOOGLE']);
   });
 });
 
