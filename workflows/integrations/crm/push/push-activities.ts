@@ -183,7 +183,6 @@ export const createCrmPushActivities = (deps: CrmPushDeps) => {
     }
   };
 
-  /** One seller's facts, or null when it is gone; the sources are only asked about linked customers. */
   /**
    * The sales rep of each linked customer: the deps' source when given, else the name of the CRM owner
    * the sync resolved for its company (its own owner, or with UseContactForOwner its contact's).
