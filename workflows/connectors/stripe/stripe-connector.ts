@@ -18,12 +18,15 @@ import {
   type MalformedLog,
 } from '../shared/ledger-mapping';
 import { createOAuthTokens, type OAuthTokens } from '../shared/oauth-tokens';
+import { forgetInvoicePayments, recordInvoicePayments } from './stripe-invoice-payments';
 import {
   mapStripeCharge,
   mapStripeCreditNote,
   mapStripeCustomer,
   mapStripeInvoice,
+  mapStripeInvoicePayment,
   mapStripeProduct,
+  type StripeChargeApplication,
   StripeInvoice,
   stripeCounts,
 } from './stripe-mapping';
@@ -32,8 +35,9 @@ import {
  * Stripe behind the sync's LedgerConnector seam (docs/adr/0043-accounting-connectors.md), with the
  * official `stripe` package on behalf of the connected account (Stripe Connect: the platform's key
  * and the Stripe-Account the connect flow stored in the vault; Stripe's Connect tokens never expire,
- * so there is nothing to renew). Populate lists products, customers, invoices, charges and credit
- * notes with starting_after. A sync reads the events since the CollectionDate (Stripe keeps 30 days)
+ * so there is nothing to renew). Populate lists products, customers, invoices, invoice payments,
+ * charges and credit notes with starting_after; invoice payments say which charge paid which invoice
+ * (stripe-invoice-payments.ts). A sync reads the events since the CollectionDate (Stripe keeps 30 days)
  * and retrieves each changed object as it is now, so events arriving newest first never write an
  * older state over a newer one; an older CollectionDate lists everything again (unchanged rows are
  * skipped by the writer). Throttling (429) is retried by the package with its back-off. An account
@@ -41,7 +45,10 @@ import {
  */
 
 export const STRIPE_NAME = 'Stripe';
-const steps = ['products', 'customers', 'invoices', 'charges', 'credit_notes'] as const;
+/** Invoice payments before charges: a charge read takes the applications they recorded. */
+const steps = ['products', 'customers', 'invoices', 'invoice_payments', 'charges', 'credit_notes'] as const;
+/** An invoice payment names a PaymentIntent; expanded, it names the charge (latest_charge). */
+const INVOICE_PAYMENT_EXPAND = ['payment.payment_intent'];
 type Step = (typeof steps)[number];
 const EVENTS_LOOKBACK_MS = 29 * 24 * 3600 * 1000;
 const MAX_LIMIT = 100;
@@ -73,6 +80,8 @@ export const createStripeLedgerConnector = (deps: {
     products: (p, o) => stripe.products.list(p, o),
     customers: (p, o) => stripe.customers.list(p, o),
     invoices: (p, o) => stripe.invoices.list(p, o),
+    invoice_payments: (p, o) =>
+      stripe.invoicePayments.list({ ...p, expand: INVOICE_PAYMENT_EXPAND.map((e) => `data.${e}`) }, o),
     charges: (p, o) => stripe.charges.list(p, o),
     credit_notes: (p, o) => stripe.creditNotes.list(p, o),
   };
@@ -86,6 +95,8 @@ export const createStripeLedgerConnector = (deps: {
     if (objectType === 'customer') return stripe.customers.retrieve(id, {}, options);
     if (objectType === 'invoice') return stripe.invoices.retrieve(id, {}, options);
     if (objectType === 'charge') return stripe.charges.retrieve(id, {}, options);
+    if (objectType === 'invoice_payment')
+      return stripe.invoicePayments.retrieve(id, { expand: INVOICE_PAYMENT_EXPAND }, options);
     if (objectType === 'credit_note') return stripe.creditNotes.retrieve(id, {}, options);
     if (objectType === 'product') return stripe.products.retrieve(id, {}, options);
     return null;
@@ -109,6 +120,7 @@ export const createStripeLedgerConnector = (deps: {
     const { sellerId } = context;
     let skipped = 0;
     const gone: { entity: 'invoices' | 'creditMemos'; providerId: string }[] = [];
+    const invoicePayments = new Map<string, StripeChargeApplication | null>();
     for (const raw of objects) {
       const object = raw as { id?: string; object?: string; status?: string; deleted?: boolean };
       const id = object.id ?? '(no id)';
@@ -133,6 +145,8 @@ export const createStripeLedgerConnector = (deps: {
           }
           case 'credit_note':
             return page.creditMemos.push(mapStripeCreditNote(sellerId, full));
+          case 'invoice_payment':
+            return invoicePayments.set(id, mapStripeInvoicePayment(full)).size;
           default:
             return 0;
         }
@@ -140,6 +154,7 @@ export const createStripeLedgerConnector = (deps: {
       if (mapped === null) skipped += 1;
     }
     if (gone.length > 0) await zeroedDeletions({ db: deps.db, sellerId }, gone, page);
+    await recordInvoicePayments({ db: deps.db, sellerId }, invoicePayments, page);
     return skipped;
   };
 
@@ -163,6 +178,7 @@ export const createStripeLedgerConnector = (deps: {
       const useEvents =
         request.since !== null && deps.now().getTime() - request.since.getTime() < EVENTS_LOOKBACK_MS;
       cursor = { mode: useEvents ? 'events' : 'list', step: 0, after: null, skipped: 0, done: 0 };
+      if (request.since === null) await forgetInvoicePayments(deps.db, sellerId);
       page.products.push(adjustmentsProduct(sellerId));
     } else cursor = JSON.parse(request.cursor) as StripeCursor;
     const options: Stripe.RequestOptions = { stripeAccount: await accountOf(sellerId) };
@@ -175,7 +191,7 @@ export const createStripeLedgerConnector = (deps: {
         {
           ...paging,
           created: { gt: Math.floor(request.since!.getTime() / 1000) },
-          types: ['customer.*', 'product.*', 'invoice.*', 'charge.*', 'credit_note.*'],
+          types: ['customer.*', 'product.*', 'invoice.*', 'invoice_payment.*', 'charge.*', 'credit_note.*'],
         },
         options,
       );

@@ -1,6 +1,13 @@
 import { ledgerIdOf } from '../shared/ledger-ids';
 import { adjustmentsProductId } from '../shared/ledger-mapping';
-import { mapStripeCharge, mapStripeInvoice, StripeInvoice, stripeCounts } from './stripe-mapping';
+import {
+  chargeApplications,
+  mapStripeCharge,
+  mapStripeInvoice,
+  mapStripeInvoicePayment,
+  StripeInvoice,
+  stripeCounts,
+} from './stripe-mapping';
 
 /** Trimmed from the API's invoice object (the fields the mapping reads, as Stripe spells them). */
 const invoice = (changes: Record<string, unknown> = {}) =>
@@ -89,5 +96,52 @@ describe('Stripe mapping', () => {
     });
     expect(mapStripeCharge(7, { ...charge, status: 'failed' })).toBeNull();
     expect(mapStripeCharge(7, { ...charge, status: 'succeeded', customer: null })).toBeNull();
+  });
+});
+
+describe('Stripe invoice payments (the current API’s charge-to-invoice link)', () => {
+  const paid = {
+    id: 'inpay_1',
+    object: 'invoice_payment',
+    status: 'paid',
+    amount_paid: 1250,
+    currency: 'jpy',
+    invoice: 'in_1',
+    payment: { type: 'charge', charge: 'ch_1' },
+  };
+
+  it('applies what was paid to the invoice, in cents, naming the charge', () => {
+    expect(mapStripeInvoicePayment(paid)).toEqual({
+      invoicePaymentId: 'inpay_1',
+      invoiceProviderId: 'in_1',
+      chargeId: 'ch_1',
+      amount: 125_000,
+    });
+  });
+
+  it('names the charge of an expanded PaymentIntent, and nothing for one not paid or not charged', () => {
+    const byIntent = {
+      ...paid,
+      currency: 'usd',
+      payment: { type: 'payment_intent', payment_intent: { id: 'pi_1', latest_charge: 'ch_9' } },
+    };
+    expect(mapStripeInvoicePayment(byIntent)).toMatchObject({ chargeId: 'ch_9', amount: 1250 });
+    expect(mapStripeInvoicePayment({ ...byIntent, status: 'open' })).toBeNull();
+    expect(
+      mapStripeInvoicePayment({ ...byIntent, payment: { type: 'payment_intent', payment_intent: 'pi_1' } }),
+    ).toBeNull();
+  });
+
+  it('sums a charge’s applications per invoice', () => {
+    expect(
+      chargeApplications([
+        { invoicePaymentId: 'a', invoiceProviderId: 'in_2', chargeId: 'ch_1', amount: 300 },
+        { invoicePaymentId: 'b', invoiceProviderId: 'in_1', chargeId: 'ch_1', amount: 200 },
+        { invoicePaymentId: 'c', invoiceProviderId: 'in_2', chargeId: 'ch_1', amount: 100 },
+      ]),
+    ).toEqual([
+      { invoiceProviderId: 'in_1', amount: 200 },
+      { invoiceProviderId: 'in_2', amount: 400 },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type {
+  Application,
   InvoiceLine,
   LedgerCreditMemo,
   LedgerCustomer,
@@ -71,7 +72,70 @@ export const StripeCharge = z.object({
   amount_refunded: z.number().int().default(0),
   currency: z.string().min(3),
   created: z.number().int(),
+  payment_intent: Expandable.nullable().optional(),
 });
+
+/**
+ * How the current API links a payment to an invoice: an invoice payment names the invoice and the
+ * charge, or the PaymentIntent (then its latest_charge, when the list expands it).
+ */
+export const StripeInvoicePayment = z.object({
+  id: z.string().min(1),
+  object: z.literal('invoice_payment'),
+  status: z.string(),
+  amount_paid: z.number().int().nullable(),
+  currency: z.string().min(3),
+  invoice: Expandable,
+  payment: z.object({
+    type: z.string(),
+    charge: Expandable.nullable().optional(),
+    payment_intent: z
+      .union([
+        z.string().min(1),
+        z.object({ id: z.string().min(1), latest_charge: Expandable.nullable().optional() }),
+      ])
+      .nullable()
+      .optional(),
+  }),
+});
+
+/** One invoice's share of one charge, in ledger cents. */
+export type StripeChargeApplication = {
+  invoicePaymentId: string;
+  invoiceProviderId: string;
+  chargeId: string;
+  amount: number;
+};
+
+/**
+ * The application an invoice payment records: only a paid one, with an amount and a charge to name
+ * (a PaymentIntent not expanded, or without a charge yet, names none). Null: nothing is applied.
+ */
+export const mapStripeInvoicePayment = (raw: unknown): StripeChargeApplication | null => {
+  const paid = StripeInvoicePayment.parse(raw);
+  if (paid.status !== 'paid' || !paid.amount_paid) return null;
+  const intent = paid.payment.payment_intent;
+  const charge =
+    paid.payment.charge ??
+    (intent && typeof intent === 'object' && intent.latest_charge ? intent.latest_charge : null);
+  if (!charge) return null;
+  return {
+    invoicePaymentId: paid.id,
+    invoiceProviderId: idOf(paid.invoice),
+    chargeId: idOf(charge),
+    amount: minorUnitsToCents(paid.amount_paid, paid.currency),
+  };
+};
+
+/** A charge's applications: what its invoice payments gave each invoice. */
+export const chargeApplications = (applications: readonly StripeChargeApplication[]): Application[] => {
+  const byInvoice = new Map<string, number>();
+  for (const a of applications)
+    byInvoice.set(a.invoiceProviderId, (byInvoice.get(a.invoiceProviderId) ?? 0) + a.amount);
+  return [...byInvoice]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([invoiceProviderId, amount]) => ({ invoiceProviderId, amount }));
+};
 
 export const StripeCreditNote = z.object({
   id: z.string().min(1),
@@ -130,7 +194,10 @@ export const mapStripeInvoice = (sellerId: number, invoice: StripeInvoice): Ledg
   };
 };
 
-/** A succeeded charge of a customer, less what was refunded; other charges are no receivable's payment. */
+/**
+ * A succeeded charge of a customer, less what was refunded; other charges are no receivable's
+ * payment. Its applications come from the invoice payments naming it (the connector fills them).
+ */
 export const mapStripeCharge = (sellerId: number, raw: unknown): LedgerPayment | null => {
   const charge = StripeCharge.parse(raw);
   if (charge.status !== 'succeeded' || charge.customer === null) return null;
