@@ -426,7 +426,67 @@ describe('Live Reports after a sync', () => {
   });
 });
 
+/** A synced DEMO seller of a new company, and the position of its MetricsDate event. */
+const syncedSellerOf = async (browser: Browser) => {
+  const connected = await browser.post('/api/sellers', { provider: 'DEMO' });
+  expect(connected.statusCode).toBe(200);
+  const sellerId = SellerResponse.parse(connected.json()).Id;
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
+    const events = await world.services.writeSide.store.readStream(sellerStream(sellerId));
+    const metrics = events.find((event) => event.type === 'SellerMetricsDateRecorded');
+    if (metrics) return { sellerId, position: metrics.position };
+    await sleep(250);
+  }
+  throw new Error(`seller ${sellerId} never recorded its metrics`);
+};
+
+/** Waits until the live reports reactor has handled the event at `position`. */
+const reactorPassed = async (position: number) => {
+  const checkpoints = world.services.db.collection<{ _id: string; position: number }>('reactor_checkpoints');
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    const saved = await checkpoints.findOne({ _id: 'live-reports-after-metrics' });
+    if (saved && saved.position >= position) return;
+    await sleep(100);
+  }
+  throw new Error('the live reports reactor did not reach the event');
+};
+
 describe('the plan gate of Live Reports', () => {
+  it('starts no refresh without sync-to-cloud, nor for a WORKSPACE account', async () => {
+    const noPlanOwner = await signUp(world, { name: 'noplanowner' });
+    const noPlan = await companyFor(world, noPlanOwner, { name: 'No Cloud Co' });
+    await cloudAccountOf(noPlan, 'GOOGLE');
+    const unplanned = await syncedSellerOf(noPlanOwner.browser);
+
+    const workspaceOwner = await signUp(world, { name: 'workspaceowner' });
+    const workspace = await companyFor(world, workspaceOwner, { name: 'Workspace Co' });
+    await grantProducts(world, workspace, ['cloud/sync', 'reports/customer_sheet']);
+    await world.run(integrationDecider, integrationStream((nextIntegrationId += 1)), {
+      type: 'ConnectIntegration',
+      data: {
+        integrationId: nextIntegrationId,
+        tenantId: workspace,
+        provider: 'WORKSPACE',
+        productIdentifier: null,
+        authMethod: 'oauth2',
+        credentialsRef: `workspace-link-${workspace}`,
+        credentialsOwner: null,
+        url: null,
+        actor: systemActor,
+        tenantIsDemo: false,
+        planAllowsProvider: true,
+      },
+      now: world.clock.now(),
+    });
+    const workspaceSeller = await syncedSellerOf(workspaceOwner.browser);
+
+    await reactorPassed(Math.max(unplanned.position, workspaceSeller.position));
+    await world.settle();
+    expect(await liveJobsOf(unplanned.sellerId)).toEqual([]);
+    expect(await liveJobsOf(workspaceSeller.sellerId)).toEqual([]);
+    expect(await managed(noPlanOwner.browser)).toEqual([]);
+  });
+
   it('needs sync-to-cloud, and the customer-sheet feature too for the customer sheet', async () => {
     const now = new Date();
     const owner = await signUp(world, { name: 'planowner' });
