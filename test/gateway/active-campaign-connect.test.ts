@@ -88,8 +88,11 @@ describe('the ActiveCampaign connect check', () => {
     world.services.config = { ...saved, ACTIVE_CAMPAIGN_API_URL: 'http://127.0.0.1:9' };
     try {
       const unreachable = await connect(admin.browser, 'ac-good-key');
-      expect(unreachable.statusCode).toBe(503);
-      expect(error(unreachable).message).toBe(activeCampaignConnectTexts.unreachable);
+      expect(unreachable.statusCode).toBe(422);
+      expect(error(unreachable)).toMatchObject({
+        message: activeCampaignConnectFailure,
+        properties: { 'Credentials.URL': activeCampaignConnectTexts.unreachable },
+      });
     } finally {
       world.services.config = saved;
     }

@@ -19,8 +19,8 @@ export const activeCampaignConnectTexts = {
 /**
  * The ActiveCampaign connect form's check: the URL and key are tried with GET /api/3/users/me
  * before anything is stored (ADR 48). A refused key answers 422 with the catalogue's text, the field
- * and a resolution; a URL that is not an ActiveCampaign API answers 422 on the URL; an account that
- * cannot be reached answers 503. The call goes to the addresses the URL check found public (ADR 26),
+ * and a resolution; a URL that is not an ActiveCampaign API, or that cannot be reached, answers 422
+ * on the URL; ActiveCampaign answering 429 or 5xx answers 503. The call goes to the addresses the URL check found public (ADR 26),
  * or to ACTIVE_CAMPAIGN_API_URL when configured (the local fake). Tests without that setting connect
  * untried, as they have no ActiveCampaign to call.
  */
@@ -53,8 +53,10 @@ export const checkActiveCampaignConnect = async (
     });
     text = await response.text();
   } catch (error) {
-    throw new AppError('unavailable', activeCampaignConnectTexts.unreachable, {
+    // On the URL field, not a 503: the browser retries a 503 four times, each waiting out the timeout.
+    throw new AppError('validation', activeCampaignConnectFailure, {
       message: `ActiveCampaign connect check: ${error instanceof Error ? error.message : String(error)}`,
+      properties: { 'Credentials.URL': activeCampaignConnectTexts.unreachable },
     });
   }
   if (response.status === 401 || response.status === 403)
