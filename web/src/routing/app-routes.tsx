@@ -95,6 +95,11 @@ const AdminPartnersPage = lazyPage(() =>
 const AdminIntegrationsPage = lazyPage(() =>
   import('../pages/admin/integrations/admin-integrations-page').then((page) => page.AdminIntegrationsPage),
 );
+const IntegrationCompaniesPage = lazyPage(() =>
+  import('../pages/admin/integrations/integration-companies-page').then(
+    (page) => page.IntegrationCompaniesPage,
+  ),
+);
 const AdminUsersPage = lazyPage(() =>
   import('../pages/admin/users/admin-users-page').then((page) => page.AdminUsersPage),
 );
@@ -241,6 +246,12 @@ const shellRoutes: RouteObject[] = [
     path: '/admin/integrations',
     element: <AdminIntegrationsPage />,
     handle: handle('Admin Integrations', 'platformAdmin'),
+  },
+  // Reached from an integration's expanded row; admin.md gives it no sidebar place.
+  {
+    path: '/admin/integrations/:id/companies',
+    element: <IntegrationCompaniesPage />,
+    handle: handle('Matched Companies', 'platformAdmin'),
   },
   { path: '/admin/users', element: <AdminUsersPage />, handle: handle('Admin Users', 'platformAdmin') },
   {

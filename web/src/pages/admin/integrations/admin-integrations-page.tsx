@@ -23,6 +23,8 @@ import { PageFrame } from '../../dashboard/stat-card';
 import { useDebouncedValue } from '../../sellers/use-debounced-value';
 import { TypedConfirmDialog, cancellingText } from '../sellers/typed-confirm-dialog';
 import { CrmSettingsModal } from './crm-settings-modal';
+import { TextLink } from '../../../components/text-link';
+import { useIntegrationMirrorSummary } from './integration-companies-queries';
 
 type Row = IntegrationResponse;
 
@@ -115,6 +117,29 @@ const timeText = (iso: string | null) =>
 
 const accountName = (row: Row) => `${providerLabels[row.Provider]} account ${row.Id}`;
 
+const crmProviders: readonly IntegrationProvider[] = ['HUBSPOT', 'SALESFORCE', 'ACTIVE_CAMPAIGN'];
+
+/** A CRM account's mirror: what its syncs read and matched, and the way to the matched companies. */
+const CrmMirror = ({ row }: { row: Row }) => {
+  const summary = useIntegrationMirrorSummary(row.Id);
+  const counts = summary.data;
+  return (
+    <section aria-label={`CRM records of ${accountName(row)}`}>
+      <h3 className="mb-1 text-sm font-semibold">CRM records</h3>
+      <p className="text-xs text-gray-900">
+        {counts
+          ? `Companies: ${counts.Companies}, Contacts: ${counts.Contacts}, Matched: ${counts.MatchedCompanies}`
+          : summary.isError
+            ? 'The counts could not be read.'
+            : 'Loading...'}
+      </p>
+      <p className="text-xs">
+        <TextLink to={`/admin/integrations/${row.Id}/companies`}>Matched companies</TextLink>
+      </p>
+    </section>
+  );
+};
+
 /** The expanded row: additional properties and capabilities of the account. */
 const AccountDetails = ({ row }: { row: Row }) => {
   const properties: [string, string][] = [
@@ -162,6 +187,7 @@ const AccountDetails = ({ row }: { row: Row }) => {
           {(row.Actions ?? []).length === 0 ? 'None in this state' : (row.Actions ?? []).join(', ')}
         </p>
       </section>
+      {crmProviders.includes(row.Provider) && <CrmMirror row={row} />}
     </div>
   );
 };
