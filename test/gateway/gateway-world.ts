@@ -1,3 +1,4 @@
+import { startActiveCampaignFake, type ActiveCampaignFake } from '../fakes/active-campaign-fake';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,10 +111,18 @@ export const useGatewayWorld = (
   let processors: ProjectionProcessor[] = [];
   let mailer: ReturnType<typeof createMailer> | undefined;
   let stopLive: (() => Promise<void>) | undefined;
+  let activeCampaign: ActiveCampaignFake | undefined;
   let dir = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledgerwise-gateway-'));
+    // Connecting ActiveCampaign tries the URL and key with a real call: every world has a local
+    // ActiveCampaign that takes any key, unless the test file names its own.
+    if (!config.ACTIVE_CAMPAIGN_API_URL) {
+      activeCampaign = await startActiveCampaignFake();
+      activeCampaign.acceptAnyKey(true);
+      Object.assign(config, { ACTIVE_CAMPAIGN_API_URL: activeCampaign.url });
+    }
     readStore = await openReadStore(config, { observeStatements: options.observeReadStore });
     const { db } = readStore;
     store = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
@@ -166,6 +175,7 @@ export const useGatewayWorld = (
     await readStore?.db.dropDatabase();
     await readStore?.close();
     rmSync(dir, { recursive: true, force: true });
+    await activeCampaign?.close();
   });
 
   world.pauseProjection = async (name) => {

@@ -21,21 +21,19 @@ export const activeCampaignConnectTexts = {
  * before anything is stored (ADR 48). A refused key answers 422 with the catalogue's text, the field
  * and a resolution; a URL that is not an ActiveCampaign API, or that cannot be reached, answers 422
  * on the URL; ActiveCampaign answering 429 or 5xx answers 503. The call goes to the addresses the URL check found public (ADR 26),
- * or to ACTIVE_CAMPAIGN_API_URL when configured (the local fake). Tests without that setting connect
- * untried, as they have no ActiveCampaign to call.
+ * or to ACTIVE_CAMPAIGN_API_URL when configured (the local fake in tests).
  */
 export const checkActiveCampaignConnect = async (
-  config: Pick<Config, 'NODE_ENV' | 'ACTIVE_CAMPAIGN_API_URL'>,
+  config: Pick<Config, 'ACTIVE_CAMPAIGN_API_URL'>,
   input: { url: string; apiKey: string },
   options: { resolveHost?: ResolveHost; fetch?: typeof fetch } = {},
-): Promise<'accepted' | 'untried'> => {
+): Promise<'accepted'> => {
   let base: string;
   let call: typeof fetch;
   if (config.ACTIVE_CAMPAIGN_API_URL) {
     base = config.ACTIVE_CAMPAIGN_API_URL;
     call = options.fetch ?? fetch;
   } else {
-    if (config.NODE_ENV === 'test') return 'untried';
     const verdict = await checkConnectorUrl(input.url, options.resolveHost);
     if (!verdict.ok)
       throw new AppError('validation', activeCampaignConnectFailure, {
