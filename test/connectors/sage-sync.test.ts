@@ -6,6 +6,7 @@ import { systemActor } from '../../domain/actor';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { checkSageLogin, SageError } from '../../workflows/connectors/sage-intacct/sage-client';
 import { sageDateTime } from '../../workflows/connectors/sage-intacct/sage-mapping';
+import { ledgerIdOf } from '../../workflows/connectors/shared/ledger-ids';
 import {
   startSageIntacctFake,
   type SageCompany,
@@ -29,6 +30,46 @@ const workers = connectorWorkers(world, () => config);
 
 const old = '06/01/2025 10:00:00';
 const cents = (decimal: string) => Math.round(Number(decimal) * 100);
+const decimal = (amount: number) => (amount / 100).toFixed(2);
+
+/**
+ * An invoice's ARINVOICEITEMs: an item line of about two thirds of the total, and the rest on a
+ * second item (even invoices) or on a GL account with no item (odd ones: the ledger's adjustments).
+ */
+const invoiceItems = (invoice: SageRecord, n: number): SageRecord[] => {
+  const total = cents(invoice.TOTALENTERED!);
+  const first = Math.round((total * 2) / 3);
+  const line = (no: number, amount: number, item: string | null): SageRecord => ({
+    RECORDNO: `${invoice.RECORDNO}${no}`,
+    RECORDKEY: invoice.RECORDNO!,
+    LINE_NO: String(no),
+    ACCOUNTNO: '4000',
+    AMOUNT: decimal(amount),
+    TRX_AMOUNT: decimal(amount),
+    ...(item ? { ITEMID: item, ITEMNAME: `Service ${item}` } : {}),
+    WHENMODIFIED: invoice.WHENMODIFIED!,
+  });
+  return [line(1, first, `SVC-${n % 4}`), line(2, total - first, n % 2 === 0 ? 'SVC-9' : null)];
+};
+
+/** ARPYMTDETAILs: the cash a payment applies to an invoice, or a credit adjustment it applies. */
+const cashDetail = (payment: string, invoice: string, amount: string, no = 1): SageRecord => ({
+  RECORDNO: `${payment}${no}`,
+  PAYMENTKEY: payment,
+  RECORDKEY: invoice,
+  PAYMENTAMOUNT: amount,
+  TRX_PAYMENTAMOUNT: amount,
+  WHENMODIFIED: old,
+});
+const creditDetail = (payment: string, invoice: string, adjustment: string, amount: string, no = 2) => ({
+  RECORDNO: `${payment}${no}`,
+  PAYMENTKEY: payment,
+  RECORDKEY: invoice,
+  ADJUSTMENTKEY: adjustment,
+  ADJUSTMENTAMOUNT: amount,
+  TRX_ADJUSTMENTAMOUNT: amount,
+  WHENMODIFIED: old,
+});
 
 const company = (): SageCompany => {
   const customers = Array.from({ length: 30 }, (_, i) => ({
@@ -54,16 +95,18 @@ const company = (): SageCompany => {
       WHENMODIFIED: old,
     };
   });
-  const payments = invoices
-    .filter((_, i) => (i + 1) % 3 === 0)
-    .map((invoice, i) => ({
-      RECORDNO: String(5000 + i),
-      CUSTOMERID: invoice.CUSTOMERID!,
-      RECEIPTDATE: '07/15/2025',
-      WHENCREATED: '07/15/2025',
-      TOTALENTERED: invoice.TOTALENTERED!,
-      WHENMODIFIED: old,
-    }));
+  const paidInvoices = invoices.filter((_, i) => (i + 1) % 3 === 0);
+  const payments: SageRecord[] = paidInvoices.map((invoice, i) => ({
+    RECORDNO: String(5000 + i),
+    CUSTOMERID: invoice.CUSTOMERID!,
+    RECEIPTDATE: '07/15/2025',
+    WHENCREATED: '07/15/2025',
+    TOTALENTERED: invoice.TOTALENTERED!,
+    WHENMODIFIED: old,
+  }));
+  const details = paidInvoices.map((invoice, i) =>
+    cashDetail(payments[i]!.RECORDNO!, invoice.RECORDNO!, invoice.TOTALENTERED!),
+  );
   const adjustments = [1, 2, 3].map((n) => ({
     RECORDNO: String(7000 + n),
     CUSTOMERID: customers[n]!.CUSTOMERID,
@@ -71,9 +114,32 @@ const company = (): SageCompany => {
     TOTALENTERED: `-${n * 10}.50`,
     WHENMODIFIED: old,
   }));
+  // Invoice 1002 is settled by credit adjustment 7002 (20.50) and cash for the rest, on one payment.
+  const settled = invoices[1]!;
+  const cash = decimal(cents(settled.TOTALENTERED!) - 2050);
+  settled.TOTALDUE = '0.00';
+  payments.push({
+    RECORDNO: '5500',
+    CUSTOMERID: settled.CUSTOMERID!,
+    RECEIPTDATE: '07/25/2025',
+    WHENCREATED: '07/25/2025',
+    TOTALENTERED: cash,
+    WHENMODIFIED: old,
+  });
+  details.push(
+    cashDetail('5500', settled.RECORDNO!, cash),
+    creditDetail('5500', settled.RECORDNO!, '7002', '20.50'),
+  );
   return {
     login: { companyId: 'ACME-CO', userId: 'ws-user', password: 'Sage-secret-1' },
-    objects: { CUSTOMER: customers, ARINVOICE: invoices, ARADJUSTMENT: adjustments, ARPYMT: payments },
+    objects: {
+      CUSTOMER: customers,
+      ARINVOICE: invoices,
+      ARADJUSTMENT: adjustments,
+      ARPYMT: payments,
+      ARINVOICEITEM: invoices.flatMap((invoice, i) => invoiceItems(invoice, i + 1)),
+      ARPYMTDETAIL: details,
+    },
   };
 };
 
@@ -121,6 +187,20 @@ const figuresOf = (objects: SageCompany['objects']) => ({
   credits: sumOf(objects.ARADJUSTMENT, (r) => Math.abs(cents(r.TOTALENTERED!))),
   customers: objects.CUSTOMER.length,
 });
+
+/** Every invoice's amount less what payments and credits apply to it is Sage's TOTALDUE. */
+const unappliedDisagreements = async (sellerId: number, objects: SageCompany['objects']) => {
+  const ledger = await storedLedger(world.db(), sellerId);
+  const applied = new Map<string, number>();
+  for (const settlement of [...ledger.payments, ...ledger.creditMemos])
+    for (const a of settlement.applications)
+      applied.set(a.invoiceProviderId, (applied.get(a.invoiceProviderId) ?? 0) + a.amount);
+  return objects.ARINVOICE.map((invoice) => ({
+    invoice: invoice.RECORDNO!,
+    due: cents(invoice.TOTALDUE!),
+    unapplied: cents(invoice.TOTALENTERED!) - (applied.get(invoice.RECORDNO!) ?? 0),
+  })).filter((row) => row.due !== row.unapplied);
+};
 
 const ledgerFiguresOf = async (sellerId: number) => {
   const ledger = await storedLedger(world.db(), sellerId);
@@ -174,6 +254,36 @@ describe('Sage Intacct sync through the fake XML gateway', () => {
       amount: cents(fake.company.objects.ARINVOICE[0]!.TOTALENTERED!),
     });
     expect(first.dueDate.toISOString()).toBe('2025-07-31T00:00:00.000Z');
+
+    // Lines are the ARINVOICEITEMs: items as products, a line on a GL account only as adjustments.
+    const items = fake.company.objects.ARINVOICEITEM!;
+    const linesOf = (invoice: string) => items.filter((item) => item.RECORDKEY === invoice);
+    expect(first.lines).toEqual([
+      { productId: ledgerIdOf('SVC-1'), quantity: 1, amount: cents(linesOf('1001')[0]!.AMOUNT!) },
+      {
+        productId: ledgerIdOf('ledgerwise:adjustments'),
+        quantity: 1,
+        amount: cents(linesOf('1001')[1]!.AMOUNT!),
+      },
+    ]);
+    expect(ledger.invoices.find((r) => r.providerId === '1002')!.lines).toEqual([
+      { productId: ledgerIdOf('SVC-2'), quantity: 1, amount: cents(linesOf('1002')[0]!.AMOUNT!) },
+      { productId: ledgerIdOf('SVC-9'), quantity: 1, amount: cents(linesOf('1002')[1]!.AMOUNT!) },
+    ]);
+    expect(ledger.products.find((p) => p.providerId === 'SVC-9')).toMatchObject({ name: 'Service SVC-9' });
+
+    // Applications are the ARPYMTDETAILs: cash per invoice on payments, credits on the adjustments.
+    const settled = fake.company.objects.ARINVOICE[1]!;
+    expect(ledger.payments.find((p) => p.providerId === '5500')).toMatchObject({
+      amount: cents(settled.TOTALENTERED!) - 2050,
+      applications: [{ invoiceProviderId: '1002', amount: cents(settled.TOTALENTERED!) - 2050 }],
+    });
+    expect(ledger.creditMemos.find((m) => m.providerId === '7002')).toMatchObject({
+      amount: 2050,
+      applications: [{ invoiceProviderId: '1002', amount: 2050 }],
+    });
+    expect(ledger.creditMemos.find((m) => m.providerId === '7001')!.applications).toEqual([]);
+    expect(await unappliedDisagreements(sellerId, fake.company.objects)).toEqual([]);
   });
 
   it('syncs only what changed since the CollectionDate, asking Sage with a WHENMODIFIED query', async () => {
@@ -194,14 +304,21 @@ describe('Sage Intacct sync through the fake XML gateway', () => {
       TOTALDUE: '1234.56',
       WHENMODIFIED: later,
     });
+    objects.ARINVOICEITEM!.push(...invoiceItems(objects.ARINVOICE.at(-1)!, 9001));
+    // Invoice 1001 is paid with credit adjustment 7001 (10.50, unchanged itself) and cash.
+    const cash = decimal(cents(paid.TOTALENTERED!) - 1050);
     objects.ARPYMT.push({
       RECORDNO: '5999',
       CUSTOMERID: paid.CUSTOMERID!,
       RECEIPTDATE: '08/02/2025',
       WHENCREATED: '08/02/2025',
-      TOTALENTERED: paid.TOTALENTERED!,
+      TOTALENTERED: cash,
       WHENMODIFIED: later,
     });
+    objects.ARPYMTDETAIL!.push(
+      { ...cashDetail('5999', '1001', cash), WHENMODIFIED: later },
+      { ...creditDetail('5999', '1001', '7001', '10.50'), WHENMODIFIED: later },
+    );
     const before = fake.requests.length;
     const outcome = await runSync(world, workers, {
       sellerId,
@@ -212,16 +329,29 @@ describe('Sage Intacct sync through the fake XML gateway', () => {
     });
     expect(outcome).toMatchObject({ ok: true });
     const asked = fake.requests.slice(before);
-    expect(asked.filter((body) => body.includes('<readByQuery>'))).toHaveLength(4);
+    const lists = asked.filter((body) =>
+      /<object>(CUSTOMER|ARINVOICE|ARADJUSTMENT|ARPYMT)<\/object>/.test(body),
+    );
+    expect(lists).toHaveLength(4);
     expect(
-      asked.every(
-        (body) =>
-          !body.includes('<readByQuery>') ||
-          body.includes(`WHENMODIFIED &gt;= &apos;${sageDateTime(since)}&apos;`),
-      ),
+      lists.every((body) => body.includes(`WHENMODIFIED &gt;= &apos;${sageDateTime(since)}&apos;`)),
     ).toBe(true);
+    // The rest ask for the changed records' lines and details by key.
+    expect(
+      asked
+        .filter((body) => body.includes('<object>ARINVOICEITEM</object>'))
+        .map((b) => /<query>([^<]*)</.exec(b)?.[1]),
+    ).toEqual(['RECORDKEY IN (1001,9001)']);
     expect(asked.some((body) => body.includes('<readMore>'))).toBe(false);
     expect(await ledgerFiguresOf(sellerId)).toEqual(figuresOf(objects));
+    const ledger = await storedLedger(world.db(), sellerId);
+    expect(ledger.creditMemos.find((m) => m.providerId === '7001')!.applications).toEqual([
+      { invoiceProviderId: '1001', amount: 1050 },
+    ]);
+    expect(ledger.invoices.find((r) => r.providerId === '9001')!.lines.map((l) => l.amount)).toEqual(
+      objects.ARINVOICEITEM!.filter((item) => item.RECORDKEY === '9001').map((item) => cents(item.AMOUNT!)),
+    );
+    expect(await unappliedDisagreements(sellerId, objects)).toEqual([]);
   });
 
   it('fails the sync in Sage’s own words when the stored login is refused', async () => {

@@ -6,7 +6,7 @@ import { child, escapeXml, parseXml, textAt } from '../../workflows/connectors/q
 /**
  * Sage Intacct's XML gateway for tests (ADR 44, Sage section): it checks the sender credentials and
  * the company login of every request, answers getAPISession, readByQuery (with a
- * `WHENMODIFIED >= 'MM/DD/YYYY HH:MM:SS'` query or none) and readMore with the documented response
+ * `WHENMODIFIED >= 'MM/DD/YYYY HH:MM:SS'` query, a `FIELD IN (1,'a',...)` one, or none) and readMore with the documented response
  * shape (`<data listtype count totalcount numremaining resultId>`), from records held as field maps
  * in Sage's own upper-case field names. Faults on demand: a refused sign-in, an error result, an
  * HTTP 5xx burst.
@@ -15,8 +15,13 @@ import { child, escapeXml, parseXml, textAt } from '../../workflows/connectors/q
 export type SageRecord = Record<string, string>;
 export type SageCompany = {
   login: { companyId: string; userId: string; password: string };
-  objects: Record<'CUSTOMER' | 'ARINVOICE' | 'ARADJUSTMENT' | 'ARPYMT', SageRecord[]>;
+  objects: Record<'CUSTOMER' | 'ARINVOICE' | 'ARADJUSTMENT' | 'ARPYMT', SageRecord[]> &
+    /** Invoice lines (RECORDKEY: the invoice) and payment details (PAYMENTKEY, RECORDKEY, ADJUSTMENTKEY). */
+    Partial<Record<'ARINVOICEITEM' | 'ARPYMTDETAIL', SageRecord[]>>;
 };
+
+/** Objects a company may leave out: the fake answers none of them. */
+const optionalObjects = new Set(['ARINVOICEITEM', 'ARPYMTDETAIL']);
 
 export const SAGE_FAKE_SENDER = { senderId: 'ledgerwise-sender', senderPassword: 'sender-secret' };
 
@@ -69,7 +74,9 @@ export const startSageIntacctFake = async (company: SageCompany) => {
     let state;
     if (call?.local === 'readByQuery') {
       const object = textAt(call, 'object') ?? '';
-      const rows = company.objects[object as keyof SageCompany['objects']];
+      const rows =
+        company.objects[object as keyof SageCompany['objects']] ??
+        (optionalObjects.has(object) ? [] : undefined);
       if (!rows)
         return result(
           errorXml('DL02000001', `There was an error processing the request: unknown object ${object}.`),
@@ -78,11 +85,24 @@ export const startSageIntacctFake = async (company: SageCompany) => {
         );
       const query = textAt(call, 'query') ?? '';
       const since = /^WHENMODIFIED >= '([^']+)'$/.exec(query);
-      if (query !== '' && !since)
+      const among = /^([A-Z_.]+) IN \(([^)]*)\)$/.exec(query);
+      if (query !== '' && !since && !among)
         return result(errorXml('DL02000001', `Invalid query: ${query}`), 'readByQuery', 'failure');
       const from = since ? sageDate(since[1]!).getTime() : null;
+      const values = among
+        ? new Set(
+            among[2]!.split(',').map((v) =>
+              v
+                .trim()
+                .replace(/^'(.*)'$/, '$1')
+                .replace(/''/g, "'"),
+            ),
+          )
+        : null;
       const matching = rows.filter(
-        (r) => from === null || sageDate(r.WHENMODIFIED ?? '01/01/1970').getTime() >= from,
+        (r) =>
+          (from === null || sageDate(r.WHENMODIFIED ?? '01/01/1970').getTime() >= from) &&
+          (values === null || values.has(r[among![1]!] ?? '')),
       );
       state = { object, rows: matching, offset: 0, pageSize: Number(textAt(call, 'pagesize') ?? '100') };
     } else if (call?.local === 'readMore') {

@@ -25,10 +25,15 @@ import {
   mapSageAdjustment,
   mapSageCustomer,
   mapSageInvoice,
+  mapSageLineItem,
   mapSagePayment,
+  sageApplications,
   sageDateTime,
   sageRecordId,
 } from './sage-mapping';
+import type { LedgerCreditMemo } from '../../../contracts/ledger';
+import { ledgerCollections, ledgerDocId, type LedgerDoc } from '../../ledger/ledger-collections';
+import { textAt } from '../qbd/xml';
 
 /**
  * Sage Intacct behind the LedgerConnector seam (ADR 44, Sage section). One step per object:
@@ -37,26 +42,57 @@ import {
  * numremaining is 0; the cursor keeps the step and the resultId, so a retried activity resumes with
  * the same readMore. Deletions are not read (Sage's XML API lists no deleted records): Repopulate
  * finds them.
+ *
+ * What a page's records need from other objects is read with the page, by key (`<KEY> IN (...)`,
+ * every page of the answer): an invoice page's ARINVOICEITEMs (its lines), an adjustment page's and a
+ * payment page's ARPYMTDETAILs (their applications). A sync's payment page also rewrites the stored
+ * credit adjustments its details apply, since applying a credit need not change the adjustment.
  */
 
 const NAME = 'Sage Intacct';
 export const SAGE_MAX_PAGE = 1000;
 
+/** Records of another object a page's records need, by the field naming them. */
+type Related = { object: string; key: string };
+
 const steps = [
-  { object: 'CUSTOMER', entity: 'customers', map: mapSageCustomer },
-  { object: 'ARINVOICE', entity: 'invoices', map: mapSageInvoice },
-  { object: 'ARADJUSTMENT', entity: 'creditMemos', map: mapSageAdjustment },
-  { object: 'ARPYMT', entity: 'payments', map: mapSagePayment },
+  { object: 'CUSTOMER', entity: 'customers', map: mapSageCustomer, related: null },
+  {
+    object: 'ARINVOICE',
+    entity: 'invoices',
+    map: mapSageInvoice,
+    related: { object: 'ARINVOICEITEM', key: 'RECORDKEY' },
+  },
+  {
+    object: 'ARADJUSTMENT',
+    entity: 'creditMemos',
+    map: mapSageAdjustment,
+    related: { object: 'ARPYMTDETAIL', key: 'ADJUSTMENTKEY' },
+  },
+  {
+    object: 'ARPYMT',
+    entity: 'payments',
+    map: mapSagePayment,
+    related: { object: 'ARPYMTDETAIL', key: 'PAYMENTKEY' },
+  },
 ] as const satisfies readonly {
   object: string;
   entity: keyof LedgerPage;
-  map: (sellerId: number, record: XmlElement) => unknown;
+  map: (sellerId: number, record: XmlElement, related: readonly XmlElement[]) => unknown;
+  related: Related | null;
 }[];
+
+/** Keys per `IN (...)` query: a long query is one Sage refuses. */
+const KEYS_PER_QUERY = 200;
+
+const literal = (key: string) => (/^\d+$/.test(key) ? key : `'${key.replace(/'/g, "''")}'`);
 
 type SageCursor = { step: number; resultId: string | null; read: number; total: number };
 
 export type SageConnectorDeps = {
   sender: SageSender;
+  /** The stored ledger, for the credit adjustments a sync's payments apply; without it they wait. */
+  db?: Db;
   /** The company's login of the connect form, from the credential vault. */
   loginOf: (sellerId: number) => Promise<SageLogin>;
   log?: MalformedLog;
@@ -75,6 +111,56 @@ const asFailure = (error: unknown): unknown => {
 
 export const createSageConnector = (deps: SageConnectorDeps): LedgerConnector => {
   const log = deps.log ?? defaultMalformedLog;
+
+  /** Every record of `related.object` naming one of `keys`, grouped by the key. */
+  const readRelated = async (login: SageLogin, related: Related, keys: readonly string[]) => {
+    const byKey = new Map<string, XmlElement[]>();
+    const unique = [...new Set(keys)];
+    for (let i = 0; i < unique.length; i += KEYS_PER_QUERY) {
+      const chunk = unique.slice(i, i + KEYS_PER_QUERY);
+      let data = await readByQuery(deps.sender, login, {
+        object: related.object,
+        query: `${related.key} IN (${chunk.map(literal).join(',')})`,
+        pageSize: SAGE_MAX_PAGE,
+      });
+      for (;;) {
+        for (const record of data.records) {
+          const key = textAt(record, related.key);
+          if (key) byKey.set(key, [...(byKey.get(key) ?? []), record]);
+        }
+        if (data.numRemaining <= 0 || data.resultId === null) break;
+        data = await readMore(deps.sender, login, data.resultId);
+      }
+    }
+    return byKey;
+  };
+
+  /** The stored credit adjustments that `details` apply, with all their applications as now. */
+  const creditsApplied = async (
+    { sellerId, login }: { sellerId: number; login: SageLogin },
+    details: readonly XmlElement[],
+  ): Promise<LedgerCreditMemo[]> => {
+    const db = deps.db;
+    const keys = [...new Set(details.map((d) => textAt(d, 'ADJUSTMENTKEY')).filter((k): k is string => !!k))];
+    if (!db || keys.length === 0) return [];
+    const stored = (await db
+      .collection<LedgerDoc<'creditMemos'>>(ledgerCollections.creditMemos)
+      .find({ _id: { $in: keys.map((key) => ledgerDocId(sellerId, key)) } } as never, {
+        projection: { _id: 0, tenantId: 0, epoch: 0, hash: 0, changedAt: 0 },
+      })
+      .toArray()) as unknown as LedgerCreditMemo[];
+    if (stored.length === 0) return [];
+    const all = await readRelated(
+      login,
+      { object: 'ARPYMTDETAIL', key: 'ADJUSTMENTKEY' },
+      stored.map((memo) => memo.providerId),
+    );
+    return stored.map((memo) => ({
+      ...memo,
+      applications: sageApplications(all.get(memo.providerId) ?? [], 'ADJUSTMENTAMOUNT'),
+    }));
+  };
+
   return {
     fetchPage: async (request): Promise<FetchedPage> => {
       const cursor: SageCursor = request.cursor
@@ -98,11 +184,33 @@ export const createSageConnector = (deps: SageConnectorDeps): LedgerConnector =>
       }
       const page = emptyLedgerPage();
       if (request.cursor === null) page.products.push(adjustmentsProduct(request.sellerId));
+      let related = new Map<string, XmlElement[]>();
+      try {
+        const keys = data.records.map((r) => textAt(r, 'RECORDNO')).filter((k): k is string => !!k);
+        if (step.related && keys.length > 0) related = await readRelated(login, step.related, keys);
+        if (step.object === 'ARPYMT' && request.since !== null)
+          page.creditMemos.push(
+            ...(await creditsApplied({ sellerId: request.sellerId, login }, [...related.values()].flat())),
+          );
+      } catch (error) {
+        throw asFailure(error);
+      }
+      const products = new Set<string>();
       for (const record of data.records) {
+        const mine = related.get(textAt(record, 'RECORDNO') ?? '') ?? [];
         const row = mapOrSkip(log, { platform: NAME, entity: step.object, id: sageRecordId(record) }, () =>
-          step.map(request.sellerId, record),
+          step.map(request.sellerId, record, mine),
         );
-        if (row !== null) (page[step.entity] as unknown[]).push(row);
+        if (row === null) continue;
+        (page[step.entity] as unknown[]).push(row);
+        if (step.object === 'ARINVOICE')
+          for (const item of mine) {
+            const product = mapSageLineItem(request.sellerId, item);
+            if (product && !products.has(product.providerId)) {
+              products.add(product.providerId);
+              page.products.push(product);
+            }
+          }
       }
       const total = cursor.resultId === null ? cursor.total + data.totalCount : cursor.total;
       const read = cursor.read + data.records.length;
@@ -132,6 +240,7 @@ export const createSageIntacctConnector = (deps: {
 }): LedgerConnector => {
   const { config } = deps;
   return createSageConnector({
+    db: deps.db,
     sender: {
       url: config.SAGE_INTACCT_API_URL,
       senderId: config.SAGE_SENDER_ID ?? '',
