@@ -4,7 +4,8 @@ import pino from 'pino';
 import { IntegrationCompaniesResponse, IntegrationResponse } from '../../../contracts/api/integrations';
 import { Job } from '../../../contracts/api/jobs';
 import type { CrmSettings } from '../../../contracts/events/integration';
-import { integrationStream } from '../../../contracts/stream-ids';
+import { integrationStream, tenantStream } from '../../../contracts/stream-ids';
+import { tenantDecider } from '../../../domain/tenant/tenant-decider';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
 import { currentCollection } from '../../../projections/framework/read-model-versions';
 import {
@@ -435,11 +436,21 @@ describe('a HubSpot account of a tenant with two sellers', () => {
 });
 
 describe('a Salesforce account whose renewal is refused', () => {
-  it('keeps the instance URL of the token answer, then marks INVALID and asks for a reconnect', async () => {
+  it('keeps the instance URL of the token answer, marks INVALID, asks for a reconnect; a tenant purge drops the mirror', async () => {
     const owner = await signUp(world, { name: 'crm-refused' });
     const tenantId = await companyFor(world, owner, { name: 'Refused Co' });
     // Salesforce answers its instance with the token: the connector calls it, not a configured URL.
     salesforce.instanceUrl = salesforce.url;
+    salesforce.companies = [
+      {
+        crmId: 'a1',
+        name: 'Refused Account',
+        accountingId: null,
+        domain: null,
+        ownerCrmId: null,
+        updatedAt: null,
+      },
+    ];
     const { integrationId } = await connectCrm(tenantId, 'SALESFORCE', salesforce);
     const first = await runJob('sync', integrationId);
     expect(first.Status).toBe('completed');
@@ -460,5 +471,26 @@ describe('a Salesforce account whose renewal is refused', () => {
     // And the decider keeps refusing syncs until a reconnect.
     const again = await admin.post(`/api/integrations/${integrationId}/sync`);
     expect(again.statusCode).toBe(409);
+
+    // A purged tenant's mirror goes with it: it holds its customers' names and emails.
+    expect((await countMirror(world.services.db, integrationId)).companies).toBeGreaterThan(0);
+    const actor = { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false };
+    await world.run(tenantDecider, tenantStream(tenantId), {
+      type: 'DisableTenant',
+      data: { reason: null },
+      now: new Date(),
+      actor,
+    });
+    await world.run(tenantDecider, tenantStream(tenantId), {
+      type: 'PurgeTenant',
+      data: { permanent: true },
+      now: new Date(),
+      actor,
+    });
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      if ((await countMirror(world.services.db, integrationId)).companies === 0) return;
+      await sleep(200);
+    }
+    throw new Error('the purged tenant’s mirror is still there');
   });
 });
