@@ -9,7 +9,13 @@ import {
 } from '../../workflows/connectors/qbd/qbd-session';
 import { jobStream } from '../../contracts/stream-ids';
 import { child, parseXml, textAt } from '../../workflows/connectors/qbd/xml';
-import { createQuickBooksDesktopFake, type FakeCompany, type FakeInvoice } from '../fakes/qbd-desktop-fake';
+import {
+  createQuickBooksDesktopFake,
+  type FakeCompany,
+  type FakeInvoice,
+  type FakeJournalEntry,
+  type FakePayment,
+} from '../fakes/qbd-desktop-fake';
 import { companyFor, platformAdmin, signUp } from '../gateway/fixtures';
 import { useGatewayWorld } from '../gateway/gateway-world';
 import { grantProducts } from '../gateway/platform-fixtures';
@@ -108,7 +114,7 @@ const fixtures = (): FakeCompany => {
   });
   // A malformed invoice (no customer): counted, logged with its TxnID and skipped; the run goes on.
   invoices.push({ ...invoices[0]!, TxnID: 'broken-1700000000', RefNumber: 'INV-BROKEN', CustomerListID: '' });
-  const payments = Array.from({ length: 40 }, (_, i) => {
+  const payments: FakePayment[] = Array.from({ length: 40 }, (_, i) => {
     const invoice = invoices[i * 4 + 3]!;
     const amount = ((cents(invoice.Subtotal) + cents(invoice.SalesTaxTotal)) / 100).toFixed(2);
     return {
@@ -138,8 +144,87 @@ const fixtures = (): FakeCompany => {
     Lines: [{ ItemListID: items[1]!.ListID, Quantity: '1', Amount: `${n * 50}.25` }],
     TimeModified: old,
   }));
-  return { customers, items, invoices, creditMemos, payments, salesReceipts, deleted: [] };
+  // Journal entries: one charges customer 1 through Accounts Receivable (its income line names the
+  // customer too, which makes it no receivable), one credits customer 2; a payment pays part of the first.
+  const accounts = [
+    {
+      ListID: RECEIVABLES,
+      FullName: 'Accounts Receivable',
+      AccountType: 'AccountsReceivable',
+      TimeModified: old,
+    },
+    { ListID: '80000021-1700000021', FullName: 'Sales', AccountType: 'Income', TimeModified: old },
+  ];
+  const journalEntries: FakeJournalEntry[] = [
+    {
+      TxnID: '9100-1700000000',
+      TxnDate: '2025-07-05',
+      RefNumber: 'JE-1',
+      Lines: [
+        { Side: 'Debit', AccountListID: RECEIVABLES, Amount: '120.00', EntityListID: customers[0]!.ListID },
+        {
+          Side: 'Credit',
+          AccountListID: accounts[1]!.ListID,
+          Amount: '120.00',
+          EntityListID: customers[0]!.ListID,
+        },
+      ],
+      TimeModified: old,
+    },
+    {
+      TxnID: '9200-1700000000',
+      TxnDate: '2025-07-06',
+      RefNumber: 'JE-2',
+      Lines: [
+        { Side: 'Debit', AccountListID: accounts[1]!.ListID, Amount: '30.00' },
+        { Side: 'Credit', AccountListID: RECEIVABLES, Amount: '30.00', EntityListID: customers[1]!.ListID },
+      ],
+      TimeModified: old,
+    },
+  ];
+  payments.push({
+    TxnID: '5900-1700000000',
+    CustomerListID: customers[0]!.ListID,
+    TxnDate: '2025-07-16',
+    TotalAmount: '40.00',
+    Applied: [{ TxnID: journalEntries[0]!.TxnID, PaymentAmount: '40.00', TxnType: 'JournalEntry' }],
+    TimeModified: old,
+  });
+  // Classes and estimates are no receivables: counted and dated for the log viewer only.
+  const classes = ['Retail', 'Wholesale'].map((name, n) => ({
+    ListID: `80000030-170000003${n}`,
+    Name: name,
+    TimeModified: old,
+  }));
+  const estimates = [1, 2, 3].map((n) => ({
+    TxnID: `${9500 + n}-1700000000`,
+    CustomerListID: customers[0]!.ListID,
+    TxnDate: '2025-07-03',
+    RefNumber: `EST-${n}`,
+    TotalAmount: `${n * 100}.00`,
+    TimeModified: old,
+  }));
+  return {
+    customers,
+    items,
+    invoices,
+    creditMemos,
+    payments,
+    salesReceipts,
+    deleted: [],
+    accounts,
+    classes,
+    estimates,
+    journalEntries,
+  };
 };
+const RECEIVABLES = '80000020-1700000020';
+/** What journal entries charge customers through Accounts Receivable: invoices of the ledger. */
+const journalDebits = (company: FakeCompany) =>
+  (company.journalEntries ?? [])
+    .flatMap((j) => j.Lines)
+    .filter((l) => l.Side === 'Debit' && l.AccountListID === RECEIVABLES && l.EntityListID)
+    .reduce((n, l) => n + cents(l.Amount), 0);
 
 type LedgerRow = {
   providerId: string;
@@ -183,8 +268,8 @@ const runWebConnector = async (
     expect(qbxml).not.toBe('');
     const answer = quickbooks.answer(qbxml);
     const percent = await soap('receiveResponseXML', { ticket, response: answer, hresult: '', message: '' });
-    if (round === 2) {
-      // The first invoice page delivered twice (a retried call): the iterator does not move twice.
+    if (round === 5) {
+      // The first invoice page (after accounts, classes, customers, items, estimates) delivered twice (a retried call): the iterator does not move twice.
       const again = await soap('receiveResponseXML', { ticket, response: answer, hresult: '', message: '' });
       expect(again.result?.text).toBe(percent.result?.text);
     }
@@ -238,37 +323,60 @@ describe('the QuickBooks Web Connector SOAP service', () => {
 
     const company = quickbooks.company;
     const invoices = await rows('invoices', sellerId);
-    expect(invoices).toHaveLength(253);
+    // 251 invoices, 2 sales receipts and the journal entry charging customer 1.
+    expect(invoices).toHaveLength(254);
     const expected = company.invoices
       .filter(wellFormed)
       .reduce(
         (n, i) =>
           n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
-        receiptsTotal(company),
+        receiptsTotal(company) + journalDebits(company),
       );
     expect(sum(invoices)).toBe(expected);
     const open = company.invoices
       .filter(wellFormed)
-      .reduce((n, i) => n + cents(i.BalanceRemainingInHomeCurrency ?? i.BalanceRemaining), 0);
+      .reduce((n, i) => n + cents(i.BalanceRemainingInHomeCurrency ?? i.BalanceRemaining), 12000 - 4000);
     expect(invoices.reduce((n, i) => n + i.balance!, 0)).toBe(open);
+    // The journal entry's receivable line is an invoice, owing what the payment left.
+    const journalInvoiceId = `9100-1700000000:${company.customers[0]!.ListID}`;
+    expect(invoices.find((i) => i.providerId === journalInvoiceId)).toMatchObject({
+      amount: 12000,
+      balance: 8000,
+    });
     expect(invoices.find((i) => i.providerId === '9999-1700000000')).toMatchObject({
       amount: 12500,
       balance: 12500,
     });
     const payments = await rows('payments', sellerId);
-    // 40 payments and the settlements of the 2 sales receipts.
-    expect(payments).toHaveLength(42);
+    // 41 payments (one on the journal entry) and the settlements of the 2 sales receipts.
+    expect(payments).toHaveLength(43);
+    expect(payments.find((p) => p.providerId === '5900-1700000000')?.applications).toEqual([
+      { invoiceProviderId: journalInvoiceId, amount: 4000 },
+    ]);
     expect(sum(payments)).toBe(
       company.payments.reduce((n, p) => n + cents(p.TotalAmount), 0) + receiptsTotal(company),
     );
     expect(payments.every((p) => p.applications?.[0]?.amount === p.amount)).toBe(true);
     const memos = await rows('creditMemos', sellerId);
-    expect(memos).toEqual([
-      expect.objectContaining({
-        amount: 1000,
-        applications: [{ invoiceProviderId: company.invoices[0]!.TxnID, amount: 1000 }],
-      }),
-    ]);
+    expect(memos).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          amount: 1000,
+          applications: [{ invoiceProviderId: company.invoices[0]!.TxnID, amount: 1000 }],
+        }),
+        // The journal entry crediting customer 2 through Accounts Receivable.
+        expect.objectContaining({
+          providerId: `9200-1700000000:${company.customers[1]!.ListID}`,
+          amount: 3000,
+          applications: [],
+        }),
+      ]),
+    );
+    expect(memos).toHaveLength(2);
+    // The first run asked for the receivable accounts, then classes and estimates, without line items.
+    expect(quickbooks.requests[0]).toContain('<AccountType>AccountsReceivable</AccountType>');
+    expect(quickbooks.requests.find((r) => r.includes('<EstimateQueryRq'))).not.toContain('IncludeLineItems');
+    expect(quickbooks.requests.find((r) => r.includes('<JournalEntryQueryRq'))).toContain('iterator="Start"');
     expect(await rows('customers', sellerId)).toHaveLength(3);
     expect((await rows('products', sellerId)).length).toBe(3);
 
@@ -299,6 +407,18 @@ describe('the QuickBooks Web Connector SOAP service', () => {
       TxnID: gone.TxnID,
       TimeDeleted: between(5),
     });
+    // The crediting journal entry is deleted; a new payment pays 20.00 more of the charging one,
+    // which itself does not change.
+    company.journalEntries!.splice(1, 1);
+    company.deleted.push({ TxnDelType: 'JournalEntry', TxnID: '9200-1700000000', TimeDeleted: between(5) });
+    company.payments.push({
+      TxnID: '5901-1700000000',
+      CustomerListID: company.customers[0]!.ListID,
+      TxnDate: '2025-07-20',
+      TotalAmount: '20.00',
+      Applied: [{ TxnID: '9100-1700000000', PaymentAmount: '20.00', TxnType: 'JournalEntry' }],
+      TimeModified: between(4),
+    });
     const before = quickbooks.requests.length;
 
     const run = await runWebConnector({ user: `lw-qbd-${sellerId}`, password }, quickbooks);
@@ -308,9 +428,27 @@ describe('the QuickBooks Web Connector SOAP service', () => {
       `<ModifiedDateRangeFilter><FromModifiedDate>${qbTime(firstRun)}</FromModifiedDate>`,
     );
     expect(asked.some((r) => r.includes('<TxnDeletedQueryRq'))).toBe(true);
+    expect(asked.find((r) => r.includes('<TxnDeletedQueryRq'))).toContain(
+      '<TxnDelType>JournalEntry</TxnDelType>',
+    );
+    for (const query of ['JournalEntryQueryRq', 'EstimateQueryRq'])
+      expect(asked.find((r) => r.includes(`<${query}`))).toContain(
+        `<ModifiedDateRangeFilter><FromModifiedDate>${qbTime(firstRun)}</FromModifiedDate>`,
+      );
+    expect(asked.find((r) => r.includes('<ClassQueryRq'))).toContain(
+      `<FromModifiedDate>${qbTime(firstRun)}</FromModifiedDate>`,
+    );
 
     const invoices = await rows('invoices', sellerId);
-    expect(invoices).toHaveLength(253);
+    expect(invoices).toHaveLength(254);
+    expect(
+      invoices.find((i) => i.providerId === `9100-1700000000:${company.customers[0]!.ListID}`),
+    ).toMatchObject({ amount: 12000, balance: 6000 });
+    expect(
+      (await rows('creditMemos', sellerId)).find(
+        (m) => m.providerId === `9200-1700000000:${company.customers[1]!.ListID}`,
+      ),
+    ).toMatchObject({ amount: 0, applications: [] });
     expect(invoices.find((i) => i.providerId === changed.TxnID)).toMatchObject({ amount: 50000 });
     expect(invoices.find((i) => i.providerId === gone.TxnID)).toMatchObject({ amount: 0, balance: 0 });
     const expected = company.invoices
@@ -318,7 +456,7 @@ describe('the QuickBooks Web Connector SOAP service', () => {
       .reduce(
         (n, i) =>
           n + Math.round((cents(i.Subtotal) + cents(i.SalesTaxTotal)) * Number(i.ExchangeRate ?? '1')),
-        receiptsTotal(company),
+        receiptsTotal(company) + journalDebits(company),
       );
     expect(sum(invoices)).toBe(expected);
     await world.settle();
@@ -390,6 +528,11 @@ describe('the QuickBooks Web Connector SOAP service', () => {
     expect(body.summary.map((s) => s.date)).toEqual([...days].sort());
     expect(body.summary.reduce((n, s) => n + s.count, 0)).toBe(body.logs.length);
     expect(body.config.lastSyncs.invoices).toBe(thirdRun.toISOString());
+    // Classes, estimates and journal entries have their last sync too; classes and estimates are counted.
+    for (const kind of ['classes', 'estimates', 'journalEntries'])
+      expect(body.config.lastSyncs[kind]).toBe(thirdRun.toISOString());
+    expect(body.logs.filter((l) => l.Request === 'ClassQueryRs').map((l) => l.Records)).toContain(2);
+    expect(body.logs.filter((l) => l.Request === 'EstimateQueryRs').map((l) => l.Records)).toContain(3);
     expect(body.config.companyFile).toBe('C:\\Books\\Acme.QBW');
     expect((await admin.browser.get(`/api/qbd/logs/${sellerId}`)).statusCode).toBe(403);
   });

@@ -4,7 +4,9 @@ import { child, childrenNamed, escapeXml, parseXml, textAt } from '../../workflo
  * QuickBooks Desktop as the Web Connector drives it, for tests (ADR 44): it answers the qbXML
  * request documents our SOAP service hands out with qbXML response documents in QuickBooks' own
  * shapes (CustomerRet, ItemServiceRet, InvoiceRet with InvoiceLineRet, CreditMemoRet with LinkedTxn,
- * ReceivePaymentRet with AppliedToTxnRet, TxnDeletedRet), honouring iterators (Start/Continue,
+ * ReceivePaymentRet with AppliedToTxnRet, SalesReceiptRet, JournalEntryRet with JournalDebitLine and
+ * JournalCreditLine, ClassRet, EstimateRet, AccountRet filtered by AccountType, TxnDeletedRet),
+ * honouring iterators (Start/Continue,
  * iteratorID, iteratorRemainingCount, MaxReturned) and modified-date filters. Records are kept as
  * plain objects; amounts are decimal text as QuickBooks writes them.
  */
@@ -45,7 +47,31 @@ export type FakePayment = {
   CustomerListID: string;
   TxnDate: string;
   TotalAmount: string;
-  Applied: { TxnID: string; PaymentAmount: string }[];
+  /** TxnType Invoice unless said (JournalEntry). */
+  Applied: { TxnID: string; PaymentAmount: string; TxnType?: string }[];
+  TimeModified: string;
+};
+export type FakeAccount = { ListID: string; FullName: string; AccountType: string; TimeModified: string };
+export type FakeClass = { ListID: string; Name: string; TimeModified: string };
+export type FakeEstimate = {
+  TxnID: string;
+  CustomerListID: string;
+  TxnDate: string;
+  RefNumber: string;
+  TotalAmount: string;
+  TimeModified: string;
+};
+export type FakeJournalLine = {
+  Side: 'Debit' | 'Credit';
+  AccountListID: string;
+  Amount: string;
+  EntityListID?: string;
+};
+export type FakeJournalEntry = {
+  TxnID: string;
+  TxnDate: string;
+  RefNumber: string;
+  Lines: FakeJournalLine[];
   TimeModified: string;
 };
 export type FakeSalesReceipt = {
@@ -66,6 +92,10 @@ export type FakeCompany = {
   payments: FakePayment[];
   salesReceipts: FakeSalesReceipt[];
   deleted: FakeDeleted[];
+  accounts?: FakeAccount[];
+  classes?: FakeClass[];
+  estimates?: FakeEstimate[];
+  journalEntries?: FakeJournalEntry[];
 };
 
 const e = (name: string, value: string | undefined) =>
@@ -103,7 +133,7 @@ const retOf = {
     `${e('TxnDate', p.TxnDate)}${e('TotalAmount', p.TotalAmount)}` +
     p.Applied.map(
       (a) =>
-        `<AppliedToTxnRet>${e('TxnID', a.TxnID)}${e('TxnType', 'Invoice')}${e('PaymentAmount', a.PaymentAmount)}</AppliedToTxnRet>`,
+        `<AppliedToTxnRet>${e('TxnID', a.TxnID)}${e('TxnType', a.TxnType ?? 'Invoice')}${e('PaymentAmount', a.PaymentAmount)}</AppliedToTxnRet>`,
     ).join('') +
     `</ReceivePaymentRet>`,
   SalesReceipt: (r: FakeSalesReceipt) =>
@@ -114,6 +144,21 @@ const retOf = {
         `<SalesReceiptLineRet>${ref('ItemRef', l.ItemListID)}${e('Quantity', l.Quantity)}${e('Amount', l.Amount)}</SalesReceiptLineRet>`,
     ).join('') +
     `</SalesReceiptRet>`,
+  Class: (c: FakeClass) =>
+    `<ClassRet>${e('ListID', c.ListID)}${e('TimeModified', c.TimeModified)}${e('Name', c.Name)}` +
+    `${e('FullName', c.Name)}${e('IsActive', 'true')}</ClassRet>`,
+  Estimate: (x: FakeEstimate) =>
+    `<EstimateRet>${e('TxnID', x.TxnID)}${e('TimeModified', x.TimeModified)}${ref('CustomerRef', x.CustomerListID)}` +
+    `${e('TxnDate', x.TxnDate)}${e('RefNumber', x.RefNumber)}${e('TotalAmount', x.TotalAmount)}</EstimateRet>`,
+  JournalEntry: (j: FakeJournalEntry) =>
+    `<JournalEntryRet>${e('TxnID', j.TxnID)}${e('TimeModified', j.TimeModified)}${e('TxnDate', j.TxnDate)}` +
+    `${e('RefNumber', j.RefNumber)}` +
+    j.Lines.map(
+      (l, n) =>
+        `<Journal${l.Side}Line>${e('TxnLineID', `${j.TxnID}-${n}`)}${ref('AccountRef', l.AccountListID)}` +
+        `${e('Amount', l.Amount)}${l.EntityListID ? ref('EntityRef', l.EntityListID) : ''}</Journal${l.Side}Line>`,
+    ).join('') +
+    `</JournalEntryRet>`,
 };
 
 type Listed = keyof typeof retOf;
@@ -125,6 +170,9 @@ const listOf = (company: FakeCompany, step: Listed): { TimeModified: string }[] 
     CreditMemo: company.creditMemos,
     ReceivePayment: company.payments,
     SalesReceipt: company.salesReceipts,
+    Class: company.classes ?? [],
+    Estimate: company.estimates ?? [],
+    JournalEntry: company.journalEntries ?? [],
   })[step];
 
 const response = (body: string) =>
@@ -143,6 +191,26 @@ export const createQuickBooksDesktopFake = (company: FakeCompany) => {
     requests.push(requestXml);
     const requestId = rq.attributes.requestID ?? '1';
     const step = rq.local.replace(/QueryRq$/, '');
+    if (step === 'Account') {
+      // No iterator: every account of the type asked for, at once.
+      const type = textAt(rq, 'AccountType');
+      const accounts = (company.accounts ?? []).filter((a) => !type || a.AccountType === type);
+      const status =
+        accounts.length === 0
+          ? 'statusCode="1" statusSeverity="Info" statusMessage="No match"'
+          : 'statusCode="0" statusSeverity="Info" statusMessage="Status OK"';
+      return response(
+        `<AccountQueryRs requestID="${requestId}" ${status}>` +
+          accounts
+            .map(
+              (a) =>
+                `<AccountRet>${e('ListID', a.ListID)}${e('TimeModified', a.TimeModified)}${e('Name', a.FullName)}` +
+                `${e('FullName', a.FullName)}${e('IsActive', 'true')}${e('AccountType', a.AccountType)}</AccountRet>`,
+            )
+            .join('') +
+          `</AccountQueryRs>`,
+      );
+    }
     if (step === 'TxnDeleted') {
       const types = childrenNamed(rq, 'TxnDelType').map((t) => t.text);
       const from = textAt(rq, 'DeletedDateRangeFilter', 'FromDeletedDate');

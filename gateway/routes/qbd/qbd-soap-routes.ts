@@ -33,15 +33,15 @@ import { credentialVaultOf } from '../../use-cases/platforms/credential-vault-of
 
 /** What the log viewer calls each query's last sync (admin.md section 2). */
 const lastSyncLabels = {
-  classes: null,
+  classes: 'ClassQueryRs',
   customers: 'CustomerQueryRs',
   products: 'ItemQueryRs',
-  estimates: null,
+  estimates: 'EstimateQueryRs',
   invoices: 'InvoiceQueryRs',
   creditMemos: 'CreditMemoQueryRs',
   payments: 'ReceivePaymentQueryRs',
   salesReceipts: 'SalesReceiptQueryRs',
-  journalEntries: null,
+  journalEntries: 'JournalEntryQueryRs',
 } as const;
 
 /**
@@ -201,7 +201,7 @@ export const qbdSoapRoutes: FastifyPluginAsyncZod = (app) => {
           lastSyncs: Object.fromEntries(
             Object.entries(lastSyncLabels).map(([label, answer]) => [
               label,
-              answer === null ? null : (answers.get(answer)?.toISOString() ?? null),
+              answers.get(answer)?.toISOString() ?? null,
             ]),
           ),
         },

@@ -1,4 +1,10 @@
-import { mapQbdInvoice, mapQbdItem, mapQbdSalesReceipt } from './qbd-mapping';
+import {
+  mapQbdInvoice,
+  mapQbdItem,
+  mapQbdJournalEntry,
+  mapQbdPayment,
+  mapQbdSalesReceipt,
+} from './qbd-mapping';
 import { readSoapCall, soapResponse } from './qbd-soap';
 import { qbxmlRequest, readQbxmlResponse } from './qbxml';
 import { parseXml, textAt } from './xml';
@@ -102,5 +108,35 @@ describe('QuickBooks Desktop records into the ledger', () => {
       ),
     ).toThrow('CustomerRef.ListID is missing');
     expect(textAt(ret('<a><b> x </b></a>'), 'b')).toBe('x');
+  });
+
+  it('makes journal entry lines on Accounts Receivable with a customer invoices (debit) and credit memos (credit)', () => {
+    const entry = ret(
+      '<JournalEntryRet><TxnID>77-1</TxnID><TxnDate>2025-07-05</TxnDate><RefNumber>JE-7</RefNumber>' +
+        '<JournalDebitLine><AccountRef><ListID>AR</ListID></AccountRef><Amount>100.00</Amount><EntityRef><ListID>C1</ListID></EntityRef></JournalDebitLine>' +
+        '<JournalDebitLine><AccountRef><ListID>AR</ListID></AccountRef><Amount>20.50</Amount><EntityRef><ListID>C1</ListID></EntityRef></JournalDebitLine>' +
+        '<JournalCreditLine><AccountRef><ListID>AR</ListID></AccountRef><Amount>30.00</Amount><EntityRef><ListID>C2</ListID></EntityRef></JournalCreditLine>' +
+        '<JournalCreditLine><AccountRef><ListID>INCOME</ListID></AccountRef><Amount>90.50</Amount><EntityRef><ListID>C1</ListID></EntityRef></JournalCreditLine>' +
+        '<JournalDebitLine><AccountRef><ListID>AR</ListID></AccountRef><Amount>5.00</Amount></JournalDebitLine>' +
+        '</JournalEntryRet>',
+    );
+    const { invoices, creditMemos } = mapQbdJournalEntry(3, entry, new Set(['AR']));
+    expect(invoices).toEqual([
+      expect.objectContaining({ providerId: '77-1:C1', docNumber: 'JE-7', amount: 12050, balance: 12050 }),
+    ]);
+    expect(creditMemos).toEqual([
+      expect.objectContaining({ providerId: '77-1:C2', amount: 3000, applications: [] }),
+    ]);
+    // Without the receivable accounts known, nothing is a receivable.
+    expect(mapQbdJournalEntry(3, entry, new Set())).toEqual({ invoices: [], creditMemos: [] });
+    const payment = mapQbdPayment(
+      3,
+      ret(
+        '<ReceivePaymentRet><TxnID>88-1</TxnID><CustomerRef><ListID>C1</ListID></CustomerRef><TxnDate>2025-07-09</TxnDate>' +
+          '<TotalAmount>50.00</TotalAmount><AppliedToTxnRet><TxnID>77-1</TxnID><TxnType>JournalEntry</TxnType>' +
+          '<PaymentAmount>50.00</PaymentAmount></AppliedToTxnRet></ReceivePaymentRet>',
+      ),
+    );
+    expect(payment.applications).toEqual([{ invoiceProviderId: '77-1:C1', amount: 5000 }]);
   });
 });

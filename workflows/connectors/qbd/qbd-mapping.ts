@@ -102,23 +102,96 @@ export const mapQbdInvoice = (sellerId: number, record: XmlElement): LedgerInvoi
   };
 };
 
-/** A payment's applications are its AppliedToTxnRet elements (IncludeLineItems) on invoices. */
+/**
+ * The ledger id of what a journal entry owes or credits one customer: its receivable lines for that
+ * customer, summed (`<TxnID>:<customer ListID>`). A payment applied to the entry names the entry and
+ * its own customer, which is how it finds the row.
+ */
+export const journalEntryRowId = (txnId: string, customerListId: string) => `${txnId}:${customerListId}`;
+
+/** Whether a ledger id is a journal entry's row (TxnIDs and ListIDs hold no colon; receipts end `:receipt`). */
+export const isJournalEntryRowId = (providerId: string) =>
+  /^[^:]+:[^:]+$/.test(providerId) && !providerId.endsWith(':receipt');
+
+/**
+ * A payment's applications are its AppliedToTxnRet elements (IncludeLineItems) on invoices, and on
+ * journal entries that charged the customer (the entry's row of the payment's customer).
+ */
 export const mapQbdPayment = (sellerId: number, record: XmlElement): LedgerPayment => {
   const id = required(record, 'TxnID');
   const rate = textAt(record, 'ExchangeRate');
+  const customer = required(record, 'CustomerRef', 'ListID');
   return {
     sellerId,
     providerId: id,
-    customerId: ledgerIdOf(required(record, 'CustomerRef', 'ListID')),
+    customerId: ledgerIdOf(customer),
     date: dateOf(required(record, 'TxnDate')),
     amount: homeCents(required(record, 'TotalAmount'), rate),
     applications: childrenNamed(record, 'AppliedToTxnRet')
-      .filter((applied) => textAt(applied, 'TxnType') === 'Invoice')
+      .filter((applied) => ['Invoice', 'JournalEntry'].includes(textAt(applied, 'TxnType') ?? ''))
       .map((applied) => ({
-        invoiceProviderId: required(applied, 'TxnID'),
+        invoiceProviderId:
+          textAt(applied, 'TxnType') === 'JournalEntry'
+            ? journalEntryRowId(required(applied, 'TxnID'), customer)
+            : required(applied, 'TxnID'),
         amount: homeCents(textAt(applied, 'PaymentAmount') || '0', rate),
       }))
       .filter((application) => application.amount !== 0),
+  };
+};
+
+/**
+ * A journal entry's lines on an Accounts Receivable account (`receivables`: the ListIDs the
+ * AccountQueryRq answered) with a customer (EntityRef) are receivables: per customer, the debits
+ * are an invoice (owed, due on the entry's date; its balance is the amount until payments applied
+ * to it are counted, see qbd-session.ts) and the credits a credit memo. Other lines (income,
+ * expense, even with a customer named) are not. An entry with no such line maps to nothing.
+ */
+export const mapQbdJournalEntry = (
+  sellerId: number,
+  record: XmlElement,
+  receivables: ReadonlySet<string>,
+): { invoices: LedgerInvoice[]; creditMemos: LedgerCreditMemo[] } => {
+  const id = required(record, 'TxnID');
+  const rate = textAt(record, 'ExchangeRate');
+  const date = dateOf(required(record, 'TxnDate'));
+  const sums = { debit: new Map<string, number>(), credit: new Map<string, number>() };
+  for (const [side, name] of [
+    ['debit', 'JournalDebitLine'],
+    ['credit', 'JournalCreditLine'],
+  ] as const)
+    for (const line of childrenNamed(record, name)) {
+      const account = textAt(line, 'AccountRef', 'ListID');
+      const customer = textAt(line, 'EntityRef', 'ListID');
+      if (!account || !receivables.has(account) || !customer) continue;
+      const amount = homeCents(textAt(line, 'Amount') || '0', rate);
+      sums[side].set(customer, (sums[side].get(customer) ?? 0) + amount);
+    }
+  const docNumber = textAt(record, 'RefNumber') || id;
+  return {
+    invoices: [...sums.debit]
+      .filter(([, amount]) => amount !== 0)
+      .map(([customer, amount]) => ({
+        sellerId,
+        providerId: journalEntryRowId(id, customer),
+        customerId: ledgerIdOf(customer),
+        docNumber,
+        transactionDate: date,
+        dueDate: date,
+        amount,
+        balance: amount,
+        lines: balancedLines([], amount),
+      })),
+    creditMemos: [...sums.credit]
+      .filter(([, amount]) => amount !== 0)
+      .map(([customer, amount]) => ({
+        sellerId,
+        providerId: journalEntryRowId(id, customer),
+        customerId: ledgerIdOf(customer),
+        date,
+        amount,
+        applications: [],
+      })),
   };
 };
 

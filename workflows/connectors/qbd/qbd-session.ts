@@ -33,13 +33,15 @@ import {
   mapQbdCustomer,
   mapQbdInvoice,
   mapQbdItem,
+  mapQbdJournalEntry,
   mapQbdPayment,
   mapQbdSalesReceipt,
   qbdRecordId,
   salesReceiptPaymentId,
 } from './qbd-mapping';
 import { QB_NO_MATCH, qbdSteps, qbxmlRequest, readQbxmlResponse, type QbdStep } from './qbxml';
-import type { XmlElement } from './xml';
+import { rebalanceJournalInvoices, storedJournalRows, withJournalBalances } from './qbd-journal-entries';
+import { textAt, type XmlElement } from './xml';
 
 /**
  * The QuickBooks Desktop side of a Web Connector session (ADR 44). The Web Connector calls
@@ -103,6 +105,8 @@ export type QbdSessionDoc = {
   answered?: number | null;
   /** The metrics job the finished run requested. */
   metricsJobId?: number;
+  /** The Accounts Receivable accounts' ListIDs (the run's first answer): which journal lines are receivables. */
+  receivables?: string[];
 };
 
 export type QbdSessionDeps = {
@@ -143,7 +147,7 @@ export const latestSellerFact = async (
 
 type Mapper = (sellerId: number, record: XmlElement) => unknown;
 const mappers: Record<
-  Exclude<QbdStep, 'TxnDeleted' | 'SalesReceipt'>,
+  Exclude<QbdStep, 'TxnDeleted' | 'SalesReceipt' | 'JournalEntry' | 'Account' | 'Class' | 'Estimate'>,
   { entity: keyof LedgerPage; map: Mapper }
 > = {
   Customer: { entity: 'customers', map: mapQbdCustomer },
@@ -165,25 +169,70 @@ const deletedRows = (type: string, providerId: string) =>
       ? [{ entity: deletedEntity[type as keyof typeof deletedEntity], providerId }]
       : [];
 
-/** The qbXML records of one answer as a ledger page; malformed records are logged and counted. */
+/**
+ * The qbXML records of one answer as a ledger page; malformed records are logged and counted.
+ * `receivables` are the Accounts Receivable ListIDs, for journal entries; an Account answer names
+ * them (`accounts`). Classes and estimates are counted only.
+ */
 export const qbdPageOf = async (
-  context: { db: Db; sellerId: number; log: MalformedLog },
+  context: { db: Db; sellerId: number; log: MalformedLog; receivables?: ReadonlySet<string> },
   step: QbdStep,
   records: XmlElement[],
-): Promise<{ page: LedgerPage; mapped: number; skipped: number }> => {
+): Promise<{ page: LedgerPage; mapped: number; skipped: number; accounts?: string[] }> => {
   const page = emptyLedgerPage();
+  const where = { db: context.db, sellerId: context.sellerId };
   let mapped = 0;
   let skipped = 0;
+  if (step === 'Account') {
+    const accounts = records.map((r) => textAt(r, 'ListID')).filter((id): id is string => !!id);
+    return { page, mapped: accounts.length, skipped: records.length - accounts.length, accounts };
+  }
+  // Classes and estimates (countedSteps) are no receivables: counted for the log viewer only.
+  if (step === 'Class' || step === 'Estimate') return { page, mapped: records.length, skipped: 0 };
   if (step === 'TxnDeleted') {
     const deleted = records.flatMap((record) => {
       const one = mapOrSkip(context.log, { platform: NAME, entity: step, id: qbdRecordId(record) }, () =>
         deletedOf(record),
       );
       if (one === null) skipped += 1;
-      return one ? deletedRows(one.type, one.providerId) : [];
+      return one ? [one] : [];
     });
-    await zeroedDeletions({ db: context.db, sellerId: context.sellerId }, deleted, page);
-    return { page, mapped: deleted.length, skipped };
+    const rows = [
+      ...deleted.flatMap((d) => deletedRows(d.type, d.providerId)),
+      ...(await storedJournalRows(
+        where,
+        deleted.filter((d) => d.type === 'JournalEntry').map((d) => d.providerId),
+      )),
+    ];
+    await zeroedDeletions(where, rows, page);
+    return { page, mapped: rows.length, skipped };
+  }
+  if (step === 'JournalEntry') {
+    const receivables = context.receivables ?? new Set<string>();
+    const read: string[] = [];
+    for (const record of records) {
+      const rows = mapOrSkip(context.log, { platform: NAME, entity: step, id: qbdRecordId(record) }, () =>
+        mapQbdJournalEntry(context.sellerId, record, receivables),
+      );
+      if (rows === null) skipped += 1;
+      else {
+        read.push(textAt(record, 'TxnID')!);
+        page.invoices.push(...rows.invoices);
+        page.creditMemos.push(...rows.creditMemos);
+        mapped += 1;
+      }
+    }
+    page.invoices = await withJournalBalances(where, page.invoices, []);
+    // An entry changed so that it no longer charges or credits a customer: that row goes.
+    const current = {
+      invoices: new Set(page.invoices.map((r) => r.providerId)),
+      creditMemos: new Set(page.creditMemos.map((r) => r.providerId)),
+    };
+    const stale = (await storedJournalRows(where, read)).filter(
+      (row) => !current[row.entity].has(row.providerId),
+    );
+    await zeroedDeletions(where, stale, page);
+    return { page, mapped, skipped };
   }
   if (step === 'SalesReceipt') {
     for (const record of records) {
@@ -210,6 +259,8 @@ export const qbdPageOf = async (
       mapped += 1;
     }
   }
+  // Payments applied to journal entries: those entries' invoices owe less.
+  if (step === 'ReceivePayment') await rebalanceJournalInvoices(where, page);
   return { page, mapped, skipped };
 };
 
@@ -446,8 +497,13 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
       throw new Error(
         `QuickBooks refused the ${answer.step} query: ${answer.statusMessage} (${answer.statusCode})`,
       );
-    const { page, mapped, skipped } = await qbdPageOf(
-      { db: deps.db, sellerId: session.sellerId, log: malformed },
+    const { page, mapped, skipped, accounts } = await qbdPageOf(
+      {
+        db: deps.db,
+        sellerId: session.sellerId,
+        log: malformed,
+        receivables: new Set(session.receivables ?? []),
+      },
       answer.step,
       answer.records,
     );
@@ -480,6 +536,7 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
           status: finished ? 'done' : 'open',
           answered: answer.requestId === null ? null : Number(answer.requestId),
           lastActiveAt: deps.now(),
+          ...(accounts ? { receivables: accounts } : {}),
         },
       },
     );
@@ -675,8 +732,18 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
      */
     async capture(input: { sellerId: number; tenantId: number; xml: string }) {
       const answer = readQbxmlResponse(input.xml);
+      // Journal entries need the receivable accounts: the ones the seller's latest run read.
+      const latest = await sessions.findOne(
+        { sellerId: input.sellerId, receivables: { $exists: true } },
+        { sort: { createdAt: -1 } },
+      );
       const { page, mapped, skipped } = await qbdPageOf(
-        { db: deps.db, sellerId: input.sellerId, log: malformed },
+        {
+          db: deps.db,
+          sellerId: input.sellerId,
+          log: malformed,
+          receivables: new Set(latest?.receivables ?? []),
+        },
         answer.step,
         answer.records,
       );

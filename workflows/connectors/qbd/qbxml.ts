@@ -7,25 +7,44 @@ import { child, escapeXml, parseXml, type XmlElement } from './xml';
  * (lists: FromModifiedDate/ToModifiedDate; transactions: ModifiedDateRangeFilter) and ends with a
  * TxnDeletedQueryRq for the transactions deleted in the window. Element order follows the qbXML
  * schema, which QuickBooks enforces.
+ *
+ * The first step, AccountQueryRq for the Accounts Receivable accounts (all of them, every run, no
+ * iterator: a company has a handful), tells which journal entry lines are receivables. Classes and
+ * estimates are no receivables: their queries are counted and dated for the log viewer only, and ask
+ * for no line items.
  */
 
 export const QBXML_VERSION = '13.0';
 
 export const qbdSteps = [
+  'Account',
+  'Class',
   'Customer',
   'Item',
+  'Estimate',
   'Invoice',
   'CreditMemo',
   'ReceivePayment',
   'SalesReceipt',
+  'JournalEntry',
   'TxnDeleted',
 ] as const;
 export type QbdStep = (typeof qbdSteps)[number];
 
-const listSteps = new Set<QbdStep>(['Customer', 'Item']);
+const listSteps = new Set<QbdStep>(['Class', 'Customer', 'Item']);
+/** Steps that are counted, not written: no line items asked for. */
+export const countedSteps = new Set<QbdStep>(['Class', 'Estimate']);
+/** Queries whose schema has no OwnerID (custom fields): Class has none, and counted or JE ones need none. */
+const withoutOwnerId = new Set<QbdStep>(['Class', 'Estimate', 'JournalEntry']);
 
 /** The transaction types whose deletions the last step asks for. */
-export const deletedTxnTypes = ['Invoice', 'CreditMemo', 'ReceivePayment', 'SalesReceipt'] as const;
+export const deletedTxnTypes = [
+  'Invoice',
+  'CreditMemo',
+  'ReceivePayment',
+  'SalesReceipt',
+  'JournalEntry',
+] as const;
 
 /** qbXML DATETIMETYPE with an explicit offset, seconds precision. */
 export const qbDateTime = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
@@ -56,6 +75,13 @@ const el = (name: string, value: string | number) => `<${name}>${escapeXml(Strin
 /** The request document of one query. */
 export const qbxmlRequest = (query: QbdQuery): string => {
   const { step, requestId, since, until } = query;
+  if (step === 'Account')
+    return wrap(
+      `<AccountQueryRq requestID="${requestId}">${el('ActiveStatus', 'All')}${el(
+        'AccountType',
+        'AccountsReceivable',
+      )}</AccountQueryRq>`,
+    );
   if (step === 'TxnDeleted') {
     const types = deletedTxnTypes.map((type) => el('TxnDelType', type)).join('');
     const range = `<DeletedDateRangeFilter>${since ? el('FromDeletedDate', qbDateTime(since)) : ''}${el(
@@ -80,10 +106,10 @@ export const qbxmlRequest = (query: QbdQuery): string => {
           qbDateTime(until),
         )}</ModifiedDateRangeFilter>`,
       );
-    parts.push(el('IncludeLineItems', 'true'));
+    if (!countedSteps.has(step)) parts.push(el('IncludeLineItems', 'true'));
     if (step === 'Invoice' || step === 'CreditMemo') parts.push(el('IncludeLinkedTxns', 'true'));
   }
-  parts.push(el('OwnerID', 0));
+  if (!withoutOwnerId.has(step)) parts.push(el('OwnerID', 0));
   return wrap(`<${step}QueryRq requestID="${requestId}" ${iterator}>${parts.join('')}</${step}QueryRq>`);
 };
 
