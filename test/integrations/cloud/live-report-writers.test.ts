@@ -184,6 +184,15 @@ describe('Live Reports in Google Sheets', () => {
     expect(google.created()).toBe(0);
   });
 
+  it('asks for file access when Google answers 403 (a connection without drive.file)', async () => {
+    google.failNext(1, 403);
+    expect(
+      await reasonOf(
+        writeGoogleSpreadsheet(deps, { key: 'k', knownFileId: null, workbook: customerSheet(1) }),
+      ),
+    ).toMatch(new RegExp(`^${failureTypes.refused}: .*allow Ledgerwise to create and edit its own files`));
+  });
+
   it('fails in words when the wait Google asks for is longer than a refresh sits through', async () => {
     google.throttle(1, 3600);
     expect(
@@ -223,7 +232,7 @@ describe('Live Reports in OneDrive', () => {
     const asOf = new Date('2026-03-02T00:00:00.000Z');
     const first = await writeOneDriveWorkbook(deps, {
       knownFileId: null,
-      displayName: 'Acme Ltd - Customer Sheet',
+      fileName: 'Acme Ltd - Customer Sheet',
       bytes: await xlsxOf(customerSheet(3), { currency: 'USD' }, asOf),
     });
     const item = graph.itemAt('Ledgerwise/Acme Ltd - Customer Sheet.xlsx')!;
@@ -240,7 +249,7 @@ describe('Live Reports in OneDrive', () => {
 
     const second = await writeOneDriveWorkbook(deps, {
       knownFileId: first.fileId,
-      displayName: 'Acme Ltd - Customer Sheet',
+      fileName: 'Acme Ltd - Customer Sheet',
       bytes: await xlsxOf(customerSheet(1), { currency: 'USD' }, asOf),
     });
     expect(second).toEqual(first);
@@ -252,12 +261,12 @@ describe('Live Reports in OneDrive', () => {
   it('puts the file back at its path when the user deleted it', async () => {
     const deps = { http, graphApiUrl: graph.configValues.MICROSOFT_GRAPH_API_URL };
     const bytes = await xlsxOf(customerSheet(1), { currency: 'EUR' }, new Date());
-    const first = await writeOneDriveWorkbook(deps, { knownFileId: null, displayName: 'Acme: A/R?', bytes });
+    const first = await writeOneDriveWorkbook(deps, { knownFileId: null, fileName: 'Acme: A/R?', bytes });
     expect(graph.itemAt('Ledgerwise/Acme A R.xlsx')).toBeDefined();
     graph.deleteItem(first.fileId);
     const second = await writeOneDriveWorkbook(deps, {
       knownFileId: first.fileId,
-      displayName: 'Acme: A/R?',
+      fileName: 'Acme: A/R?',
       bytes,
     });
     expect(second.fileId).not.toBe(first.fileId);
@@ -270,7 +279,7 @@ describe('Live Reports in OneDrive', () => {
     graph.expireAccessTokens();
     graph.throttle(1, 1);
     graph.failNext(1, 502);
-    await writeOneDriveWorkbook(deps, { knownFileId: null, displayName: 'Acme', bytes });
+    await writeOneDriveWorkbook(deps, { knownFileId: null, fileName: 'Acme', bytes });
     expect(graph.refreshes()).toBe(1);
     expect(graph.requests.filter((r) => r.path !== '/token').map((r) => r.status)).toEqual([
       401, 429, 502, 201,
@@ -279,7 +288,7 @@ describe('Live Reports in OneDrive', () => {
     graph.expireAccessTokens();
     graph.refuseRefresh();
     expect(
-      await reasonOf(writeOneDriveWorkbook(deps, { knownFileId: null, displayName: 'Acme', bytes })),
+      await reasonOf(writeOneDriveWorkbook(deps, { knownFileId: null, fileName: 'Acme', bytes })),
     ).toMatch(new RegExp(`^${failureTypes.revoked}: .*Reconnect`));
   });
 });

@@ -243,7 +243,7 @@ describe('Live Reports after a sync', () => {
     expect(cells[1]!.slice(0, 3)).toEqual([first.customerId, first.name, first.openBalance / 100]);
 
     const [item] = [...graph.items.values()];
-    expect(item!.path).toBe(`Ledgerwise/${displayName}.xlsx`);
+    expect(item!.path).toBe(`Ledgerwise/${displayName} (company ${sellerId}).xlsx`);
     const workbook = await readXlsx(item!.bytes);
     expect(workbook[0]).toEqual(headers);
     expect(workbook).toHaveLength(rows.length + 1);
@@ -264,7 +264,7 @@ describe('Live Reports after a sync', () => {
         [
           'CUSTOMER_SHEET',
           'MICROSOFT',
-          `https://fake-my.sharepoint.com/personal/user/Documents/Ledgerwise/${encodeURIComponent(displayName)}.xlsx`,
+          `https://fake-my.sharepoint.com/personal/user/Documents/Ledgerwise/${encodeURIComponent(`${displayName} (company ${sellerId})`)}.xlsx`,
           displayName,
           { CompanyName: expect.any(String) as string },
         ],
@@ -365,7 +365,7 @@ describe('Live Reports after a sync', () => {
     ]);
     expect(google.valuesOf(spreadsheet.spreadsheetId, 'Monthly').length).toBeGreaterThan(1);
 
-    const item = [...graph.items.values()].find((file) => file.path.endsWith('- AR Forecast.xlsx'))!;
+    const item = [...graph.items.values()].find((file) => file.path.includes('- AR Forecast ('))!;
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(item.bytes as unknown as ArrayBuffer);
     expect(book.worksheets.map((sheet) => sheet.name).slice(0, 2)).toEqual(['Weekly', 'Monthly']);
@@ -398,7 +398,7 @@ describe('Live Reports after a sync', () => {
     const jobs = await endedJobs(sellerId, 7);
     expect(jobs.at(-1)).toMatchObject({
       status: 'failed',
-      failure: expect.stringMatching(/Reconnect it on the Integrations page/) as string,
+      failure: expect.stringMatching(/Reconnect Google on the Platforms page/) as string,
     });
     const account = await readState(
       world.services.writeSide,
@@ -434,7 +434,10 @@ const syncedSellerOf = async (browser: Browser) => {
   for (let attempt = 0; attempt < 1200; attempt += 1) {
     const events = await world.services.writeSide.store.readStream(sellerStream(sellerId));
     const metrics = events.find((event) => event.type === 'SellerMetricsDateRecorded');
-    if (metrics) return { sellerId, position: metrics.position };
+    if (metrics) {
+      await world.settle();
+      return { sellerId, position: metrics.position };
+    }
     await sleep(250);
   }
   throw new Error(`seller ${sellerId} never recorded its metrics`);
@@ -450,6 +453,23 @@ const reactorPassed = async (position: number) => {
   }
   throw new Error('the live reports reactor did not reach the event');
 };
+
+describe('a newly connected account', () => {
+  it('writes the live reports of the sellers synced before it, without waiting for a sync', async () => {
+    const signedUp = await signUp(world, { name: 'lateowner' });
+    const tenant = await companyFor(world, signedUp, { name: 'Late Co' });
+    await grantProducts(world, tenant, ['cloud/sync', 'reports/customer_sheet']);
+    const { sellerId } = await syncedSellerOf(signedUp.browser);
+    const before = graph.items.size;
+    await cloudAccountOf(tenant, 'MICROSOFT');
+    const [job] = await endedJobs(sellerId, 1);
+    expect([job!.status, job!.failure]).toEqual(['completed', null]);
+    expect(graph.items.size).toBe(before + 1);
+    expect((await managed(signedUp.browser)).map((row) => `${row.Provider} ${row.Type}`)).toEqual([
+      'MICROSOFT CUSTOMER_SHEET',
+    ]);
+  });
+});
 
 describe('the plan gate of Live Reports', () => {
   it('starts no refresh without sync-to-cloud, nor for a WORKSPACE account', async () => {

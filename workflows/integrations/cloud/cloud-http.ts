@@ -48,8 +48,8 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
 
 /** The words a user reads when the provider refuses the integration's authorisation. */
 export const reconnectMessage = (platform: string) =>
-  `${platform} refused our access to the account of this integration. Reconnect it on the ` +
-  'Integrations page; the live reports are refreshed after the next sync.';
+  `${platform} refused our access to the account of this integration. Reconnect ${platform} on the ` +
+  'Platforms page; the live reports are refreshed after the next sync.';
 
 const refused = (platform: string) => userFailure(reconnectMessage(platform), failureTypes.revoked);
 
@@ -146,10 +146,16 @@ export const callCloud = async (http: CloudHttp, request: CloudRequest): Promise
 
 /** A 403 the user can act on (a missing permission, a full drive); other unexpected answers retry. */
 export const unexpected = (platform: string, what: string, response: CloudResponse): Error => {
-  if (response.status === 403 || response.status === 507)
+  // Most often a connection made without file access (Google's drive.file, Microsoft's Files.ReadWrite).
+  if (response.status === 403)
     return userFailure(
-      `${platform} refused to ${what} (HTTP ${response.status}): ${response.text.slice(0, 300)}. ` +
-        'Check the permissions and storage of the connected account, or reconnect it.',
+      `${platform} refused to let us ${what} (HTTP 403: ${response.text.slice(0, 200)}). Reconnect ` +
+        `${platform} on the Platforms page and allow Ledgerwise to create and edit its own files.`,
+      failureTypes.refused,
+    );
+  if (response.status === 507)
+    return userFailure(
+      `${platform} could not ${what}: the connected account's storage is full.`,
       failureTypes.refused,
     );
   return new Error(`${platform} answered ${response.status} to ${what}: ${response.text.slice(0, 300)}`);

@@ -185,7 +185,9 @@ export const createLiveReportsActivities = (deps: LiveReportsDeps) => {
                 { http, graphApiUrl: deps.config.MICROSOFT_GRAPH_API_URL },
                 {
                   knownFileId: known,
-                  displayName: loaded.workbook.displayName,
+                  // The path is found again only for a write that was not recorded: the seller id keeps
+                  // two companies of one name (two sellers of one tenant) in two files.
+                  fileName: `${loaded.workbook.displayName} (company ${step.sellerId})`,
                   bytes: await xlsxOf(loaded.workbook, { currency: loaded.currency }, deps.now()),
                 },
               );

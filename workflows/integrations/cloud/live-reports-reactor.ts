@@ -5,8 +5,10 @@ import { runWithRequestContext, systemActorId } from '../../../commands/request-
 import type { Config } from '../../../contracts/config';
 import type { RecordedEvent } from '../../../contracts/events/envelope';
 import { ManagedReportProvider, type ManagedReportType } from '../../../contracts/events/job';
+import { IntegrationConnected } from '../../../contracts/events/integration';
 import { SellerMetricsDateRecorded } from '../../../contracts/events/seller';
-import { jobStream, sellerStream } from '../../../contracts/stream-ids';
+import { integrationStream, jobStream, sellerStream } from '../../../contracts/stream-ids';
+import { integrationDecider } from '../../../domain/integration/integration-decider';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
 import { currentCollection } from '../../../projections/framework/read-model-versions';
@@ -14,6 +16,11 @@ import {
   integrationsProjection,
   type IntegrationDoc,
 } from '../../../projections/integrations/integrations-projection';
+import {
+  sellersProjection,
+  type SellerCollections,
+  type SellerDoc,
+} from '../../../projections/sellers/sellers-projection';
 import { startCheckpointedReactor, type ReactorDeps } from '../../checkpointed-reactor';
 import { forecastAfterMetricsWorkflowId } from '../../forecast/forecast-after-metrics-reactor';
 import { sellerSearchAttributes } from '../../search-attributes';
@@ -143,15 +150,70 @@ const refreshAfterMetrics = async (deps: LiveReportsReactorDeps, event: Recorded
 };
 
 /**
+ * A Google or Microsoft account just connected: its live reports are written at once for every seller
+ * of the tenant that has metrics, not only after the next sync. A reconnect (IntegrationCredentialsRenewed)
+ * is not a new account: its files come back with the next sync.
+ */
+const writeAfterConnect = async (deps: LiveReportsReactorDeps, event: RecordedEvent) => {
+  const { data } = IntegrationConnected.parse({ type: event.type, data: event.data });
+  const provider = ManagedReportProvider.safeParse(data.provider);
+  if (!provider.success) return;
+  // The write side, not the read model, which may not hold the account yet. Already disconnected,
+  // inactive or invalid by the time the reactor reads it (a replay): nothing to write.
+  const account = await readState(deps.writeSide, integrationDecider, integrationStream(data.integrationId));
+  if (
+    account.status !== 'known' ||
+    !account.active ||
+    account.credentialsStatus !== 'VALID' ||
+    account.credentialsRef === null
+  )
+    return;
+  const now = deps.now?.() ?? new Date();
+  const types = await liveReportTypesAllowed(deps.db, { tenantId: data.tenantId, now });
+  if (types.length === 0) return;
+  const sellers = await currentCollection<SellerCollections, SellerDoc>(
+    deps.db,
+    sellersProjection,
+    'sellers',
+  );
+  const synced = await sellers
+    .find({ tenantId: data.tenantId, deleted: false, metricsDate: { $ne: null } }, { projection: { _id: 1 } })
+    .sort({ _id: 1 })
+    .toArray();
+  for (const seller of synced) {
+    const started = await startLiveReportsJob(deps, {
+      requestId: `live-reports:${data.integrationId}:${seller._id}:connected`,
+      run: {
+        tenantId: data.tenantId,
+        sellerId: seller._id,
+        integrationId: data.integrationId,
+        provider: provider.data,
+        types,
+        forecastWorkflowId: null,
+      },
+      now,
+    });
+    deps.logger.info(
+      { sellerId: seller._id, integrationId: data.integrationId, ...started },
+      'live reports of a new account requested',
+    );
+  }
+};
+
+/**
  * Live Reports refreshed after every sync (docs/adr/0049-live-reports.md): each recorded MetricsDate of
  * a seller (the sync's metrics run) starts one refresh per Google or Microsoft integration of its
- * tenant that can be written with, when the tenant's plan has sync-to-cloud; from its own checkpoint.
+ * tenant that can be written with, when the tenant's plan has sync-to-cloud; a newly connected account
+ * writes them at once (writeAfterConnect). From its own checkpoint.
  */
 export const startLiveReportsReactor = (
   deps: LiveReportsReactorDeps & { retryMs?: number },
 ): { stop: () => Promise<void> } =>
   startCheckpointedReactor(deps, {
     name: 'live-reports-after-metrics',
-    eventTypes: ['SellerMetricsDateRecorded'],
-    handle: (event) => refreshAfterMetrics(deps, event),
+    eventTypes: ['SellerMetricsDateRecorded', 'IntegrationConnected'],
+    handle: (event) =>
+      event.type === 'IntegrationConnected'
+        ? writeAfterConnect(deps, event)
+        : refreshAfterMetrics(deps, event),
   });

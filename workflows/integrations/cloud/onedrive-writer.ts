@@ -23,9 +23,9 @@ export const simpleUploadLimit = 250 * 1024 * 1024;
 export const LIVE_REPORTS_FOLDER = 'Ledgerwise';
 
 /** A OneDrive file name: no characters OneDrive refuses, no trailing dot or space. */
-export const driveFileName = (displayName: string) =>
+export const driveFileName = (name: string) =>
   `${
-    displayName
+    name
       .replace(/["*:<>?/\\|#%]/g, ' ')
       .replace(/\s+/g, ' ')
       .trim()
@@ -36,7 +36,12 @@ type DriveItem = { id?: string; webUrl?: string };
 
 export const writeOneDriveWorkbook = async (
   deps: OneDriveDeps,
-  request: { knownFileId: string | null; displayName: string; bytes: Uint8Array },
+  request: {
+    knownFileId: string | null;
+    /** The file's name without .xlsx; unique per seller, so two companies of one name never share a file. */
+    fileName: string;
+    bytes: Uint8Array;
+  },
 ): Promise<WrittenFile> => {
   if (request.bytes.byteLength > simpleUploadLimit)
     throw userFailure(
@@ -51,7 +56,7 @@ export const writeOneDriveWorkbook = async (
     : null;
   // Deleted by the user (or never written): the file goes back to its path.
   if (response === null || response.status === 404) {
-    const path = `${LIVE_REPORTS_FOLDER}/${driveFileName(request.displayName)}`;
+    const path = `${LIVE_REPORTS_FOLDER}/${driveFileName(request.fileName)}`;
     response = await upload(
       `${api}/me/drive/root:/${path.split('/').map(encodeURIComponent).join('/')}:/content`,
     );

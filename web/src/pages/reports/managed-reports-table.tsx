@@ -20,7 +20,7 @@ export const managedProviderLabels: Record<ManagedReportProvider, string> = {
 };
 
 export const noLiveReports =
-  'No Live Reports. Connect Google or Microsoft on the Integrations page: the customer sheet and the ' +
+  'No Live Reports. Connect Google or Microsoft on the Platforms page: the customer sheet and the ' +
   'AR forecast sheet are then kept there and refreshed after every sync.';
 
 /**
