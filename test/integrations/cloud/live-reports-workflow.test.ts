@@ -216,9 +216,21 @@ describe('Live Reports after a sync', () => {
 
   it('writes the customer sheet to Google Sheets and OneDrive and lists both as live reports', async () => {
     const jobs = await endedJobs(sellerId, 2);
-    expect(jobs.map((job) => [job.kind, job.status, job.failure, job.progress?.stage])).toEqual([
-      ['sync', 'completed', null, 'writing live reports'],
-      ['sync', 'completed', null, 'writing live reports'],
+    expect(jobs.map((job) => [job.kind, job.type, job.status, job.failure, job.progress])).toEqual([
+      [
+        'sync',
+        'live-reports',
+        'completed',
+        null,
+        expect.objectContaining({ stage: 'writing live reports', done: 2, total: 2 }),
+      ],
+      [
+        'sync',
+        'live-reports',
+        'completed',
+        null,
+        expect.objectContaining({ stage: 'writing live reports', done: 2, total: 2 }),
+      ],
     ]);
     // No forecast yet (forecasting is off): only the customer sheet.
     expect(jobs[0]!.result).toEqual({

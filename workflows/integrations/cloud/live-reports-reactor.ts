@@ -86,7 +86,9 @@ export const startLiveReportsJob = async (
             kind: 'sync',
             tenantId: run.tenantId,
             sellerId: run.sellerId,
+            // `type` names the job in the jobs tables (a seller sync names its mode there).
             parameters: {
+              type: 'live-reports',
               target: 'live-reports',
               integrationId: run.integrationId,
               provider: run.provider,
