@@ -74,4 +74,12 @@ describe('live reports in the reports projection', () => {
         { kind: 'delete', collection: 'managed', filter: { integrationId: 5 } },
       ]);
   });
+
+  it("removes a deleted company's rows, whatever the integration", () => {
+    expect(
+      reportsProjection.project(
+        recorded('SellerDeleted', 'seller-11', { sellerId: 11, deletedAt: '2026-03-03T00:00:00.000Z' }),
+      ),
+    ).toEqual([{ kind: 'delete', collection: 'managed', filter: { sellerId: 11 } }]);
+  });
 });

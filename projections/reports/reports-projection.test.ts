@@ -88,6 +88,7 @@ describe('the reports projection', () => {
       'JobManagedReportWritten',
       'IntegrationDisconnected',
       'IntegrationDeleted',
+      'SellerDeleted',
       'TenantPurged',
     ]);
     const emailed = recorded('JobReportEmailed', 'job-70', {

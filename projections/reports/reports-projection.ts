@@ -2,6 +2,7 @@ import type { ArchivedReportType, ReportExtension } from '../../contracts/api/re
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import { IntegrationEvent } from '../../contracts/events/integration';
 import { JobEvent, type ManagedReportProvider, type ManagedReportType } from '../../contracts/events/job';
+import { SellerEvent } from '../../contracts/events/seller';
 import { TenantEvent } from '../../contracts/events/tenant';
 import { defineProjection, type ReadModelWrite } from '../framework/projection';
 import { parseEvent } from '../parse-event';
@@ -28,7 +29,7 @@ export type ArchivedReportDoc = {
 /**
  * One live report kept in a cloud drive (the Live Reports table, docs/adr/0049-live-reports.md): the
  * last JobManagedReportWritten of its integration, type and seller. The integration's disconnect or
- * delete removes its rows (the files stay in the user's drive, theirs to keep).
+ * delete, or the seller's delete, removes its rows (the files stay in the user's drive, theirs to keep).
  */
 export type ManagedReportDoc = {
   /** managedReportId(integrationId, type, sellerId) */
@@ -53,6 +54,7 @@ export type ReportCollections = 'archived' | 'managed';
 
 const archivedTypes = new Set(['JobReportArchived', 'JobManagedReportWritten']);
 const integrationTypes = new Set(['IntegrationDisconnected', 'IntegrationDeleted']);
+const sellerTypes = new Set(['SellerDeleted']);
 const tenantTypes = new Set(['TenantPurged']);
 
 export const REPORTS = 'reports';
@@ -71,7 +73,7 @@ export const reportsProjection = defineProjection<ReportCollections>({
       { key: { integrationId: 1 }, name: 'integration' },
     ],
   },
-  filter: { eventTypes: [...archivedTypes, ...integrationTypes, ...tenantTypes] },
+  filter: { eventTypes: [...archivedTypes, ...integrationTypes, ...sellerTypes, ...tenantTypes] },
   project: (event: RecordedEvent): ReadModelWrite<ReportCollections>[] => {
     const job = parseEvent(JobEvent, archivedTypes, event);
     if (job?.type === 'JobReportArchived') {
@@ -124,6 +126,10 @@ export const reportsProjection = defineProjection<ReportCollections>({
       return [
         { kind: 'delete', collection: 'managed', filter: { integrationId: integration.data.integrationId } },
       ];
+    const seller = parseEvent(SellerEvent, sellerTypes, event);
+    // A deleted company's files are no longer refreshed: they leave the table (archived files stay).
+    if (seller?.type === 'SellerDeleted')
+      return [{ kind: 'delete', collection: 'managed', filter: { sellerId: seller.data.sellerId } }];
     const tenant = parseEvent(TenantEvent, tenantTypes, event);
     // Any purge deletes the tenant's archived files (their customers' names are in them), so the rows go too.
     if (tenant?.type === 'TenantPurged')
