@@ -436,7 +436,7 @@ describe('a HubSpot account of a tenant with two sellers', () => {
 });
 
 describe('a Salesforce account whose renewal is refused', () => {
-  it('keeps the instance URL of the token answer, marks INVALID, asks for a reconnect; a tenant purge drops the mirror', async () => {
+  it('keeps the instance URL of the token answer, marks INVALID until a reconnect; a tenant purge drops the mirror', async () => {
     const owner = await signUp(world, { name: 'crm-refused' });
     const tenantId = await companyFor(world, owner, { name: 'Refused Co' });
     // Salesforce answers its instance with the token: the connector calls it, not a configured URL.
@@ -451,7 +451,7 @@ describe('a Salesforce account whose renewal is refused', () => {
         updatedAt: null,
       },
     ];
-    const { integrationId } = await connectCrm(tenantId, 'SALESFORCE', salesforce);
+    const { integrationId, vault } = await connectCrm(tenantId, 'SALESFORCE', salesforce);
     const first = await runJob('sync', integrationId);
     expect(first.Status).toBe('completed');
     expect(salesforce.counts.pages).toBeGreaterThan(0);
@@ -471,6 +471,43 @@ describe('a Salesforce account whose renewal is refused', () => {
     // And the decider keeps refusing syncs until a reconnect.
     const again = await admin.post(`/api/integrations/${integrationId}/sync`);
     expect(again.statusCode).toBe(409);
+
+    // Reconnecting (a new authorisation) makes the credentials valid again, and the next sync uses them.
+    salesforce.refuseRefresh = false;
+    const reconnectedRef = await vault.store({
+      tenantId,
+      kind: 'oauth',
+      secret: {
+        accessToken: salesforce.accessToken,
+        refreshToken: salesforce.refreshToken,
+        expiresIn: '3600',
+        obtainedAt: new Date().toISOString(),
+        // As the connect callback keeps it from Salesforce's token answer.
+        instanceUrl: salesforce.url,
+      },
+    });
+    await world.run(integrationDecider, integrationStream(integrationId), {
+      type: 'ConnectIntegration',
+      now: new Date(),
+      data: {
+        integrationId,
+        tenantId,
+        provider: 'SALESFORCE',
+        productIdentifier: null,
+        authMethod: 'oauth2',
+        credentialsRef: reconnectedRef,
+        credentialsOwner: 'owner@example.test',
+        url: null,
+        actor: { userId: 1, isPlatformAdmin: true, tenantRole: null, isAdvisor: false },
+        tenantIsDemo: false,
+        planAllowsProvider: true,
+      },
+    });
+    const refreshesBefore = salesforce.counts.refreshes;
+    const after = await runJob('sync', integrationId);
+    expect(after.Status).toBe('completed');
+    expect(salesforce.counts.refreshes).toBe(refreshesBefore);
+    expect((await account(integrationId)).CredentialsStatus).toBe('VALID');
 
     // A purged tenant's mirror goes with it: it holds its customers' names and emails.
     expect((await countMirror(world.services.db, integrationId)).companies).toBeGreaterThan(0);

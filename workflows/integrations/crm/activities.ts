@@ -30,7 +30,7 @@ export type IntegrationActivityDeps = {
   writeSide: CommandHandlerDeps;
   vault: CredentialVault;
   now: () => Date;
-  connectors: Pick<CrmConnectors, 'accountOf' | 'connectorOf'>;
+  connectors: Pick<CrmConnectors, 'accountOf' | 'connectorOf' | 'forgetTokens'>;
 };
 
 /** Links per IntegrationCompaniesMatched and pushes per IntegrationPushesApplied: events stay small. */
@@ -162,6 +162,7 @@ export const createIntegrationActivities = (deps: IntegrationActivityDeps) => {
           step: 'start-job',
           command: { type: 'StartJob', now: deps.now(), data: {} },
         });
+      deps.connectors.forgetTokens(input.integrationId);
       const found = await deps.connectors.accountOf(input.integrationId);
       await ensureCrmMirrorIndexes(deps.db);
       return { provider: found.provider };

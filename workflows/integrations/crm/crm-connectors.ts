@@ -141,6 +141,10 @@ export const createCrmConnectors = (deps: CrmConnectorsDeps) => {
     connectorFor: async (integrationId: number): Promise<CrmConnector> =>
       connectorOf(await accountOf(integrationId)),
     connectorOf,
+    /** A job's start reads the account's credentials afresh: a reconnect may have happened since. */
+    forgetTokens: (integrationId: number) => {
+      deps.tokens.forget(integrationId);
+    },
   };
 };
 

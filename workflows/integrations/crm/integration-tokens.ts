@@ -173,6 +173,7 @@ export const createIntegrationTokens = (deps: IntegrationTokensDeps) => {
 
     /** Records INVALID with the reason in words and ends the job asking for a reconnect. */
     const invalidate = async (tokens: Loaded, why: string): Promise<never> => {
+      cached = null;
       const name = providerNames[tokens.provider];
       await runSystemCommand(context(tokens.tenantId), integrationDecider, {
         streamId: integrationStream(integrationId),
@@ -275,7 +276,11 @@ export const createIntegrationTokens = (deps: IntegrationTokensDeps) => {
     return {
       current: async () => access(await currentTokens()),
       renewAfterRejection: async (rejected) => {
-        const tokens = await currentTokens();
+        if (renewal) return access(await renewal);
+        // The stream first: a reconnect (or another worker's renewal) may have replaced what this
+        // worker holds, and renewing a withdrawn refresh token would mark fresh credentials INVALID.
+        const tokens = await load();
+        cached = tokens;
         if (access(tokens).accessToken !== rejected) return access(tokens);
         return access(await renewOnce(tokens));
       },
