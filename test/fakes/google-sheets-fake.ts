@@ -24,6 +24,9 @@ export type FakeSheet = {
   frozenColumnCount: number;
   /** Row-major; missing cells are empty. */
   cells: FakeCell[][];
+  /** Number formats set by repeatCell on the rows under the header, by column index. */
+  columnFormats: Record<number, { type: string; pattern?: string }>;
+  boldHeader: boolean;
 };
 
 export type FakeSpreadsheet = {
@@ -148,6 +151,8 @@ export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
     frozenRowCount: 0,
     frozenColumnCount: 0,
     cells: [],
+    columnFormats: {},
+    boldHeader: false,
   });
 
   /** Answers the request, or null when a fault or the token answered already. */
@@ -214,6 +219,27 @@ export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
       }
       if (grid.frozenRowCount !== undefined) sheet.frozenRowCount = grid.frozenRowCount;
       if (grid.frozenColumnCount !== undefined) sheet.frozenColumnCount = grid.frozenColumnCount;
+      return {};
+    }
+    if (change.repeatCell) {
+      const { range, cell, fields } = change.repeatCell as {
+        range: { sheetId: number; startRowIndex?: number; startColumnIndex?: number };
+        cell: {
+          userEnteredFormat?: {
+            numberFormat?: { type: string; pattern?: string };
+            textFormat?: { bold?: boolean };
+          };
+        };
+        fields: string;
+      };
+      const sheet = book.sheets.find((s) => s.sheetId === range.sheetId);
+      if (!sheet) throw new Error(`No grid with id: ${range.sheetId}`);
+      if (!fields) throw new Error('At least one field must be specified in fields.');
+      const format = cell.userEnteredFormat ?? {};
+      if (format.numberFormat && range.startColumnIndex !== undefined)
+        sheet.columnFormats[range.startColumnIndex] = format.numberFormat;
+      if (format.textFormat?.bold !== undefined && (range.startRowIndex ?? 0) === 0)
+        sheet.boldHeader = format.textFormat.bold;
       return {};
     }
     throw new Error(`Unsupported request: ${Object.keys(change).join(', ')}`);

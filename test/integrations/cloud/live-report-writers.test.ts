@@ -88,10 +88,16 @@ describe('Live Reports in Google Sheets', () => {
     expect(book.appProperties).toEqual({ [LIVE_REPORT_PROPERTY]: '5-CUSTOMER_SHEET-11' });
     expect(google.valuesOf(written.fileId, 'Customers')).toEqual([
       ['Customer ID', 'Customer', 'Open Balance', 'Last Payment'],
-      [1, '=HYPERLINK("http://evil.example","Bolt & Nut")', 1250.5, '2026-03-02'],
+      [1, '=HYPERLINK("http://evil.example","Bolt & Nut")', 1250.5, 46083],
       [2, 'Customer 2', 1250.51],
-      [3, 'Customer 3', 1250.52, '2026-03-02'],
+      [3, 'Customer 3', 1250.52, 46083],
     ]);
+    // 46083 is 2026-03-02 as a spreadsheet serial date, shown as one by the column's format.
+    expect(book.sheets[0]!.columnFormats).toEqual({
+      2: { type: 'CURRENCY', pattern: '"$"#,##0.00' },
+      3: { type: 'DATE', pattern: 'yyyy-mm-dd' },
+    });
+    expect(book.sheets[0]!.boldHeader).toBe(true);
     expect(book.sheets[0]).toMatchObject({
       frozenRowCount: 1,
       frozenColumnCount: 2,
@@ -118,7 +124,7 @@ describe('Live Reports in Google Sheets', () => {
     expect(google.created()).toBe(1);
     expect(google.valuesOf(first.fileId, 'Customers')).toEqual([
       ['Customer ID', 'Customer', 'Open Balance', 'Last Payment'],
-      [1, '=HYPERLINK("http://evil.example","Bolt & Nut")', 1250.5, '2026-03-03'],
+      [1, '=HYPERLINK("http://evil.example","Bolt & Nut")', 1250.5, 46084],
       [2, 'Customer 2', 1250.51],
     ]);
   });

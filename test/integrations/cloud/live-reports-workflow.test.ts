@@ -10,6 +10,7 @@ import { sellerDecider } from '../../../domain/seller/seller-decider';
 import { queryCollectionsForecast } from '../../../workflows/forecast/forecast-store';
 import type { forecastJobWorkflow } from '../../../workflows/forecast/workflows';
 import { weeklyForecastLayout } from '../../../workflows/reports/sheets/ar-forecast-sheet';
+import { serialDateOf } from '../../../workflows/integrations/cloud/live-sheets';
 import { taskQueues } from '../../../workflows/task-queues';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
 import { jobsCollection } from '../../../projections/jobs/query-jobs';
@@ -372,7 +373,7 @@ describe('Live Reports after a sync', () => {
     expect(weekly[0]).toEqual(weeklyForecastLayout().columns.map((column) => column.header));
     expect(weekly).toHaveLength(weeks.length + 1);
     expect(weekly[1]!.slice(0, 2)).toEqual([
-      weeks[0]!.StartDate.slice(0, 10),
+      serialDateOf(new Date(weeks[0]!.StartDate)),
       Math.round(weeks[0]!.mean) / 100,
     ]);
     expect(google.valuesOf(spreadsheet.spreadsheetId, 'Monthly').length).toBeGreaterThan(1);

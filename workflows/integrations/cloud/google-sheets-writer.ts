@@ -1,5 +1,7 @@
+import type { Currency } from '../../../contracts/events/tenant';
+import { numberFormatOf, type ColumnKind } from '../../reports/sheets/sheet-writer';
 import { callCloud, unexpected, type CloudHttp } from './cloud-http';
-import { googleValuesOf, type LiveWorkbook } from './live-sheets';
+import { googleValuesOf, type LiveSheet, type LiveWorkbook } from './live-sheets';
 
 /**
  * A Live Report as a Google Sheets spreadsheet (Sheets API v4, Drive API v3), rewritten in place: the
@@ -7,8 +9,9 @@ import { googleValuesOf, type LiveWorkbook } from './live-sheets';
  * by our app property (a refresh that created it and stopped before recording it), else a new one.
  * Each refresh sizes our worksheets to the rows (spreadsheets.batchUpdate), clears them
  * (values.batchClear) and writes the header and rows as RAW values (values.batchUpdate, a few thousand
- * rows per request), so a customer named `=HYPERLINK(...)` stays text. Worksheets the user added are
- * left alone. docs/adr/0049-live-reports.md.
+ * rows per request), so a customer named `=HYPERLINK(...)` stays text. Columns get the downloadable
+ * sheets' number formats (the tenant's currency, dates, days) and the header is bold. Worksheets the
+ * user added are left alone. docs/adr/0049-live-reports.md.
  */
 export type GoogleSheetsDeps = {
   http: CloudHttp;
@@ -34,6 +37,40 @@ export const spreadsheetUrl = (spreadsheetId: string) =>
 export const quotedSheet = (name: string) => `'${name.replace(/'/g, "''")}'`;
 
 type SheetProperties = { sheetId: number; title: string };
+
+const formatTypes: Partial<Record<ColumnKind, string>> = {
+  money: 'CURRENCY',
+  date: 'DATE',
+  percent: 'PERCENT',
+  integer: 'NUMBER',
+  days: 'NUMBER',
+  score: 'NUMBER',
+};
+
+/** repeatCell requests: the bold header, and each column's number format as the xlsx sheets have it. */
+export const formatRequests = (sheet: LiveSheet, sheetId: number | undefined, currency: Currency) => [
+  {
+    repeatCell: {
+      range: { sheetId, startRowIndex: 0, endRowIndex: 1 },
+      cell: { userEnteredFormat: { textFormat: { bold: true } } },
+      fields: 'userEnteredFormat.textFormat.bold',
+    },
+  },
+  ...sheet.columns.flatMap((column, index) => {
+    const type = formatTypes[column.kind];
+    const pattern = numberFormatOf(column.kind, currency);
+    if (!type || !pattern) return [];
+    return [
+      {
+        repeatCell: {
+          range: { sheetId, startRowIndex: 1, startColumnIndex: index, endColumnIndex: index + 1 },
+          cell: { userEnteredFormat: { numberFormat: { type, pattern } } },
+          fields: 'userEnteredFormat.numberFormat',
+        },
+      },
+    ];
+  }),
+];
 
 const base = (url: string) => url.replace(/\/+$/, '');
 
@@ -103,7 +140,13 @@ const batchUpdate = async (deps: GoogleSheetsDeps, spreadsheetId: string, reques
 /** Writes the workbook into the spreadsheet `knownFileId` (or one found or made) and answers its id and link. */
 export const writeGoogleSpreadsheet = async (
   deps: GoogleSheetsDeps,
-  request: { key: string; knownFileId: string | null; workbook: LiveWorkbook },
+  request: {
+    key: string;
+    knownFileId: string | null;
+    workbook: LiveWorkbook;
+    /** The tenant's reporting currency (money columns' format). */
+    currency?: Currency;
+  },
 ): Promise<WrittenFile> => {
   const { workbook } = request;
   const api = `${base(deps.sheetsApiUrl)}/v4/spreadsheets`;
@@ -143,6 +186,9 @@ export const writeGoogleSpreadsheet = async (
         fields: 'gridProperties(rowCount,columnCount,frozenRowCount,frozenColumnCount)',
       },
     })),
+    ...values.flatMap(({ sheet }) =>
+      formatRequests(sheet, present.get(sheet.name)?.sheetId, request.currency ?? 'USD'),
+    ),
   ]);
   const cleared = await callCloud(deps.http, {
     method: 'POST',

@@ -179,7 +179,7 @@ export const createLiveReportsActivities = (deps: LiveReportsDeps) => {
                   driveApiUrl: deps.config.GOOGLE_DRIVE_API_URL,
                   onRows: () => Promise.resolve(heartbeat()),
                 },
-                { key, knownFileId: known, workbook: loaded.workbook },
+                { key, knownFileId: known, workbook: loaded.workbook, currency: loaded.currency },
               )
             : await writeOneDriveWorkbook(
                 { http, graphApiUrl: deps.config.MICROSOFT_GRAPH_API_URL },

@@ -34,12 +34,13 @@ describe('live report names', () => {
 });
 
 describe('Google Sheets values', () => {
-  it('writes money in currency units, dates as days and nulls as empty cells', () => {
+  it('writes money in currency units, dates as serial days and nulls as empty cells', () => {
     const money = { header: 'Open Balance', kind: 'money', width: 10 } as const;
     const date = { header: 'Last Payment', kind: 'date', width: 10 } as const;
     expect(googleCellOf(money, 123_456)).toBe(1234.56);
     expect(googleCellOf(money, null)).toBe('');
-    expect(googleCellOf(date, new Date('2026-03-02T23:59:00.000Z'))).toBe('2026-03-02');
+    expect(googleCellOf(date, new Date('2026-03-02T00:00:00.000Z'))).toBe(46083);
+    expect(googleCellOf(date, new Date('1900-03-01T12:00:00.000Z'))).toBe(61.5);
     expect(googleCellOf({ header: 'DSO', kind: 'days', width: 8 }, 31.5)).toBe(31.5);
     expect(googleCellOf({ header: 'Customer', kind: 'text', width: 8 }, '=1+1')).toBe('=1+1');
   });

@@ -122,12 +122,18 @@ export const xlsxOf = async (
   return writer.finish();
 };
 
-/** A Google Sheets cell: money in currency units, dates as `yyyy-mm-dd`, empty for null. */
+/** A Google Sheets cell: money in currency units, dates as serial numbers (formatted as dates), empty for null. */
 export type GoogleCell = string | number;
+
+/** Day 0 of spreadsheet serial dates (Sheets and Excel): 1899-12-30. */
+const SERIAL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/** A date as a spreadsheet serial number: whole days since 1899-12-30, the time as a fraction. */
+export const serialDateOf = (date: Date): number => (date.getTime() - SERIAL_EPOCH_MS) / 86_400_000;
 
 export const googleCellOf = (column: SheetColumn | undefined, value: CellValue): GoogleCell => {
   if (value === null) return '';
-  if (value instanceof Date) return isoDay(value);
+  if (value instanceof Date) return serialDateOf(value);
   if (typeof value === 'number' && column?.kind === 'money') return value / 100;
   return value;
 };
