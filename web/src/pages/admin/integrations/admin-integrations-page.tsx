@@ -24,7 +24,7 @@ import { useDebouncedValue } from '../../sellers/use-debounced-value';
 import { TypedConfirmDialog, cancellingText } from '../sellers/typed-confirm-dialog';
 import { CrmSettingsModal } from './crm-settings-modal';
 import { TextLink } from '../../../components/text-link';
-import { useIntegrationMirrorSummary } from './integration-companies-queries';
+import { useIntegrationJob, useIntegrationMirrorSummary } from './integration-companies-queries';
 
 type Row = IntegrationResponse;
 
@@ -119,6 +119,26 @@ const accountName = (row: Row) => `${providerLabels[row.Provider]} account ${row
 
 const crmProviders: readonly IntegrationProvider[] = ['HUBSPOT', 'SALESFORCE', 'ACTIVE_CAMPAIGN'];
 
+/** The running sync's live progress (stage and count), as the accounting sync shows its own. */
+export const progressText = (job: {
+  Status: string;
+  Progress: { stage: string; done: number; total: number | null } | null;
+}) => {
+  if (job.Status === 'created') return 'Waiting to start';
+  if (!job.Progress) return job.Status === 'running' ? 'Starting' : job.Status;
+  const { stage, done, total } = job.Progress;
+  return `${stage}: ${done}${total === null ? '' : ` of ${total}`}`;
+};
+
+const RunningSync = ({ jobId }: { jobId: number }) => {
+  const job = useIntegrationJob(jobId);
+  return (
+    <p className="text-xs text-gray-900" role="status">
+      Sync job {jobId}: {job.data ? progressText(job.data) : 'Loading...'}
+    </p>
+  );
+};
+
 /** A CRM account's mirror: what its syncs read and matched, and the way to the matched companies. */
 const CrmMirror = ({ row }: { row: Row }) => {
   const summary = useIntegrationMirrorSummary(row.Id);
@@ -126,6 +146,7 @@ const CrmMirror = ({ row }: { row: Row }) => {
   return (
     <section aria-label={`CRM records of ${accountName(row)}`}>
       <h3 className="mb-1 text-sm font-semibold">CRM records</h3>
+      {row.Sync.runningJobId !== null && <RunningSync jobId={row.Sync.runningJobId} />}
       <p className="text-xs text-gray-900">
         {counts
           ? `Companies: ${counts.Companies}, Contacts: ${counts.Contacts}, Matched: ${counts.MatchedCompanies}`

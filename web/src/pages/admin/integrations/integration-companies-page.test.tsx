@@ -84,6 +84,36 @@ describe('the matched companies of a CRM account', () => {
     );
   });
 
+  it("shows a running sync's live progress in the expanded row", async () => {
+    const running = { ...account, Sync: { runningJobId: 12, last: null } };
+    const fake = sellerApi({ platformAdmin: true })
+      .on('GET /api/integrations', { body: { rows: [running], total: 1, filtered: 1 } })
+      .on('GET /api/integrations/5/companies', { body: companies })
+      .on('GET /api/jobs/12', {
+        body: {
+          Id: 12,
+          Kind: 'sync',
+          Type: 'sync',
+          Status: 'running',
+          TenantId: 7,
+          SellerId: null,
+          Parameters: { target: 'integration', integrationId: 5, action: 'sync' },
+          WorkflowId: 'w-12',
+          Progress: { stage: 'companies', done: 300, total: 1000, recordedAt: '2026-11-20T10:00:00.000Z' },
+          Result: null,
+          Failure: null,
+          createdAt: '2026-11-20T09:59:00.000Z',
+          startedAt: '2026-11-20T09:59:01.000Z',
+          finishedAt: null,
+        },
+      });
+    renderApp({ path: '/admin/integrations', fake });
+    const table = await screen.findByRole('table', { name: 'Integrations' });
+    const row = await within(table).findByRole('row', { name: /Acme Ltd/ });
+    await userEvent.click(within(row).getByRole('button', { name: 'Details of HubSpot account 5' }));
+    expect(await screen.findByText('Sync job 12: companies: 300 of 1000')).toBeInTheDocument();
+  });
+
   it('lists each company with its linked customers, and filters on the server', async () => {
     const fake = api();
     renderApp({ path: '/admin/integrations/5/companies', fake });

@@ -3,6 +3,7 @@ import {
   IntegrationCompaniesResponse,
   type IntegrationCompaniesQuery,
 } from '../../../../../contracts/api/integrations';
+import { Job } from '../../../../../contracts/api/jobs';
 import { useAppServices } from '../../../session/app-services-context';
 
 /** GET /api/integrations/:id/companies: one page of the CRM companies a sync mirrored, with their links. */
@@ -40,6 +41,22 @@ export const useIntegrationMirrorSummary = (integrationId: number) => {
             schema: IntegrationCompaniesResponse,
           })
         ).Summary,
+    }),
+  );
+};
+
+/** A running integration job (GET /api/jobs/:id), polled every two seconds until it ends. */
+export const useIntegrationJob = (jobId: number | null) => {
+  const { api } = useAppServices();
+  return useQuery(
+    queryOptions({
+      queryKey: ['integration-job', jobId],
+      queryFn: () => api.get(`/api/jobs/${jobId ?? 0}`, { schema: Job }),
+      enabled: jobId !== null,
+      refetchInterval: (query) => {
+        const status = query.state.data?.Status;
+        return status === undefined || status === 'created' || status === 'running' ? 2000 : false;
+      },
     }),
   );
 };
