@@ -49,9 +49,18 @@ const tokens = {
   forget: jest.fn(),
 } as unknown as OAuthTokens;
 
+const emptyStore = {
+  collection: () => ({
+    deleteMany: () => Promise.resolve({ deletedCount: 0 }),
+    find: () => ({ toArray: () => Promise.resolve([]) }),
+    bulkWrite: () => Promise.resolve({}),
+  }),
+} as never;
+
 const populate = async (company: ReturnType<typeof companyOf>, pageSize: number) => {
   const connector = createQboConnector({
-    db: null as never,
+    // Paging reads no stored rows; the credit memo applications' store is empty here.
+    db: emptyStore,
     client: company.client,
     tokens,
     now: () => new Date('2024-06-30T00:00:00Z'),
