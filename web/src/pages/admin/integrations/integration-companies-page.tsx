@@ -90,7 +90,7 @@ export const IntegrationCompaniesPage = () => {
       <ErrorCallout message={companies.isError ? companies.error.message : null} />
       <Card>
         {summary && (
-          <p className="mb-3 text-sm text-gray-700" aria-label="Mirror counts">
+          <p className="mb-3 text-sm text-gray-700">
             Companies: {summary.Companies}, Contacts: {summary.Contacts}, Matched companies:{' '}
             {summary.MatchedCompanies}, Linked customers: {summary.LinkedCustomers}, Filtered:{' '}
             {companies.data?.filtered}
