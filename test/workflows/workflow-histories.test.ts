@@ -19,6 +19,7 @@ const workflowModules = {
   reportJobWorkflow: '../../workflows/reports/workflows',
   scheduledReportsWorkflow: '../../workflows/reports/workflows',
   clientPerformanceWorkflow: '../../workflows/reports/workflows',
+  liveReportsWorkflow: '../../workflows/integrations/cloud/workflows',
 } as const;
 type WorkflowType = keyof typeof workflowModules;
 
