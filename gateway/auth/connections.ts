@@ -151,13 +151,14 @@ export const connections: readonly Connection[] = [
       clientAuth: 'post',
     }),
   },
-  // connect: the account itself; authorise: the file access that sheet sync-to-cloud needs.
+  // connect: the account and the file access Live Reports write with (the reason to connect it);
+  // authorise: the same file access asked again, for an account connected without it.
   {
     route: '/api/auth/google/connect',
     callback: 'google',
     name: 'Google',
     target: { kind: 'integration', provider: 'GOOGLE', product: null },
-    scopes: ['openid', 'email', 'profile'],
+    scopes: ['openid', 'email', 'profile', 'https://www.googleapis.com/auth/drive.file'],
     extraParams: googleOffline,
     endpoints: { openid: 'google' },
   },
@@ -175,7 +176,7 @@ export const connections: readonly Connection[] = [
     callback: 'microsoft',
     name: 'Microsoft',
     target: { kind: 'integration', provider: 'MICROSOFT', product: null },
-    scopes: ['openid', 'email', 'profile', 'offline_access', 'User.Read'],
+    scopes: ['openid', 'email', 'profile', 'offline_access', 'User.Read', 'Files.ReadWrite'],
     endpoints: { openid: 'microsoft' },
   },
   {
