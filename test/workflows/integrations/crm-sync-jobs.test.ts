@@ -119,7 +119,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let nextIntegrationId = 880_000;
 
 /** A CRM account as its OAuth flow connects it: tokens sealed in the vault, issued two hours ago. */
-const connectCrm = async (tenantId: number, provider: 'HUBSPOT' | 'SALESFORCE', crm: FakeCrm) => {
+const connectCrm = async (tenantId: number, provider: 'HUBSPOT' | 'SALESFORCE' | 'GOOGLE', crm: FakeCrm) => {
   const integrationId = (nextIntegrationId += 1);
   const vault = createCrmServices({
     db: world.services.db,
@@ -529,5 +529,24 @@ describe('a Salesforce account whose renewal is refused', () => {
       await sleep(200);
     }
     throw new Error('the purged tenant’s mirror is still there');
+  });
+});
+
+describe('a Google (cloud) account', () => {
+  it('syncs without any CRM to read: the job completes and records the Sync Date', async () => {
+    const owner = await signUp(world, { name: 'cloud-owner' });
+    const tenantId = await companyFor(world, owner, { name: 'Cloud Co' });
+    const { integrationId } = await connectCrm(tenantId, 'GOOGLE', hubspot);
+    const pages = hubspot.counts.pages;
+    const job = await runJob('sync', integrationId);
+    expect(job.Status).toBe('completed');
+    expect(job.Result).toEqual({});
+    expect(hubspot.counts.pages).toBe(pages);
+    expect((await account(integrationId)).SyncDate).not.toBeNull();
+    expect(await countMirror(world.services.db, integrationId)).toEqual({
+      companies: 0,
+      contacts: 0,
+      owners: 0,
+    });
   });
 });

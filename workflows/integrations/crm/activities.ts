@@ -12,7 +12,7 @@ import { ledgerCollections, type LedgerDoc } from '../../ledger/ledger-collectio
 import { readState, runSystemCommand, type SystemCommandContext } from '../../sync/system-commands';
 import { throttledProgress } from '../../sync/throttled-progress';
 import type { CrmCompany, CrmConnector, CrmContact, CrmPage } from './crm-connector';
-import type { CrmAccount, CrmConnectors } from './crm-connectors';
+import { crmKindOf, type CrmAccount, type CrmConnectors } from './crm-connectors';
 import {
   crmMirrorCollections,
   deleteMirror,
@@ -153,7 +153,7 @@ export const createIntegrationActivities = (deps: IntegrationActivityDeps) => {
 
   return {
     /** Marks the job started; a sync checks the account can still be synced (it may have changed). */
-    async beginIntegrationJob(input: IntegrationStepInput): Promise<{ provider: string }> {
+    async beginIntegrationJob(input: IntegrationStepInput): Promise<{ provider: string; crm: boolean }> {
       const job = await readState(deps.writeSide, jobDecider, jobStream(input.jobId));
       if (job.status === 'none') throw new Error(`job ${input.jobId} is not known`);
       if (job.status === 'created')
@@ -163,9 +163,16 @@ export const createIntegrationActivities = (deps: IntegrationActivityDeps) => {
           command: { type: 'StartJob', now: deps.now(), data: {} },
         });
       deps.connectors.forgetTokens(input.integrationId);
-      const found = await deps.connectors.accountOf(input.integrationId);
-      await ensureCrmMirrorIndexes(deps.db);
-      return { provider: found.provider };
+      const account = await readState(
+        deps.writeSide,
+        integrationDecider,
+        integrationStream(input.integrationId),
+      );
+      if (account.status !== 'known') throw new Error(`integration ${input.integrationId} is not known`);
+      // Cloud accounts (Google, Microsoft, Workspace) have no CRM to read: their job only records itself.
+      const crm = crmKindOf(account) !== null && account.settings !== null;
+      if (crm) await ensureCrmMirrorIndexes(deps.db);
+      return { provider: account.provider, crm };
     },
 
     /**

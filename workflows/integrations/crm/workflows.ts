@@ -69,8 +69,10 @@ const runJob = async (
 ): Promise<Record<string, number>> => {
   const step = { ...input, workflowId: workflowInfo().workflowId };
   try {
-    await beginIntegrationJob(step);
-    const result = await work(step);
+    const { crm } = await beginIntegrationJob(step);
+    // A cloud account's sync records its date (Live Reports refresh after every seller sync, ADR 49);
+    // there is nothing of ours in a cloud account for a purge or an unlink to take back here.
+    const result = crm ? await work(step) : {};
     await finish({ ...step, result });
     return result;
   } catch (error) {
