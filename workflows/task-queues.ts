@@ -9,4 +9,6 @@ export const taskQueues = (config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>) =
   datasets: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-datasets`,
   /** CRM integration jobs: a 100k-company sync must not hold up the ledger syncs' queue. */
   integrations: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-integrations`,
+  /** Live Reports refreshes (Google Sheets, OneDrive): slow third-party writes kept off the reports queue. */
+  liveReports: `${config.TEMPORAL_TASK_QUEUE_PREFIX}-live-reports`,
 });

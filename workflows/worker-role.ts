@@ -31,6 +31,7 @@ import { createCrmServices, crmConnectorFactories } from './integrations/crm-ser
 import { createCrmPushActivities } from './integrations/crm/push/push-activities';
 import { startIntegrationJobReactor } from './integrations/crm/integration-job-reactor';
 import { createIntegrationsWorker } from './integrations/worker';
+import { startLiveReports } from './integrations/cloud/live-reports-role';
 
 let runtimeInstalled = false;
 /** The SDK's runtime is process-wide and may be installed once, before the first connection. */
@@ -120,6 +121,17 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       },
     }),
   ];
+  // Live Reports (docs/adr/0049-live-reports.md): Google and OneDrive sheets refreshed after each sync.
+  const liveReports = await startLiveReports({
+    connection,
+    client,
+    config,
+    db,
+    writeSide: events.writeSide,
+    logger: logger.child({ part: 'live-reports' }),
+    now,
+  });
+  pipelineWorkers.push(liveReports.worker);
   const outbox = createLedgerOutboxPublisher({
     db,
     kafka,
@@ -230,6 +242,7 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
       await connectorRecipients.stop();
       await reportSchedules.stop();
       await billing.stop();
+      await liveReports.stop();
       await outbox.stop();
       for (const w of workers) w.shutdown();
       await running.catch(() => undefined);

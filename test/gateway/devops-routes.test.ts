@@ -92,6 +92,7 @@ describe('GET /api/devops/queues', () => {
       expect(answer.temporal.queues.map((queue) => queue.concern).sort()).toEqual([
         'datasets',
         'integrations',
+        'liveReports',
         'metrics',
         'reports',
         'sync',

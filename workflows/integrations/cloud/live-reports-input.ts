@@ -1,3 +1,4 @@
+import { taskQueues } from '../../task-queues';
 import type { Config } from '../../../contracts/config';
 import type { ManagedReportProvider, ManagedReportType } from '../../../contracts/events/job';
 
@@ -33,7 +34,7 @@ export type LiveReportsResult = {
 
 /** The queue of the Live Reports worker (a worker of its own: its workflows are a bundle of their own). */
 export const liveReportsTaskQueue = (config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>) =>
-  `${config.TEMPORAL_TASK_QUEUE_PREFIX}-live-reports`;
+  taskQueues(config).liveReports;
 
 export const liveReportsWorkflowId = (
   config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>,
