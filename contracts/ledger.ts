@@ -87,8 +87,22 @@ export type LedgerRecordOf = {
   creditMemos: LedgerCreditMemo;
 };
 
-/** One page of a connector's answer: records of every entity, in any mix. */
-export type LedgerPage = { [E in LedgerEntity]: LedgerRecordOf[E][] };
+/**
+ * A transaction the platform deleted (or voided): the writer removes its stored row and the ledger
+ * feed carries a tombstone for it (docs/adr/0043-accounting-connectors.md, Deletes).
+ */
+export const LedgerDeletion = z.object({
+  entity: z.enum(['invoices', 'payments', 'creditMemos']),
+  sellerId: EntityId,
+  providerId: ProviderId,
+});
+export type LedgerDeletion = z.infer<typeof LedgerDeletion>;
+
+/**
+ * One page of a connector's answer: records of every entity, in any mix, and the deletions. A record
+ * a page both writes and deletes is deleted.
+ */
+export type LedgerPage = { [E in LedgerEntity]: LedgerRecordOf[E][] } & { deletions?: LedgerDeletion[] };
 
 export const emptyLedgerPage = (): LedgerPage => ({
   customers: [],

@@ -35,6 +35,11 @@ export const LedgerFeedRecord = z.object({
    */
   epoch: z.int().nonnegative(),
   changedAt: IsoDateTime,
+  /**
+   * A tombstone: the record was deleted (its `record` is empty). Its recordId ends `:deleted`; a
+   * consumer drops what it holds of the key unless it holds a newer version.
+   */
+  deleted: z.literal(true).optional(),
   record: LedgerRecordValue,
 });
 export type LedgerFeedRecord = z.infer<typeof LedgerFeedRecord>;

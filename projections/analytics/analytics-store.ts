@@ -53,6 +53,11 @@ export type FactDoc = {
   recordId: string;
   /** The record's partition offset: a key always lives on one partition of its entity's topic. */
   offset: number;
+  /**
+   * A tombstone's fact: the record was deleted. It is kept (newer-wins like any version, so a late
+   * older version cannot bring the record back) and left out of the figures.
+   */
+  deleted?: true;
 } & FactFields;
 
 /** One applied batch: `<topic>:<partition>:<first offset>` (a redelivery rewrites the same mark). */
@@ -191,8 +196,12 @@ export const clearDirtyBatches = async (db: Db, marks: readonly DirtyBatchDoc[])
     await db.collection<DirtyBatchDoc>(ANALYTICS_DIRTY).deleteMany({ _id: { $in: marks.map((m) => m._id) } });
 };
 
+/** A seller's facts, deleted records left out. */
 export const sellerFacts = (db: Db, sellerId: number): Promise<FactDoc[]> =>
-  db.collection<FactDoc>(ANALYTICS_FACTS).find({ sellerId }).toArray();
+  db
+    .collection<FactDoc>(ANALYTICS_FACTS)
+    .find({ sellerId, deleted: { $ne: true } })
+    .toArray();
 
 /** Facts of epochs a repopulate replaced. */
 export const dropOlderEpochs = async (db: Db, sellerId: number, epoch: number): Promise<void> => {

@@ -2,7 +2,17 @@ import { createCredentialVault } from '../../commands/credential-vault';
 import type { Config } from '../../contracts/config';
 import { sellerStream } from '../../contracts/stream-ids';
 import { sellerStatus } from '../../projections/sellers/seller-status';
+import { LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
 import type { LedgerPage } from '../../contracts/ledger';
+import {
+  applyFacts,
+  SELLER_ANALYTICS_TOTALS,
+  type SellerTotalsDoc,
+} from '../../projections/analytics/analytics-store';
+import { recomputeSeller } from '../../workflows/analytics/analytics-recompute';
+import { factOf } from '../../workflows/analytics/ledger-facts-consumer';
+import { LEDGER_OUTBOX, outboxValuesOf, type LedgerOutboxEntry } from '../../workflows/ledger/ledger-outbox';
+import { ledgerEntities } from '../../workflows/ledger/ledger-collections';
 import { ledgerIdOf } from '../../workflows/connectors/shared/ledger-ids';
 import { useLedgerWorld } from '../workflows/ledger-world';
 import {
@@ -45,6 +55,17 @@ afterAll(async () => {
 });
 
 const cents = (value: unknown) => Math.round(Number(value) * 100);
+
+/** The seller's feed lines still in the outbox (no feed sender in these tests), in write order. */
+const outboxLines = async (sellerId: number) => {
+  const entries = await world
+    .db()
+    .collection<LedgerOutboxEntry>(LEDGER_OUTBOX)
+    .find({ sellerId })
+    .sort({ createdAt: 1 })
+    .toArray();
+  return entries.flatMap((entry) => ledgerEntities.flatMap((entity) => outboxValuesOf(entry, entity)));
+};
 
 /** What the company's books say, straight from the fixtures' QBO JSON. */
 const figuresOf = (company: MaterializedCompany, skip: Set<string> = new Set()) => {
@@ -182,10 +203,34 @@ describe('QuickBooks Online sync through the fake', () => {
     expect(stored.sales).toBe(expected.sales);
     expect(stored.open).toBe(expected.open);
     expect(stored.paid).toBe(expected.paid);
-    expect(stored.ledger.invoices.find((r) => r.providerId === '10')).toMatchObject({
-      amount: 0,
-      balance: 0,
-    });
+    // Deleted invoices and the deleted payment leave no row; the feed carries their tombstones.
+    expect(stored.ledger.invoices.filter((r) => ['10', '11'].includes(r.providerId))).toEqual([]);
+    expect(stored.ledger.payments.some((r) => r.providerId === '3')).toBe(false);
+    const lines = await outboxLines(sellerId);
+    const tombstones = lines.filter((line) => (JSON.parse(line) as LedgerFeedRecord).deleted);
+    expect(tombstones.map((line) => (JSON.parse(line) as LedgerFeedRecord).recordId).sort()).toEqual(
+      // 5 and 17 went while the populate read past them; CDC lists them deleted now.
+      ['5', '17', '10', '11']
+        .map((id) => `invoices:${sellerId}:${id}:3001:deleted`)
+        .concat(`payments:${sellerId}:3:3001:deleted`)
+        .sort(),
+    );
+    for (const line of tombstones) LedgerFeedRecord.parse(JSON.parse(line));
+
+    // The analytics consumer applies the feed in order: the deleted invoices leave its figures, and a
+    // redelivered tombstone, or an older version arriving late, changes nothing.
+    const facts = lines.map((line, offset) => factOf(line, offset)!);
+    await applyFacts(world.db(), facts);
+    await recomputeSeller(world.db(), sellerId, new Date());
+    const totalsOf = () =>
+      world.db().collection<SellerTotalsDoc>(SELLER_ANALYTICS_TOTALS).findOne({ _id: sellerId });
+    const ledgerSales = sumOf(stored.ledger.invoices, (r) => r.amount);
+    expect(await totalsOf()).toMatchObject({ invoices: stored.ledger.invoices.length, sales: ledgerSales });
+    const olderTen = facts.find((f) => f._id === `invoices:${sellerId}:10` && !f.deleted)!;
+    const tombstoneTen = facts.find((f) => f._id === `invoices:${sellerId}:10` && f.deleted)!;
+    await applyFacts(world.db(), [tombstoneTen, olderTen]);
+    await recomputeSeller(world.db(), sellerId, new Date());
+    expect(await totalsOf()).toMatchObject({ invoices: stored.ledger.invoices.length, sales: ledgerSales });
 
     // The renewed tokens are sealed under a new reference named by an event; the old entry is gone.
     const after = await sellerState(world, sellerId);

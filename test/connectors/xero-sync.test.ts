@@ -160,6 +160,9 @@ describe('Xero sync through the fake', () => {
     expect(stored.sales).toBe(expected.sales);
     expect(stored.open).toBe(expected.open);
     expect(stored.paid).toBe(expected.paid);
+    // The voided and the deleted invoice leave no row (the feed carries their tombstones).
+    const rows = await storedLedger(world.db(), sellerId);
+    expect(rows.invoices.filter((r) => [open[1], ids[0]].includes(r.providerId))).toEqual([]);
   });
 
   it('stops with the daily limit in words when Xero asks to wait for hours', async () => {

@@ -82,6 +82,8 @@ export const factOf = (value: Buffer | string, offset: number): FactDoc | null =
     recordId: parsed.recordId,
     offset,
     ...factFieldsOf(parsed.entity, parsed.record),
+    // A tombstone: the record was deleted; its fact stays as the newest version, out of the figures.
+    ...(parsed.deleted === true ? { deleted: true as const } : {}),
   };
 };
 

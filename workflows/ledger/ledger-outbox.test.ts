@@ -8,8 +8,10 @@ import {
   outboxRecordIdsOf,
   outboxValuesOf,
   toFeedRecord,
+  tombstoneJson,
   type LedgerOutboxEntry,
 } from './ledger-outbox';
+import { LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
 import { serializedDocsOf } from './write-ledger-page';
 
 const page = fetchDemoPage(
@@ -20,6 +22,34 @@ const context = { tenantId: 4, epoch: 77, now: new Date('2024-07-01T08:30:00.000
 const changed = ledgerEntities.map((entity) => ({ entity, docs: serializedDocsOf(context, page[entity]) }));
 
 describe('the ledger outbox entries', () => {
+  it('carry a deleted record as a tombstone after the page’s rows, its id read like any other', async () => {
+    const line = tombstoneJson('invoices', {
+      sellerId: 12,
+      tenantId: 4,
+      providerId: 'INV:7"x',
+      epoch: 77,
+      changedAt: context.now,
+    });
+    expect(LedgerFeedRecord.parse(JSON.parse(line))).toEqual({
+      schemaVersion: 1,
+      recordId: 'invoices:12:INV:7"x:77:deleted',
+      entity: 'invoices',
+      sellerId: 12,
+      tenantId: 4,
+      providerId: 'INV:7"x',
+      epoch: 77,
+      changedAt: context.now.toISOString(),
+      deleted: true,
+      record: {},
+    });
+    const invoices = changed.find((c) => c.entity === 'invoices')!.docs.slice(0, 3);
+    const [entry] = await outboxEntriesOf(12, [{ entity: 'invoices', docs: invoices, tombstones: [line] }]);
+    expect(outboxRecordIdsOf(entry!, 'invoices')).toEqual([
+      ...invoices.map((d) => toFeedRecord('invoices', d.doc).recordId),
+      'invoices:12:INV:7"x:77:deleted',
+    ]);
+  });
+
   it('hold each feed record exactly as toFeedRecord serializes it', () => {
     for (const { entity, docs } of changed) {
       expect(docs.length).toBeGreaterThan(0);

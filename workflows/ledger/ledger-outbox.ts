@@ -111,17 +111,41 @@ export const feedRecordJson = (entity: LedgerEntity, { doc, recordJson }: Serial
   `"providerId":${JSON.stringify(doc.providerId)},"epoch":${doc.epoch},` +
   `"changedAt":${JSON.stringify(doc.changedAt)},"record":${recordJson}}`;
 
+/** The recordId of a tombstone: one per deleted record and epoch, so a redelivery dedupes. */
+export const tombstoneRecordIdOf = (parts: {
+  entity: LedgerEntity;
+  sellerId: number;
+  providerId: string;
+  epoch: number;
+}) => `${parts.entity}:${parts.sellerId}:${parts.providerId}:${parts.epoch}:deleted`;
+
+/** The feed line of a deleted record (same leading fields as feedRecordJson, so its id reads the same). */
+export const tombstoneJson = (
+  entity: LedgerEntity,
+  gone: { sellerId: number; tenantId: number; providerId: string; epoch: number; changedAt: Date },
+) =>
+  `{"schemaVersion":1,"recordId":${JSON.stringify(tombstoneRecordIdOf({ entity, ...gone }))},` +
+  `"entity":${JSON.stringify(entity)},"sellerId":${gone.sellerId},"tenantId":${gone.tenantId},` +
+  `"providerId":${JSON.stringify(gone.providerId)},"epoch":${gone.epoch},` +
+  `"changedAt":${JSON.stringify(gone.changedAt)},"deleted":true,"record":{}}`;
+
 /** Level 1: about 7x smaller at a third of the default level's time. */
 const packed = async (lines: string[]) =>
   new Binary(await deflate(Buffer.from(lines.join('\n')), { level: 1 }));
 
-/** The outbox entries of one page's changed rows, split so that none grows too large. */
+/**
+ * The outbox entries of one page's changed rows and tombstones (tombstoneJson lines), split so that
+ * none grows too large.
+ */
 export const outboxEntriesOf = async (
   sellerId: number,
-  changed: { entity: LedgerEntity; docs: SerializedLedgerDoc[] }[],
+  changed: { entity: LedgerEntity; docs: SerializedLedgerDoc[]; tombstones?: string[] }[],
   options: { sendAfter?: Date } = {},
 ): Promise<LedgerOutboxEntry[]> => {
-  const all = changed.flatMap(({ entity, docs }) => docs.map((doc) => ({ entity, doc })));
+  const all = changed.flatMap(({ entity, docs, tombstones = [] }) => [
+    ...docs.map((doc) => ({ entity, line: () => feedRecordJson(entity, doc) })),
+    ...tombstones.map((line) => ({ entity, line: () => line })),
+  ]);
   const entries: LedgerOutboxEntry[] = [];
   for (let start = 0; start < all.length; start += MAX_RECORDS_PER_ENTRY) {
     const chunk = all.slice(start, start + MAX_RECORDS_PER_ENTRY);
@@ -134,8 +158,7 @@ export const outboxEntriesOf = async (
       records: {},
     };
     for (const entity of new Set(chunk.map((r) => r.entity))) {
-      const docs = chunk.filter((r) => r.entity === entity).map((r) => r.doc);
-      entry.records[entity] = await packed(docs.map((d) => feedRecordJson(entity, d)));
+      entry.records[entity] = await packed(chunk.filter((r) => r.entity === entity).map((r) => r.line()));
     }
     entries.push(entry);
   }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { MongoBulkWriteError, type Collection, type Db, type WriteError } from 'mongodb';
-import type { LedgerEntity, LedgerPage } from '../../contracts/ledger';
+import type { LedgerDeletion, LedgerEntity, LedgerPage } from '../../contracts/ledger';
 import { ledgerCollections, ledgerDocId, ledgerEntities, type LedgerDoc } from './ledger-collections';
 import {
   outboxEntriesOf,
+  tombstoneJson,
   writeOutboxEntries,
   type LedgerOutboxEntry,
   type SerializedLedgerDoc,
@@ -116,6 +117,8 @@ const compareWithStored = async (
 export type PreparedLedgerPage = {
   sellerId: number | undefined;
   docs: { entity: LedgerEntity; docs: SerializedLedgerDoc[] }[];
+  /** Rows to remove (their tombstones go in the outbox first); never also in `docs`. */
+  deletions: LedgerDeletion[];
   entries: LedgerOutboxEntry[] | null;
 };
 
@@ -129,18 +132,30 @@ export const prepareLedgerPage = async (
   context: LedgerWriteContext,
   page: LedgerPage,
 ): Promise<PreparedLedgerPage> => {
-  const docs = ledgerEntities.map((entity) => ({ entity, docs: serializedDocsOf(context, page[entity]) }));
-  const sellerId = ledgerEntities
-    .map((entity): { sellerId: number } | undefined => page[entity][0])
-    .find((record) => record !== undefined)?.sellerId;
-  if (context.compare || sellerId === undefined) return { sellerId, docs, entries: null };
+  const deletions = page.deletions ?? [];
+  // A record the page both writes and deletes is deleted: the deletion is the platform's last word.
+  const deleted = new Set(deletions.map((d) => `${d.entity}:${ledgerDocId(d.sellerId, d.providerId)}`));
+  const kept = <E extends LedgerEntity>(entity: E): LedgerPage[E] =>
+    deleted.size === 0
+      ? page[entity]
+      : (page[entity].filter(
+          (r) => !deleted.has(`${entity}:${ledgerDocId(r.sellerId, r.providerId)}`),
+        ) as LedgerPage[E]);
+  const docs = ledgerEntities.map((entity) => ({ entity, docs: serializedDocsOf(context, kept(entity)) }));
+  const sellerId =
+    ledgerEntities
+      .map((entity): { sellerId: number } | undefined => page[entity][0])
+      .find((record) => record !== undefined)?.sellerId ?? deletions[0]?.sellerId;
+  // Tombstones need the stored rows read: written with the rows in commitLedgerPage.
+  if (context.compare || sellerId === undefined || deletions.length > 0)
+    return { sellerId, docs, deletions, entries: null };
   const entries = await outboxEntriesOf(sellerId, docs, { sendAfter: context.sendAfter });
   await writeOutboxEntries(context.db, entries);
-  return { sellerId, docs, entries };
+  return { sellerId, docs, deletions, entries };
 };
 
 export type CommittedLedgerPage = {
-  /** Rows new or changed. */
+  /** Rows new, changed or removed. */
   written: number;
   /** Rows that were stored already (changed or not); 0 when not compared. */
   alreadyStored: number;
@@ -162,11 +177,26 @@ export const commitLedgerPage = async (
   if (sellerId === undefined) return { written: 0, alreadyStored: 0, entries: [] };
   const writes: EntityWrites[] = [];
   for (const { entity, docs } of prepared.docs) writes.push(await compareWithStored(context, entity, docs));
+  // Only stored rows are removed and tombstoned: a page rewritten after its rows went sends nothing
+  // new (its tombstones are in the outbox already, with the same record ids).
+  const gone = await storedDeletions(context.db, prepared.deletions);
   let entries = prepared.entries;
   if (entries === null) {
     entries = await outboxEntriesOf(
       sellerId,
-      writes.map((w) => ({ entity: w.entity, docs: [...w.fresh, ...w.changed] })),
+      writes.map((w) => ({
+        entity: w.entity,
+        docs: [...w.fresh, ...w.changed],
+        tombstones: (gone.get(w.entity) ?? []).map((row) =>
+          tombstoneJson(w.entity, {
+            sellerId: row.sellerId,
+            tenantId: context.tenantId,
+            providerId: row.providerId,
+            epoch: context.epoch,
+            changedAt: context.now,
+          }),
+        ),
+      })),
       { sendAfter: context.sendAfter },
     );
     await writeOutboxEntries(context.db, entries);
@@ -185,8 +215,37 @@ export const commitLedgerPage = async (
     );
     written += fresh.length + changed.length;
   }
+  for (const [entity, rows] of gone) {
+    await context.db
+      .collection<AnyLedgerDoc>(ledgerCollections[entity])
+      .deleteMany({ _id: { $in: rows.map((row) => row._id) } });
+    written += rows.length;
+  }
   const alreadyStored = writes.reduce((n, w) => n + w.stored, 0);
   return { written, alreadyStored, entries };
+};
+
+/** The deleted records that are stored, per entity. */
+const storedDeletions = async (db: Db, deletions: readonly LedgerDeletion[]) => {
+  const gone = new Map<LedgerEntity, { _id: string; sellerId: number; providerId: string }[]>();
+  for (const entity of ['invoices', 'payments', 'creditMemos'] as const) {
+    const ids = [
+      ...new Set(
+        deletions.filter((d) => d.entity === entity).map((d) => ledgerDocId(d.sellerId, d.providerId)),
+      ),
+    ];
+    if (ids.length === 0) continue;
+    const rows = await db
+      .collection<AnyLedgerDoc>(ledgerCollections[entity])
+      .find({ _id: { $in: ids } } as never, { projection: { _id: 1, sellerId: 1, providerId: 1 } })
+      .toArray();
+    if (rows.length > 0)
+      gone.set(
+        entity,
+        rows.map((r) => ({ _id: String(r._id), sellerId: r.sellerId, providerId: r.providerId })),
+      );
+  }
+  return gone;
 };
 
 /** Prepares and writes one connector page (see commitLedgerPage); the rows new or changed. */

@@ -24,7 +24,7 @@ import {
   adjustmentsProduct,
   defaultMalformedLog,
   mapOrSkip,
-  zeroedDeletions,
+  recordDeletions,
   type MalformedLog,
 } from '../shared/ledger-mapping';
 import {
@@ -204,7 +204,7 @@ export const qbdPageOf = async (
         deleted.filter((d) => d.type === 'JournalEntry').map((d) => d.providerId),
       )),
     ];
-    await zeroedDeletions(where, rows, page);
+    await recordDeletions(where, rows, page);
     return { page, mapped: rows.length, skipped };
   }
   if (step === 'JournalEntry') {
@@ -231,7 +231,7 @@ export const qbdPageOf = async (
     const stale = (await storedJournalRows(where, read)).filter(
       (row) => !current[row.entity].has(row.providerId),
     );
-    await zeroedDeletions(where, stale, page);
+    await recordDeletions(where, stale, page);
     return { page, mapped, skipped };
   }
   if (step === 'SalesReceipt') {

@@ -9,7 +9,7 @@ import {
   defaultMalformedLog,
   defaultWarn,
   mapOrSkip,
-  zeroedDeletions,
+  recordDeletions,
   type MalformedLog,
 } from '../shared/ledger-mapping';
 import { createOAuthTokens, type OAuthTokens } from '../shared/oauth-tokens';
@@ -39,7 +39,7 @@ import {
  * skip one, and a page that no longer reaches back to the last id backs up a page.
  *
  * A sync reads Change Data Capture since the CollectionDate, one entity per call, deleted objects
- * included (their stored rows are zeroed). CDC looks back 30 days at most and answers 1,000 objects
+ * included (their stored rows are deleted). CDC looks back 30 days at most and answers 1,000 objects
  * at most: an older CollectionDate, or an entity with that many changes, is read with the query
  * endpoint filtered on MetaData.LastUpdatedTime instead, which does not list deletions (logged).
  */
@@ -224,8 +224,8 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
       const { skipped } = mapInto({ sellerId, entity }, active, mapped);
       await settleCredits();
       if (entity in deletedEntity && deleted.length > 0)
-        await zeroedDeletions(
-          { db: deps.db, sellerId },
+        await recordDeletions(
+          { sellerId },
           deleted.map((d) => ({
             entity: deletedEntity[entity as keyof typeof deletedEntity],
             providerId: d.Id,
@@ -291,6 +291,8 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
         const more = await fetchOne({ ...request, cursor: fetched.nextCursor, pageSize: QBO_MAX_RESULTS });
         for (const entity of ledgerEntityNames)
           (fetched.page[entity] as unknown[]).push(...more.page[entity]);
+        if (more.page.deletions?.length)
+          fetched.page.deletions = [...(fetched.page.deletions ?? []), ...more.page.deletions];
         fetched = { ...more, page: fetched.page };
         records = recordCount(fetched.page);
       }

@@ -100,7 +100,7 @@ export const recordPaymentCredits = async (
     .toArray();
   const applications = await applicationsOf(db, sellerId, memoIds);
   for (const row of stored as unknown as LedgerCreditMemo[]) {
-    // A voided or deleted memo stays zeroed with nothing applied.
+    // A voided memo (QBO keeps it with zero amounts) applies nothing.
     if (row.amount === 0) continue;
     page.creditMemos.push({ ...row, applications: applications.get(row.providerId) ?? [] });
   }

@@ -1,16 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { Db } from 'mongodb';
 import { ZodError } from 'zod';
-import type {
-  InvoiceLine,
-  LedgerCreditMemo,
-  LedgerEntity,
-  LedgerInvoice,
-  LedgerPage,
-  LedgerPayment,
-  LedgerProduct,
-} from '../../../contracts/ledger';
-import { ledgerCollections, ledgerDocId, type LedgerDoc } from '../../ledger/ledger-collections';
+import type { InvoiceLine, LedgerPage, LedgerProduct } from '../../../contracts/ledger';
 import { ledgerIdOf } from './ledger-ids';
 
 /**
@@ -50,44 +40,18 @@ export const wholeQuantity = (quantity: unknown): number => {
 type TransactionEntity = 'invoices' | 'payments' | 'creditMemos';
 
 /**
- * Deleted transactions. The ledger has no delete (a page only writes rows), so a transaction the
- * platform deleted is written as its stored row with every amount zero and nothing applied: sums,
- * balances and aging no longer count it, and the ledger feed carries the change. One it never stored
- * is ignored.
+ * Deleted (or voided) transactions: the page carries them as deletions, and the ledger writer
+ * removes their stored rows and puts a tombstone on the ledger feed (docs/adr/0043, Deletes). One
+ * never stored is nothing to remove. A record the same page also writes is deleted.
  */
-export const zeroedDeletions = async (
-  { db, sellerId }: { db: Db; sellerId: number },
+export const recordDeletions = (
+  { sellerId }: { sellerId: number },
   deleted: { entity: TransactionEntity; providerId: string }[],
   page: LedgerPage,
 ): Promise<void> => {
-  for (const entity of ['invoices', 'payments', 'creditMemos'] as const) {
-    const ids = deleted.filter((d) => d.entity === entity).map((d) => ledgerDocId(sellerId, d.providerId));
-    if (ids.length === 0) continue;
-    const stored = await db
-      .collection<LedgerDoc<LedgerEntity>>(ledgerCollections[entity])
-      .find({ _id: { $in: ids } } as never, {
-        projection: { _id: 0, tenantId: 0, epoch: 0, hash: 0, changedAt: 0 },
-      })
-      .toArray();
-    for (const row of stored) {
-      if (entity === 'invoices') {
-        const invoice = row as unknown as LedgerInvoice;
-        page.invoices.push({
-          ...invoice,
-          amount: 0,
-          balance: 0,
-          lines: invoice.lines.map((line) => ({ ...line, amount: 0 })),
-        });
-      } else {
-        const record = row as unknown as LedgerPayment | LedgerCreditMemo;
-        (page[entity] as (LedgerPayment | LedgerCreditMemo)[]).push({
-          ...record,
-          amount: 0,
-          applications: [],
-        });
-      }
-    }
-  }
+  if (deleted.length > 0)
+    page.deletions = [...(page.deletions ?? []), ...deleted.map((d) => ({ ...d, sellerId }))];
+  return Promise.resolve();
 };
 
 /**

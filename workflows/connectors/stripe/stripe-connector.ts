@@ -14,7 +14,7 @@ import {
   defaultMalformedLog,
   defaultWarn,
   mapOrSkip,
-  zeroedDeletions,
+  recordDeletions,
   type MalformedLog,
 } from '../shared/ledger-mapping';
 import { createOAuthTokens, type OAuthTokens } from '../shared/oauth-tokens';
@@ -153,7 +153,7 @@ export const createStripeLedgerConnector = (deps: {
       });
       if (mapped === null) skipped += 1;
     }
-    if (gone.length > 0) await zeroedDeletions({ db: deps.db, sellerId }, gone, page);
+    if (gone.length > 0) await recordDeletions({ sellerId }, gone, page);
     await recordInvoicePayments({ db: deps.db, sellerId }, invoicePayments, page);
     return skipped;
   };

@@ -9,7 +9,7 @@ import {
   defaultMalformedLog,
   defaultWarn,
   mapOrSkip,
-  zeroedDeletions,
+  recordDeletions,
   type MalformedLog,
 } from '../shared/ledger-mapping';
 import { createOAuthTokens, type OAuthTokens } from '../shared/oauth-tokens';
@@ -29,7 +29,7 @@ import {
  * items, sales invoices, their payments and credit notes, page by page (`page`, `pageSize`) ordered
  * by the record's id, so an edit during the sync moves nothing; a sync sends If-Modified-Since (the
  * CollectionDate), and Xero then also answers documents deleted or voided since, whose stored rows are
- * zeroed. Xero keeps deleted documents, so populate paging is not shifted by deletes either.
+ * deleted. Xero keeps deleted documents, so populate paging is not shifted by deletes either.
  */
 
 type XeroCursor = { tenantId: string; step: number; page: number; skipped: number; done: number };
@@ -106,7 +106,7 @@ export const createXeroLedgerConnector = (deps: {
         );
         if (mapped === null) skipped += 1;
       }
-      if (gone.length > 0) await zeroedDeletions({ db: deps.db, sellerId }, gone, page);
+      if (gone.length > 0) await recordDeletions({ sellerId }, gone, page);
       const skippedAll = cursor.skipped + skipped;
       const stepDone = !step.paged || records.length < pageSize;
       const done = cursor.done + records.length;

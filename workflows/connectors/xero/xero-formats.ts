@@ -112,5 +112,5 @@ export const xeroSteps = [
 ] as const;
 export type XeroStep = (typeof xeroSteps)[number];
 
-/** Statuses after which a document no longer counts: its stored row is zeroed. */
+/** Statuses after which a document no longer counts: its stored row is deleted. */
 export const goneStatuses = new Set(['DELETED', 'VOIDED']);

@@ -15,7 +15,7 @@ import { xeroDate, XeroContact, XeroCreditNote, XeroInvoice, XeroItem, XeroPayme
  * Xero records into the ledger (docs/adr/0043-accounting-connectors.md). Amounts are converted into
  * the organisation's base currency by dividing by CurrencyRate. Invoice lines name items by Code, so
  * a product's ledger id comes from its code. Deleted and voided documents are the connector's
- * business (it zeroes what was stored); these functions map the rest and throw on malformed records.
+ * business (it deletes what was stored); these functions map the rest and throw on malformed records.
  */
 
 const baseCents = (amount: number | string, rate: number | string | undefined) => {
