@@ -1,4 +1,6 @@
 import type { Config } from '../../contracts/config';
+import { LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
+import { LEDGER_OUTBOX, outboxValuesOf, type LedgerOutboxEntry } from '../../workflows/ledger/ledger-outbox';
 import { ledgerIdOf } from '../../workflows/connectors/shared/ledger-ids';
 import { useLedgerWorld } from '../workflows/ledger-world';
 import { connectOAuthSeller, connectorWorkers, runSync, storedLedger, sumOf } from './connector-world';
@@ -192,6 +194,46 @@ describe('Stripe sync against stripe-mock', () => {
     expect(await storedLedger(world.db(), sellerId)).toEqual(before);
     expect((await storedLedger(world.db(), sellerId)).payments[0]!.applications).toEqual([
       { invoiceProviderId: INVOICE, amount: PAID },
+    ]);
+  });
+
+  it('deletes a voided invoice’s row and puts its tombstone on the feed', async () => {
+    // The same account a moment later, as a stripe-mock of its own: the invoice is void now and
+    // the events name it.
+    const later = await startStripeMock({
+      invoice: (bundled) => ({ ...bundled, status: 'void', amount_remaining: 0 }),
+      event: (bundled) => ({
+        ...bundled,
+        type: 'invoice.voided',
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: INVOICE, object: 'invoice', status: 'void' } },
+      }),
+    });
+    const earlier = config;
+    config = { ...world.config, STRIPE_API_URL: later.url };
+    try {
+      const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 5003 });
+      expect(outcome).toMatchObject({ ok: true });
+    } finally {
+      config = earlier;
+      await later.close();
+    }
+    const ledger = await storedLedger(world.db(), sellerId);
+    expect(ledger.invoices).toEqual([]);
+    const entries = await world
+      .db()
+      .collection<LedgerOutboxEntry>(LEDGER_OUTBOX)
+      .find({ sellerId })
+      .toArray();
+    const tombstones = entries
+      .flatMap((entry) => outboxValuesOf(entry, 'invoices'))
+      .map((line) => LedgerFeedRecord.parse(JSON.parse(line)))
+      .filter((record) => record.deleted);
+    expect(tombstones).toEqual([
+      expect.objectContaining({
+        providerId: INVOICE,
+        recordId: `invoices:${sellerId}:${INVOICE}:5001:deleted`,
+      }),
     ]);
   });
 });
