@@ -78,6 +78,8 @@ export const IntegrationResponse = z.object({
   disconnectedAt: z.string().nullable(),
   Tenant: z.object({ Id: z.number(), Name: z.string().nullable() }).optional(),
   Actions: z.array(z.string()).optional(),
+  /** Admin table's Customers: the accounting customers a CRM account's syncs linked; null for cloud accounts. */
+  CustomerCount: z.number().nullable().optional(),
 });
 export type IntegrationResponse = z.infer<typeof IntegrationResponse>;
 

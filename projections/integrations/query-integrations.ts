@@ -1,14 +1,16 @@
 import type { Db, Filter } from 'mongodb';
 import type { IntegrationResponse } from '../../contracts/api/integrations';
-import type {
-  CrmSettings,
-  IntegrationProduct,
-  IntegrationProvider,
+import {
+  crmProviders,
+  type CrmSettings,
+  type IntegrationProduct,
+  type IntegrationProvider,
 } from '../../contracts/events/integration';
 import { currentCollection } from '../framework/read-model-versions';
 import { waitUntilRead, type ReadAfter } from '../read-after';
 import { containsText, hasSearch, idInSearch } from '../search-pattern';
 import { tenantIdsWhere, tenantSummaries } from '../tenant-lookup';
+import { crmCompanyLinksProjection, type CrmCompanyLinkDoc } from './crm-company-links-projection';
 import { integrationActions, type IntegrationAction } from './integration-actions';
 import { INTEGRATIONS, integrationsProjection, type IntegrationDoc } from './integrations-projection';
 
@@ -146,6 +148,20 @@ const adminFilter = async (db: Db, query: AdminIntegrationsQuery): Promise<Filte
   return { $and: and };
 };
 
+/**
+ * The Customers column: how many accounting customers each CRM account's syncs linked, one indexed
+ * count per CRM account (crm_company_links is keyed by integration first). Cloud accounts link none.
+ */
+const linkedCustomerCounts = async (
+  db: Db,
+  docs: readonly IntegrationDoc[],
+): Promise<Map<number, number>> => {
+  const links = await currentCollection<'links', CrmCompanyLinkDoc>(db, crmCompanyLinksProjection, 'links');
+  const crm = docs.filter((doc) => (crmProviders as readonly string[]).includes(doc.provider));
+  const counts = await Promise.all(crm.map((doc) => links.countDocuments({ integrationId: doc._id })));
+  return new Map(crm.map((doc, i) => [doc._id, counts[i] ?? 0]));
+};
+
 /** The admin integrations table (all accounts), newest first, with each row's actions. */
 export const listAdminIntegrations = async (
   db: Db,
@@ -163,10 +179,12 @@ export const listAdminIntegrations = async (
     db,
     docs.map((doc) => doc.tenantId),
   );
+  const customerCounts = await linkedCustomerCounts(db, docs);
   const rows = docs.map((doc): AdminIntegrationView => ({
     ...toIntegrationView(doc),
     Tenant: { Id: doc.tenantId, Name: tenants.get(doc.tenantId)?.Name ?? null },
     Actions: integrationActions(doc),
+    CustomerCount: customerCounts.get(doc._id) ?? null,
   }));
   return { rows, total, filtered, stale };
 };

@@ -339,6 +339,12 @@ describe('a HubSpot account of a tenant with two sellers', () => {
       LinkedCustomers: 5,
     });
     expect(matched.filtered).toBe(4);
+    // The admin table's Customers column counts the same linked customers.
+    const listed = await admin.get('/api/integrations?scope=all&provider=HUBSPOT');
+    const row = listed
+      .json<{ rows: { Id: number; CustomerCount?: number | null }[] }>()
+      .rows.find((r) => r.Id === integrationId);
+    expect(row?.CustomerCount).toBe(5);
     // By name as stored (binary order: the read store has no collation).
     expect(
       matched.rows.map((row) => [row.Name, row.Links.map((l) => [l.SellerId, l.CustomerName, l.Method])]),

@@ -132,4 +132,37 @@ describe('the admin integrations table', () => {
       ).toContainEqual({ scope: 'all', provider: 'SALESFORCE', product: 'REVOPS' }),
     );
   });
+
+  it('shows the Customers column: linked customers of CRM accounts, blank for cloud accounts', async () => {
+    const fake = sellerApi({ platformAdmin: true }).on('GET /api/integrations', {
+      body: {
+        rows: [
+          account({ CustomerCount: 1234 }),
+          account({
+            Id: 6,
+            Provider: 'GOOGLE',
+            Settings: { Locked: false },
+            Tenant: { Id: 8, Name: 'Cloud Co' },
+            CustomerCount: null,
+          }),
+        ],
+        total: 2,
+        filtered: 2,
+      },
+    });
+    renderApp({ path: '/admin/integrations', fake });
+    const rows = await table();
+    await within(rows).findByRole('row', { name: /Cloud Co/ });
+    const headers = within(rows)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent?.trim());
+    const customersAt = headers.findIndex((text) => text?.startsWith('Customers'));
+    expect(customersAt).toBeGreaterThan(0);
+    const cells = (name: RegExp) =>
+      within(within(rows).getByRole('row', { name }))
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(cells(/Acme Ltd/)[customersAt]).toBe('1,234');
+    expect(cells(/Cloud Co/)[customersAt]).toBe('');
+  });
 });

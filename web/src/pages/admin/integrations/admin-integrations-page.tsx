@@ -268,6 +268,17 @@ export const AdminIntegrationsPage = () => {
       ),
     },
     {
+      // The accounting customers the account's syncs linked to CRM companies; cloud accounts link none.
+      id: 'Customers',
+      header: 'Customers',
+      value: (row) => row.CustomerCount ?? -1,
+      sortable: true,
+      cell: (row) =>
+        row.CustomerCount === null || row.CustomerCount === undefined
+          ? ''
+          : row.CustomerCount.toLocaleString('en-US'),
+    },
+    {
       id: 'AuthStatus',
       header: 'Auth Status',
       value: (row) => row.CredentialsStatus,
