@@ -206,6 +206,71 @@ describe.each(stores)('read store contract: %s', (_name, open) => {
     });
   });
 
+  it('filters and pages by date ranges on an indexed date, whatever else the field holds', async () => {
+    const c = fresh('dated');
+    await c.createIndexes([{ key: { at: 1 }, name: 'at' }]);
+    const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+    await c.insertMany([
+      { _id: 1, at: day('2026-01-10') },
+      { _id: 2, at: day('2026-01-20') },
+      { _id: 3, at: day('2026-02-05') },
+      { _id: 4, at: '2026-01-15' },
+      { _id: 5, at: null },
+      { _id: 6, at: { when: day('2026-01-12') } },
+      { _id: 7 },
+    ] as never[]);
+    const ids = async (filter: Record<string, unknown>) =>
+      (await c.find(filter).sort({ _id: 1 }).toArray()).map((doc) => doc._id);
+    const january = { at: { $gte: day('2026-01-01'), $lt: day('2026-02-01') } };
+
+    expect(await ids(january)).toEqual([1, 2]);
+    expect(await ids({ at: { $gt: day('2026-01-20') } })).toEqual([3]);
+    expect(await ids({ at: { $lte: day('2026-01-20') } })).toEqual([1, 2]);
+    expect(await ids({ at: day('2026-01-10') })).toEqual([1]);
+    expect(await c.countDocuments(january)).toBe(2);
+    const page = await c.find(january).sort({ at: -1 }).skip(1).limit(1).toArray();
+    expect(page.map((doc) => doc._id)).toEqual([1]);
+
+    // Dates before 2001 and after 2286 have other digit counts: ranges must still find them.
+    await c.insertMany([
+      { _id: 8, at: day('1995-06-01') },
+      { _id: 9, at: day('2300-01-01') },
+      { _id: 10, at: new Date(-86_400_000) },
+    ] as never[]);
+    expect(await ids({ at: { $lt: day('2026-01-15') } })).toEqual([1, 8, 10]);
+    expect(await ids({ at: { $gte: day('2026-02-01') } })).toEqual([3, 9]);
+    expect(await c.countDocuments({ at: { $gt: day('1990-01-01'), $lt: day('2026-01-15') } })).toBe(2);
+  });
+
+  it('ranges over a date beside an array path of the same index, and still matches array members', async () => {
+    const c = fresh('dated_multikey');
+    await c.createIndexes([{ key: { sellerIds: 1, at: -1 }, name: 'seller_at' }]);
+    await c.insertMany([
+      { _id: 1, sellerIds: [5, 6], at: new Date('2026-01-10T00:00:00Z') },
+      { _id: 2, sellerIds: [6], at: new Date('2026-03-10T00:00:00Z') },
+      { _id: 3, sellerIds: 5, at: new Date('2026-01-20T00:00:00Z') },
+    ] as never[]);
+
+    const found = await c
+      .find({ sellerIds: 5, at: { $lt: new Date('2026-02-01T00:00:00Z') } })
+      .sort({ at: -1 })
+      .toArray();
+    expect(found.map((doc) => doc._id)).toEqual([3, 1]);
+    expect(await c.countDocuments({ at: { $gte: new Date('2026-01-15T00:00:00Z') } })).toBe(2);
+  });
+
+  it('finds wide dates stored before their index was made', async () => {
+    const c = fresh('dated_late_index');
+    await c.insertMany([
+      { _id: 1, at: new Date('1999-12-31T00:00:00Z') },
+      { _id: 2, at: new Date('2026-05-01T00:00:00Z') },
+    ] as never[]);
+    await c.createIndexes([{ key: { at: 1 }, name: 'at' }]);
+
+    const found = await c.find({ at: { $lt: new Date('2026-01-01T00:00:00Z') } }).toArray();
+    expect(found.map((doc) => doc._id)).toEqual([1]);
+  });
+
   it('updates with $set, $inc and $setOnInsert, upserting from the filter', async () => {
     const c = fresh('updates');
     await c.updateOne(

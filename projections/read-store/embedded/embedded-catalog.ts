@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { isDate } from './document-codec';
 import { pathExpression } from './filter-sql';
 
 /**
@@ -14,6 +15,16 @@ export type IndexInfo = {
   unique: boolean;
   /** Some document put an array on one of the index's paths: queries on it cannot be exact in SQL. */
   multikey: boolean;
+  /**
+   * The index's paths where arrays were seen, as MongoDB tracks them: in `{sellerIds: 1, createdAt: -1}`
+   * an array of seller ids keeps `sellerIds` out of exact SQL, not `createdAt`.
+   */
+  multikeyPaths: string[];
+  /**
+   * Some document put a date outside 2001-09-09..2286-11-20 (not 13 digits of milliseconds) on one of
+   * the index's paths: stored dates then no longer sort as text, so date ranges on it stay out of SQL.
+   */
+  wideDates: boolean;
 };
 
 export const CATALOG_SCHEMA = `
@@ -23,6 +34,8 @@ export const CATALOG_SCHEMA = `
     key TEXT NOT NULL,
     is_unique INTEGER NOT NULL,
     multikey INTEGER NOT NULL DEFAULT 0,
+    wide_dates INTEGER NOT NULL DEFAULT 0,
+    multikey_paths TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (collection, name)
   );
 `;
@@ -57,6 +70,7 @@ export class EmbeddedCatalog {
     sqlite.exec(CATALOG_SCHEMA);
     this.readSchemaVersion = sqlite.prepare('PRAGMA schema_version').pluck();
     this.readUserVersion = sqlite.prepare('PRAGMA user_version').pluck();
+    this.addPathColumns();
   }
 
   /** Reloads what another connection changed since the last look. */
@@ -77,8 +91,18 @@ export class EmbeddedCatalog {
       ).map((name) => name.slice(COLLECTION_PREFIX.length)),
     );
     const rows = this.sqlite
-      .prepare('SELECT collection, name, key, is_unique, multikey FROM _read_store_indexes ORDER BY rowid')
-      .all() as { collection: string; name: string; key: string; is_unique: number; multikey: number }[];
+      .prepare(
+        'SELECT collection, name, key, is_unique, multikey, wide_dates, multikey_paths FROM _read_store_indexes ORDER BY rowid',
+      )
+      .all() as {
+      collection: string;
+      name: string;
+      key: string;
+      is_unique: number;
+      multikey: number;
+      wide_dates: number;
+      multikey_paths: string;
+    }[];
     this.indexes = new Map();
     for (const row of rows) {
       const list = this.indexes.get(row.collection) ?? [];
@@ -87,6 +111,8 @@ export class EmbeddedCatalog {
         key: JSON.parse(row.key) as Record<string, 1 | -1>,
         unique: row.is_unique === 1,
         multikey: row.multikey === 1,
+        wideDates: row.wide_dates === 1,
+        multikeyPaths: JSON.parse(row.multikey_paths) as string[],
       });
       this.indexes.set(row.collection, list);
     }
@@ -104,14 +130,27 @@ export class EmbeddedCatalog {
     return this.indexes.get(collection) ?? [];
   }
 
-  /** Paths SQL can decide exactly: those of single-key indexes (arrays never seen on them). */
+  /** Paths SQL can decide exactly: indexed paths where no index has seen an array. */
   singleKeyPaths(collection: string): Set<string> {
     const paths = new Set<string>();
     const multikeyPaths = new Set<string>();
     for (const index of this.indexesOf(collection)) {
-      for (const path of Object.keys(index.key)) (index.multikey ? multikeyPaths : paths).add(path);
+      for (const path of Object.keys(index.key)) paths.add(path);
+      for (const path of index.multikeyPaths) multikeyPaths.add(path);
     }
     for (const path of multikeyPaths) paths.delete(path);
+    return paths;
+  }
+
+  /**
+   * Paths where SQL can decide a date range exactly: single-key indexed paths whose stored dates all
+   * have 13 digits of milliseconds, so that their JSON text sorts as the dates do (document-codec.ts).
+   */
+  dateRangePaths(collection: string): Set<string> {
+    const paths = this.singleKeyPaths(collection);
+    for (const index of this.indexesOf(collection)) {
+      if (index.wideDates) for (const path of Object.keys(index.key)) paths.delete(path);
+    }
     return paths;
   }
 
@@ -124,7 +163,7 @@ export class EmbeddedCatalog {
     this.tables.add(collection);
   }
 
-  createIndex(collection: string, index: Omit<IndexInfo, 'multikey'>): void {
+  createIndex(collection: string, index: Omit<IndexInfo, 'multikey' | 'multikeyPaths' | 'wideDates'>): void {
     this.ensureTable(collection);
     const existing = this.indexesOf(collection).find((candidate) => candidate.name === index.name);
     if (existing) {
@@ -139,19 +178,47 @@ export class EmbeddedCatalog {
     this.sqlite.exec(
       `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${sqlIndexName(collection, index.name)} ON ${tableName(collection)} (${columns})`,
     );
-    const multikey = this.anyArrayOn(collection, Object.keys(index.key));
+    const { arrayPaths, wideDates } = this.pathsSeen(collection, Object.keys(index.key));
     this.sqlite
       .prepare(
-        'INSERT INTO _read_store_indexes (collection, name, key, is_unique, multikey) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO _read_store_indexes (collection, name, key, is_unique, multikey, wide_dates, multikey_paths) VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(collection, index.name, JSON.stringify(index.key), index.unique ? 1 : 0, multikey ? 1 : 0);
+      .run(
+        collection,
+        index.name,
+        JSON.stringify(index.key),
+        index.unique ? 1 : 0,
+        arrayPaths.length > 0 ? 1 : 0,
+        wideDates ? 1 : 0,
+        JSON.stringify(arrayPaths),
+      );
     this.bumpUserVersion();
   }
 
-  /** Marks the index multikey (MongoDB does the same when a document first puts an array on its path). */
-  markMultikey(collection: string, index: string): void {
+  /**
+   * Marks the index multikey on these paths besides those already marked (MongoDB does the same when a
+   * document first puts an array on one of its paths).
+   */
+  markMultikey(collection: string, index: string, paths: readonly string[]): void {
+    // Read inside the caller's write transaction, not from this connection's cache: another process
+    // may have marked other paths meanwhile.
+    const stored = this.sqlite
+      .prepare('SELECT multikey_paths FROM _read_store_indexes WHERE collection = ? AND name = ?')
+      .pluck()
+      .get(collection, index) as string | undefined;
+    const known = stored === undefined ? [] : (JSON.parse(stored) as string[]);
     this.sqlite
-      .prepare('UPDATE _read_store_indexes SET multikey = 1 WHERE collection = ? AND name = ?')
+      .prepare(
+        'UPDATE _read_store_indexes SET multikey = 1, multikey_paths = ? WHERE collection = ? AND name = ?',
+      )
+      .run(JSON.stringify([...new Set([...known, ...paths])]), collection, index);
+    this.bumpUserVersion();
+  }
+
+  /** Marks the index as holding a date outside the 13-digit range (see IndexInfo.wideDates). */
+  markWideDates(collection: string, index: string): void {
+    this.sqlite
+      .prepare('UPDATE _read_store_indexes SET wide_dates = 1 WHERE collection = ? AND name = ?')
       .run(collection, index);
     this.bumpUserVersion();
   }
@@ -168,16 +235,83 @@ export class EmbeddedCatalog {
     return existed;
   }
 
-  private anyArrayOn(collection: string, paths: string[]): boolean {
+  /** Whether stored documents put an array, or a date outside the 13-digit range, on these paths. */
+  private pathsSeen(collection: string, paths: string[]): { arrayPaths: string[]; wideDates: boolean } {
+    const arrayPaths = new Set<string>();
+    let wideDates = false;
+    if (
+      !this.sqlite
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+        .get(tableName(collection).slice(1, -1))
+    ) {
+      return { arrayPaths: [], wideDates };
+    }
     const rows = this.sqlite
       .prepare(`SELECT doc FROM ${tableName(collection)}`)
       .pluck()
       .iterate() as Iterable<string>;
     for (const json of rows) {
       const doc = JSON.parse(json) as Record<string, unknown>;
-      if (paths.some((path) => hasArrayOnPath(doc, path))) return true;
+      for (const path of paths) if (hasArrayOnPath(doc, path)) arrayPaths.add(path);
+      wideDates ||= paths.some((path) => hasWideDateOnPath(doc, path));
     }
-    return false;
+    return { arrayPaths: paths.filter((path) => arrayPaths.has(path)), wideDates };
+  }
+
+  /**
+   * Files made before the wide_dates and multikey_paths columns get them, with each existing index's
+   * flags computed from the stored rows (once; another process may be doing the same, hence the
+   * re-check inside the write lock).
+   */
+  private addPathColumns(): void {
+    const missing = () => {
+      const columns = new Set(
+        (this.sqlite.prepare('PRAGMA table_info(_read_store_indexes)').all() as { name: string }[]).map(
+          (column) => column.name,
+        ),
+      );
+      return ['wide_dates', 'multikey_paths'].filter((name) => !columns.has(name));
+    };
+    if (missing().length === 0) return;
+    this.sqlite
+      .transaction(() => {
+        const absent = missing();
+        if (absent.length === 0) return;
+        if (absent.includes('wide_dates')) {
+          this.sqlite.exec(
+            'ALTER TABLE _read_store_indexes ADD COLUMN wide_dates INTEGER NOT NULL DEFAULT 0',
+          );
+        }
+        if (absent.includes('multikey_paths')) {
+          this.sqlite.exec(
+            "ALTER TABLE _read_store_indexes ADD COLUMN multikey_paths TEXT NOT NULL DEFAULT '[]'",
+          );
+        }
+        const indexes = this.sqlite
+          .prepare('SELECT collection, name, key FROM _read_store_indexes')
+          .all() as {
+          collection: string;
+          name: string;
+          key: string;
+        }[];
+        for (const index of indexes) {
+          const paths = Object.keys(JSON.parse(index.key) as Record<string, 1 | -1>);
+          const seen = this.pathsSeen(index.collection, paths);
+          this.sqlite
+            .prepare(
+              'UPDATE _read_store_indexes SET wide_dates = ?, multikey = ?, multikey_paths = ? WHERE collection = ? AND name = ?',
+            )
+            .run(
+              seen.wideDates ? 1 : 0,
+              seen.arrayPaths.length > 0 ? 1 : 0,
+              JSON.stringify(seen.arrayPaths),
+              index.collection,
+              index.name,
+            );
+        }
+        this.bumpUserVersion();
+      })
+      .immediate();
   }
 
   private bumpUserVersion(): void {
@@ -195,4 +329,26 @@ export const hasArrayOnPath = (doc: unknown, path: string): boolean => {
     value = (value as Record<string, unknown>)[segment];
   }
   return Array.isArray(value);
+};
+
+/** Dates whose milliseconds have 13 digits: their stored JSON text sorts as the dates do. */
+export const isNarrowDateMillis = (ms: number): boolean =>
+  Number.isInteger(ms) && ms >= 1_000_000_000_000 && ms < 10_000_000_000_000;
+
+/**
+ * Whether the value at `path` in `doc` is a date outside the 13-digit range; `doc` is a document as
+ * the product holds it (Date values) or as stored (`{"$date": ms}`). Array paths are multikey anyway.
+ */
+export const hasWideDateOnPath = (doc: unknown, path: string): boolean => {
+  let value: unknown = doc;
+  for (const segment of path.split('.')) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  if (isDate(value)) return !isNarrowDateMillis(value.getTime());
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const stored = (value as Record<string, unknown>).$date;
+    return typeof stored === 'number' && !isNarrowDateMillis(stored);
+  }
+  return false;
 };

@@ -1,11 +1,17 @@
 import type Database from 'better-sqlite3';
 import { Aggregator, update as applyModifier } from 'mingo';
 import { MongoBulkWriteError, MongoServerError, ObjectId } from 'mongodb';
-import { defaultIndexName, hasArrayOnPath, tableName, type EmbeddedCatalog } from './embedded-catalog';
+import {
+  defaultIndexName,
+  hasArrayOnPath,
+  hasWideDateOnPath,
+  tableName,
+  type EmbeddedCatalog,
+} from './embedded-catalog';
 import { EmbeddedCursor, type FindSpec } from './embedded-cursor';
 import { cloneDocument, decodeDocument, encodeDocument, idKey, isDate } from './document-codec';
 import { applyDirectUpdate, matcherFor } from './fast-paths';
-import { compileFilter, compileSort } from './filter-sql';
+import { compileFilter, compileSort, type PathKnowledge } from './filter-sql';
 import { applyProjection } from './projection';
 
 type Doc = Record<string, unknown>;
@@ -118,8 +124,25 @@ export class EmbeddedCollection<TSchema = Doc> {
     return statement;
   }
 
+  /** What the catalog knows of this collection's paths, for compileFilter (call after refresh()). */
+  private pathKnowledge(): PathKnowledge {
+    return {
+      singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName),
+      dateRangePaths: this.catalog.dateRangePaths(this.collectionName),
+    };
+  }
+
+  /**
+   * One write transaction. The catalog is reloaded inside the lock first: a write must see every index
+   * (this connection's newest included) to mark it multikey or wide-dated when a document calls for it.
+   */
   private write<T>(work: () => T): T {
-    return this.sqlite.transaction(work).immediate();
+    return this.sqlite
+      .transaction(() => {
+        this.catalog.refresh();
+        return work();
+      })
+      .immediate();
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -128,9 +151,7 @@ export class EmbeddedCollection<TSchema = Doc> {
   private *rows(spec: FindSpec): Generator<Row> {
     this.catalog.refresh();
     if (!this.catalog.exists(this.collectionName)) return;
-    const plan = compileFilter(spec.filter, {
-      singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName),
-    });
+    const plan = compileFilter(spec.filter, this.pathKnowledge());
     const matcher = plan.exact ? null : matcherFor(spec.filter ?? {});
     const sorted = spec.sort !== undefined && Object.keys(spec.sort).length > 0;
     const orderBy = compileSort(spec.sort);
@@ -258,7 +279,7 @@ export class EmbeddedCollection<TSchema = Doc> {
   countDocuments(filter: Filter = {}, options: { skip?: number; limit?: number } = {}): Promise<number> {
     this.catalog.refresh();
     if (!this.catalog.exists(this.collectionName)) return Promise.resolve(0);
-    const plan = compileFilter(filter, { singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName) });
+    const plan = compileFilter(filter, this.pathKnowledge());
     if (plan.exact) {
       const limit = options.limit ?? -1;
       const count = this.prepare(
@@ -310,11 +331,21 @@ export class EmbeddedCollection<TSchema = Doc> {
 
   // ---- writes ---------------------------------------------------------------------------------
 
-  /** Marks indexes multikey when this document puts an array on one of their paths. */
-  private noteArrays(doc: Doc) {
+  /**
+   * Marks indexes multikey when this document puts an array on one of their paths, and as holding wide
+   * dates when it puts a date outside the 13-digit range there (both keep SQL from deciding too much).
+   */
+  private notePaths(doc: Doc) {
     for (const index of this.catalog.indexesOf(this.collectionName)) {
-      if (!index.multikey && Object.keys(index.key).some((path) => hasArrayOnPath(doc, path))) {
-        this.catalog.markMultikey(this.collectionName, index.name);
+      const arrays = Object.keys(index.key).filter(
+        (path) => !index.multikeyPaths.includes(path) && hasArrayOnPath(doc, path),
+      );
+      if (arrays.length > 0) {
+        this.catalog.markMultikey(this.collectionName, index.name, arrays);
+        this.catalog.refresh();
+      }
+      if (!index.wideDates && Object.keys(index.key).some((path) => hasWideDateOnPath(doc, path))) {
+        this.catalog.markWideDates(this.collectionName, index.name);
         this.catalog.refresh();
       }
     }
@@ -323,7 +354,7 @@ export class EmbeddedCollection<TSchema = Doc> {
   private insertRow(doc: Doc): unknown {
     if (doc._id === undefined) doc._id = new ObjectId();
     this.catalog.ensureTable(this.collectionName);
-    this.noteArrays(doc);
+    this.notePaths(doc);
     const encoded = encodeDocument(doc);
     try {
       this.prepare(`INSERT INTO ${this.table} (id, doc, tags) VALUES (?, ?, ?)`).run(
@@ -348,7 +379,7 @@ export class EmbeddedCollection<TSchema = Doc> {
     const encoded = encodeDocument(after);
     const previous = encodeDocument(before);
     if (encoded.json === previous.json && encoded.tags === previous.tags) return false;
-    this.noteArrays(after);
+    this.notePaths(after);
     try {
       this.prepare(`UPDATE ${this.table} SET doc = ?, tags = ? WHERE rowid = ?`).run(
         encoded.json,
@@ -498,7 +529,7 @@ export class EmbeddedCollection<TSchema = Doc> {
   private deleteWhere(filter: Filter, multi: boolean): number {
     this.catalog.refresh();
     if (!this.catalog.exists(this.collectionName)) return 0;
-    const plan = compileFilter(filter, { singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName) });
+    const plan = compileFilter(filter, this.pathKnowledge());
     if (plan.exact && multi) {
       return this.prepare(`DELETE FROM ${this.table} WHERE ${plan.where}`).run(...plan.params).changes;
     }
@@ -688,7 +719,7 @@ export class EmbeddedCollection<TSchema = Doc> {
   /** The query plan SQLite chose for a filter and sort: tests use it to prove hot queries use their index. */
   explainSql(filter: Filter, sort?: Record<string, 1 | -1>): { plan: string[]; exact: boolean } {
     this.catalog.refresh();
-    const plan = compileFilter(filter, { singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName) });
+    const plan = compileFilter(filter, this.pathKnowledge());
     const statement = `EXPLAIN QUERY PLAN SELECT rowid, doc, tags FROM ${this.table} WHERE ${plan.where} ORDER BY ${compileSort(sort)} LIMIT 20`;
     const details = this.prepare(statement).all(...plan.params) as { detail: string }[];
     return { plan: details.map((row) => row.detail), exact: plan.exact };

@@ -39,3 +39,55 @@ describe('compileFilter: searches', () => {
     }
   });
 });
+
+describe('compileFilter: dates', () => {
+  const dated = {
+    singleKeyPaths: new Set(['createdAt', 'email']),
+    dateRangePaths: new Set(['createdAt']),
+  };
+  const from = new Date('2026-01-01T00:00:00Z');
+  const to = new Date('2026-02-01T00:00:00Z');
+
+  it('turns a date range on a date-range path into an exact index range over the stored text', () => {
+    const plan = compileFilter({ createdAt: { $gte: from, $lt: to } }, dated);
+
+    expect(plan.exact).toBe(true);
+    expect(plan.where).toContain(`json_extract(doc, '$."createdAt"') >= ?`);
+    expect(plan.where).toContain(`json_extract(doc, '$."createdAt"') < ?`);
+    expect(plan.params).toEqual(
+      expect.arrayContaining([`{"$date":${from.getTime()}}`, `{"$date":${to.getTime()}}`]),
+    );
+  });
+
+  it('keeps date ranges out of SQL where stored dates may not sort as text', () => {
+    // Indexed, but a date before 2001 or after 2286 was stored there (the catalog's wide_dates flag).
+    const wide = compileFilter(
+      { createdAt: { $gte: from } },
+      { singleKeyPaths: dated.singleKeyPaths, dateRangePaths: new Set() },
+    );
+    expect(wide).toEqual({ where: '1', params: [], exact: false });
+
+    // The bound itself has fewer than 13 digits of milliseconds.
+    const early = compileFilter({ createdAt: { $lt: new Date('1999-01-01T00:00:00Z') } }, dated);
+    expect(early).toEqual({ where: '1', params: [], exact: false });
+
+    // Not indexed: mingo decides.
+    expect(compileFilter({ paidAt: { $gte: from } }, dated).where).toBe('1');
+  });
+
+  it('matches a date exactly by its stored text on an indexed path, as a superset elsewhere', () => {
+    const exact = compileFilter({ createdAt: from }, dated);
+    expect(exact.exact).toBe(true);
+    expect(exact.params).toEqual([`{"$date":${from.getTime()}}`]);
+
+    const superset = compileFilter({ paidAt: from }, dated);
+    expect(superset.exact).toBe(false);
+    expect(superset.where).toContain(`= 'array'`);
+  });
+
+  it('keeps an exact date range beside other exact conditions exact', () => {
+    const plan = compileFilter({ email: 'a@x.test', createdAt: { $gt: from, $lte: to } }, dated);
+
+    expect(plan.exact).toBe(true);
+  });
+});

@@ -45,7 +45,20 @@ const RANGE_OPERATORS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<'
 export type PathKnowledge = {
   /** Paths of single-key indexes: never arrays, so equality and ranges on them translate exactly. */
   singleKeyPaths: ReadonlySet<string>;
+  /**
+   * Single-key indexed paths whose stored dates all have 13 digits of milliseconds (2001-09-09 to
+   * 2286-11-20; the catalog's wide_dates flag): there `{"$date":<ms>}` sorts as text as the dates do,
+   * so a date range is an index range. Absent: no date range goes to SQL.
+   */
+  dateRangePaths?: ReadonlySet<string>;
 };
+
+/** The stored JSON of a date (document-codec.ts), which json_extract returns for the path. */
+const storedDate = (ms: number) => `{"$date":${ms}}`;
+/** Every stored date's text lies between these two: ':' is followed by ';' in ASCII. */
+const DATE_TEXT_FLOOR = '{"$date":';
+const DATE_TEXT_CEILING = '{"$date";';
+const isNarrowDate = (ms: number) => Number.isInteger(ms) && ms >= 1e12 && ms < 1e13;
 
 type Clause = { sql: string; params: unknown[]; exact: boolean };
 
@@ -103,6 +116,26 @@ const conditionOnPath = (path: string, condition: unknown, knowledge: PathKnowle
   const singleKey = knowledge.singleKeyPaths.has(path);
   const topLevel = !path.includes('.');
   const expression = pathExpression(path);
+  if (isDate(condition)) {
+    // Equality on the stored text is exact for any date: JSON.stringify writes integer ms one way.
+    const ms = condition.getTime();
+    if (!Number.isFinite(ms)) return null;
+    if (singleKey) {
+      return {
+        sql: `${expression} = ? AND ${typeExpression(path)} = 'object'`,
+        params: [storedDate(ms)],
+        exact: true,
+      };
+    }
+    if (topLevel) {
+      return {
+        sql: `(${expression} = ? OR ${typeExpression(path)} = 'array')`,
+        params: [storedDate(ms)],
+        exact: false,
+      };
+    }
+    return null;
+  }
   if (isScalar(condition)) {
     if (singleKey) {
       return {
@@ -147,6 +180,17 @@ const conditionOnPath = (path: string, condition: unknown, knowledge: PathKnowle
       continue;
     }
     const comparison = RANGE_OPERATORS[operator];
+    if (comparison && isDate(operand)) {
+      // MongoDB compares dates only with dates: the bounds keep strings and other objects out.
+      if (knowledge.dateRangePaths?.has(path) && isNarrowDate(operand.getTime())) {
+        parts.push({
+          sql: `${expression} ${comparison} ? AND ${expression} > ? AND ${expression} < ? AND ${typeExpression(path)} = 'object'`,
+          params: [storedDate(operand.getTime()), DATE_TEXT_FLOOR, DATE_TEXT_CEILING],
+          exact: true,
+        });
+      } else exact = false;
+      continue;
+    }
     if (
       comparison &&
       (typeof operand === 'string' || (typeof operand === 'number' && Number.isFinite(operand)))
