@@ -1,3 +1,4 @@
+import { usersCollection } from '../../projections/users/user-view';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import pino from 'pino';
@@ -156,9 +157,15 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
   let integrationId: number;
   /** The accounts the first sync made (links by method 'created'). */
   let made: string[] = [];
+  let ownerId = 0;
 
   beforeAll(async () => {
     const owner = await signUp(world, { name: 'ac-sync-owner' });
+    ownerId = owner.session.user.Id;
+    // The company's owner is a contact of the ActiveCampaign account (its marketing list).
+    activeCampaign.load({
+      contacts: [{ id: '9901', email: owner.email.toUpperCase(), firstName: 'Owner', lastName: 'Sync' }],
+    });
     const tenantId = await companyFor(world, owner, { name: 'ActiveCampaign Sync Co' });
     integrationId = 883_001;
     const { vault } = createCrmServices({
@@ -216,6 +223,11 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
       { customerId: '2', crmId: tailspin!.id, method: 'created' },
     ]);
     made = links.filter((link) => link.method === 'created').map((link) => String(link.crmId));
+
+    // The owner, found among the contacts by email, now links to that contact.
+    await world.settle();
+    const user = await (await usersCollection(world.services.db)).findOne({ _id: ownerId });
+    expect(user?.ActiveCampaignId).toBe('9901');
 
     const second = await runJob('sync', integrationId);
     expect(second.Status).toBe('completed');

@@ -1,3 +1,4 @@
+import { fillActiveCampaignIds } from '../active-campaign/fill-active-campaign-ids';
 import { createHash } from 'node:crypto';
 import { activityInfo, cancellationSignal, CancelledFailure, heartbeat, log } from '@temporalio/activity';
 import type { Db } from 'mongodb';
@@ -220,6 +221,18 @@ export const createIntegrationActivities = (deps: IntegrationActivityDeps) => {
           next?.catch(() => undefined);
           if (debug) for (const record of page.records) log.debug(`CRM ${kind} record`, debug(record));
           await writeMirrorPage(deps.db, scope(), { kind, records: page.records });
+          // ActiveCampaign: the tenant's users found among its contacts get their ActiveCampaignId (ADR 48).
+          if (kind === 'contacts' && crm.provider === 'ACTIVE_CAMPAIGN')
+            await fillActiveCampaignIds(
+              {
+                db: deps.db,
+                writeSide: deps.writeSide,
+                // The job's own name: a retried page appends nothing twice.
+                workflowId: `integration-sync-${input.integrationId}-${input.jobId}`,
+                now: deps.now,
+              },
+              { tenantId: input.tenantId, contacts: page.records as readonly CrmContact[] },
+            );
           checkpoint.counts[kind] += page.records.length;
           checkpoint.cursor = page.nextCursor;
           heartbeat(checkpoint);
