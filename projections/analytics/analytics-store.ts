@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Db } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { LedgerEntity } from '../../contracts/ledger';
 import type {
   AnalyticsFrequency,
@@ -45,12 +45,14 @@ export type FactFields =
       apps: [string, number][];
     };
 
+/**
+ * The key is `<entity>:<sellerId>:<providerId>` (`factIdOf`); the provider id is not stored again
+ * (`providerIdOf` reads it from the key), nor the record id: every stored byte is paid per record.
+ */
 export type FactDoc = {
   _id: string;
   sellerId: number;
-  providerId: string;
   epoch: number;
-  recordId: string;
   /** The record's partition offset: a key always lives on one partition of its entity's topic. */
   offset: number;
   /**
@@ -87,13 +89,21 @@ export type SellerTotalsDoc = {
 export const factIdOf = (entity: LedgerEntity, sellerId: number, providerId: string) =>
   `${entity}:${sellerId}:${providerId}`;
 
+/** The provider id in a fact's key (it may itself contain colons). */
+export const providerIdOf = (fact: Pick<FactDoc, '_id'>): string => {
+  const afterEntity = fact._id.indexOf(':');
+  return fact._id.slice(fact._id.indexOf(':', afterEntity + 1) + 1);
+};
+
 let indexed = new WeakSet<Db>();
 export const ensureAnalyticsIndexes = async (db: Db): Promise<void> => {
   if (indexed.has(db)) return;
   const facts = db.collection<FactDoc>(ANALYTICS_FACTS);
   const existing = new Set((await facts.indexes().catch(() => [])).map((i) => i.name));
-  if (!existing.has('seller_entity'))
-    await facts.createIndex({ sellerId: 1, entity: 1 }, { name: 'seller_entity' });
+  // Facts are read by seller only; each index path costs every insert (the embedded store extracts
+  // it from the JSON), so the former (sellerId, entity) index gave way to this one.
+  if (!existing.has('seller')) await facts.createIndex({ sellerId: 1 }, { name: 'seller' });
+  if (existing.has('seller_entity')) await facts.dropIndex('seller_entity');
   const rows = db.collection<SellerAnalyticsDoc>(SELLER_ANALYTICS);
   const rowIndexes = new Set((await rows.indexes().catch(() => [])).map((i) => i.name));
   if (!rowIndexes.has('seller')) await rows.createIndex({ sellerId: 1 }, { name: 'seller' });
@@ -128,14 +138,32 @@ const replaceIfNewer = (fact: FactDoc): AnyBulkWriteOperation<FactDoc> => ({
 const isNewer = (fact: FactDoc, stored: Pick<FactDoc, 'epoch' | 'offset'>) =>
   fact.epoch > stored.epoch || (fact.epoch === stored.epoch && fact.offset > stored.offset);
 
+/** Inserts facts; the ones whose key is stored already (duplicate key) are returned. */
+const insertNew = async (collection: Collection<FactDoc>, inserts: FactDoc[]): Promise<FactDoc[]> => {
+  if (inserts.length === 0) return [];
+  try {
+    await collection.insertMany(inserts, { ordered: false });
+    return [];
+  } catch (error) {
+    if (!onlyDuplicateKeys(error)) throw error;
+    const failed = new Set(
+      ((error as { writeErrors?: unknown }).writeErrors as { index: number }[] | undefined)?.map(
+        (e) => e.index,
+      ) ?? inserts.map((_, index) => index),
+    );
+    return inserts.filter((_, index) => failed.has(index));
+  }
+};
+
 /**
  * Applies fact versions: each replaces its stored version only when newer (higher epoch, or the same
- * epoch and a later offset). One indexed read of the batch's keys sorts them: unknown keys are
- * inserted (the common case, a plain insertMany), stored older versions are replaced with the
- * conditional write, the rest (a redelivery) are skipped. An insert that meets a key written
- * meanwhile (two consumers during a rebalance) retries as the conditional write; that write, finding
- * a newer version stored, tries to insert an existing _id and fails with a duplicate key: that is
- * "nothing to do", not an error.
+ * epoch and a later offset). A batch whose first and last keys are both unknown (a first delivery,
+ * the common case) is inserted whole without reading anything; otherwise (a redelivery, corrections)
+ * one indexed read of the batch's keys sorts them: unknown keys are inserted, stored older versions
+ * are replaced with the conditional write, the rest are skipped. An insert that meets a stored key
+ * (a newer version among new records, or a key written meanwhile by another consumer during a
+ * rebalance) retries as the conditional write; that write, finding a newer version stored, tries to
+ * insert an existing _id and fails with a duplicate key: that is "nothing to do", not an error.
  */
 export const applyFacts = async (db: Db, facts: FactDoc[]): Promise<void> => {
   if (facts.length === 0) return;
@@ -143,30 +171,25 @@ export const applyFacts = async (db: Db, facts: FactDoc[]): Promise<void> => {
   const latest = new Map<string, FactDoc>();
   for (const fact of facts) latest.set(fact._id, fact);
   const collection = db.collection<FactDoc>(ANALYTICS_FACTS);
-  const stored = new Map<string, Pick<FactDoc, 'epoch' | 'offset'>>();
-  for (const doc of await collection
-    .find({ _id: { $in: [...latest.keys()] } }, { projection: { epoch: 1, offset: 1 } })
-    .toArray())
-    stored.set(doc._id, doc);
-  const inserts: FactDoc[] = [];
+  const keys = [...latest.keys()];
+  const probe = [...new Set([keys[0]!, keys[keys.length - 1]!])];
+  const known = await collection.countDocuments({ _id: { $in: probe } });
   const replaces: FactDoc[] = [];
-  for (const fact of latest.values()) {
-    const before = stored.get(fact._id);
-    if (!before) inserts.push(fact);
-    else if (isNewer(fact, before)) replaces.push(fact);
-  }
-  if (inserts.length > 0)
-    try {
-      await collection.insertMany(inserts, { ordered: false });
-    } catch (error) {
-      if (!onlyDuplicateKeys(error)) throw error;
-      const failed = new Set(
-        ((error as { writeErrors?: unknown }).writeErrors as { index: number }[] | undefined)?.map(
-          (e) => e.index,
-        ) ?? inserts.map((_, index) => index),
-      );
-      replaces.push(...inserts.filter((_, index) => failed.has(index)));
+  if (known === 0) replaces.push(...(await insertNew(collection, [...latest.values()])));
+  else {
+    const stored = new Map<string, Pick<FactDoc, 'epoch' | 'offset'>>();
+    for (const doc of await collection
+      .find({ _id: { $in: keys } }, { projection: { epoch: 1, offset: 1 } })
+      .toArray())
+      stored.set(doc._id, doc);
+    const inserts: FactDoc[] = [];
+    for (const fact of latest.values()) {
+      const before = stored.get(fact._id);
+      if (!before) inserts.push(fact);
+      else if (isNewer(fact, before)) replaces.push(fact);
     }
+    replaces.push(...(await insertNew(collection, inserts)));
+  }
   if (replaces.length === 0) return;
   try {
     await collection.bulkWrite(replaces.map(replaceIfNewer), { ordered: false });

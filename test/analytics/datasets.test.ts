@@ -70,9 +70,7 @@ const storeFacts = async (id: number) => {
       facts.push({
         _id: factIdOf(entity, id, record.providerId),
         sellerId: id,
-        providerId: record.providerId,
         epoch: 1,
-        recordId: `${entity}:${id}:${record.providerId}:1:x`,
         offset: (offset += 1),
         ...factFieldsOf(entity, json),
       });

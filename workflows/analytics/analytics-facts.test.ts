@@ -7,6 +7,7 @@ import {
   ANALYTICS_FACTS,
   applyFacts,
   factIdOf,
+  providerIdOf,
   querySellerAnalytics,
   type FactDoc,
 } from '../../projections/analytics/analytics-store';
@@ -27,9 +28,7 @@ const invoice = (version: {
   return {
     _id: factIdOf('invoices', 5, providerId),
     sellerId: 5,
-    providerId,
     epoch: version.epoch,
-    recordId: `invoices:5:${providerId}:${version.epoch}:${version.offset}`,
     offset: version.offset,
     entity: 'invoices',
     customerId: 1,
@@ -60,11 +59,32 @@ describe('the analytics facts', () => {
     ]);
   });
 
+  it('sort out stored keys inside a batch of new records (inserted whole, duplicates retried)', async () => {
+    const other = (providerId: string, offset: number, amount: number) => ({
+      ...invoice({ epoch: 2, offset, amount }),
+      _id: factIdOf('invoices', 6, providerId),
+      sellerId: 6,
+    });
+    await applyFacts(store.db, [other('B', 50, 500), other('C', 5, 50)]);
+    // First and last keys are new, so the batch is inserted whole: B's stored newer version stays,
+    // C's older one is replaced, A and D are added.
+    await applyFacts(store.db, [other('A', 10, 1), other('B', 10, 2), other('C', 10, 3), other('D', 10, 4)]);
+    const facts = await store.db.collection<FactDoc>(ANALYTICS_FACTS).find({ sellerId: 6 }).toArray();
+    expect(
+      facts.map((fact) => [providerIdOf(fact), fact.offset, 'amount' in fact ? fact.amount : null]).sort(),
+    ).toEqual([
+      ['A', 10, 1],
+      ['B', 50, 500],
+      ['C', 10, 3],
+      ['D', 10, 4],
+    ]);
+  });
+
   it("count only the seller's newest epoch, and drop the older epochs' facts on recompute", async () => {
     await applyFacts(store.db, [invoice({ epoch: 1, offset: 5, amount: 700, providerId: 'OLD' })]);
     await recomputeSeller(store.db, 5, new Date());
     const [month] = await querySellerAnalytics(store.db, { sellerId: 5, frequency: 'MONTHLY' });
     expect(month).toMatchObject({ startDate: '2024-01-01', revenue: 300, invoices: 1 });
-    expect((await stored()).map((fact) => fact.providerId)).toEqual(['I1']);
+    expect((await stored()).map(providerIdOf)).toEqual(['I1']);
   });
 });

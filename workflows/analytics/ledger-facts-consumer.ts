@@ -77,9 +77,7 @@ export const factOf = (value: Buffer | string, offset: number): FactDoc | null =
   return {
     _id: factIdOf(parsed.entity, parsed.sellerId, parsed.providerId),
     sellerId: parsed.sellerId,
-    providerId: parsed.providerId,
     epoch: parsed.epoch,
-    recordId: parsed.recordId,
     offset,
     ...factFieldsOf(parsed.entity, parsed.record),
     // A tombstone: the record was deleted; its fact stays as the newest version, out of the figures.

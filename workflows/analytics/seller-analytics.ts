@@ -4,7 +4,11 @@ import {
   type SellerAnalyticsRow,
   type SellerMonthTotals,
 } from '../../contracts/kafka/analytics';
-import type { FactDoc, SellerTotalsDoc } from '../../projections/analytics/analytics-store';
+import {
+  providerIdOf,
+  type FactDoc,
+  type SellerTotalsDoc,
+} from '../../projections/analytics/analytics-store';
 import { dayToDate, nextPeriodDay, periodStartDay } from '../metrics/compute-metrics';
 
 /**
@@ -61,7 +65,7 @@ export const computeSellerAnalytics = (
   };
   const invoiceDay = new Map<string, number>();
   for (const invoice of invoices) {
-    invoiceDay.set(invoice.providerId, invoice.day);
+    invoiceDay.set(providerIdOf(invoice), invoice.day);
     addAt(invoice.day - firstDay, invoice.balance);
   }
   for (const settlement of settlements)
