@@ -10,6 +10,8 @@ import {
 } from '../../workflows/ledger/ledger-outbox';
 import { serializedDocsOf } from '../../workflows/ledger/write-ledger-page';
 import { CUSTOMER_RECEIVABLES } from '../../workflows/metrics/metric-store';
+import { QBO_CREDIT_APPLICATIONS } from '../../workflows/connectors/quickbooks-online/qbo-credit-applications';
+import { STRIPE_INVOICE_PAYMENTS } from '../../workflows/connectors/stripe/stripe-invoice-payments';
 import { useTestReadStore } from '../harness/test-read-store';
 
 const readStore = useTestReadStore(__filename);
@@ -49,11 +51,18 @@ describe('a tenant purge’s removal of the synced ledger', () => {
     expect(await outboxSellers()).toEqual([12, 13, 14]);
     const named = (sellerId: number) => ({ _id: `${sellerId}:run:1`, sellerId, customerId: 1, name: 'Acme' });
     await db.collection<{ _id: string }>(CUSTOMER_RECEIVABLES).insertMany([named(12), named(13)]);
+    const kept = (sellerId: number) => ({ _id: `${sellerId}:x`, sellerId });
+    for (const name of [QBO_CREDIT_APPLICATIONS, STRIPE_INVOICE_PAYMENTS])
+      await db.collection<{ _id: string }>(name).insertMany([kept(12), kept(13)]);
 
     await deleteTenantLedger(db, { tenantId: 4, sellerIds: [12, 14] });
 
     const tables = await db.collection<{ sellerId: number }>(CUSTOMER_RECEIVABLES).find().toArray();
     expect(tables.map((doc) => doc.sellerId)).toEqual([13]);
+    for (const name of [QBO_CREDIT_APPLICATIONS, STRIPE_INVOICE_PAYMENTS])
+      expect(
+        (await db.collection<{ sellerId: number }>(name).find().toArray()).map((d) => d.sellerId),
+      ).toEqual([13]);
 
     expect(await outboxSellers()).toEqual([13]);
     for (const entity of ledgerEntities) {
