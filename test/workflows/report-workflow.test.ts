@@ -318,6 +318,25 @@ describe('report jobs', () => {
     });
   });
 
+  it('send a one-file report to one recipient with no progress steps, the attachment as archived', async () => {
+    const { ann } = company.recipients;
+    const jobId = await requestReport({ type: 'weekly', recipientIds: [ann] });
+
+    const { events, result } = await finishedJob(jobId);
+    expect(result).toMatchObject({ skipped: null, sent: [ann] });
+    // Over as fast as a progress event would reach the browser: started and completed tell it all.
+    expect(events.map((e) => e.type)).toEqual([
+      'JobCreated',
+      'JobStarted',
+      'JobReportArchived',
+      'JobReportEmailed',
+      'JobCompleted',
+    ]);
+    // Attached from the bytes the render just stored, equal to what the archive downloads.
+    const [mail] = await waitForMail(world.config, company.annEmail, { jobId });
+    expect(mail!.attachments[0]!.bytes.equals(await downloaded(result!.archived[0]!.archivedId))).toBe(true);
+  });
+
   it('attach the sheets the report options ask for, to the chosen subscribers only', async () => {
     const ownerUserId = (await recipientsNow()).get(company.recipients.owner)!.SubscriberId!;
     const jobId = await requestReport({

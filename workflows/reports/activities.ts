@@ -12,7 +12,8 @@ import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import { listSellerRecipients } from '../../projections/recipients/query-recipients';
 import type { OutgoingEmail } from '../email/smtp-mailer';
-import { readState, runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
+import { runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
+import { currentState } from './current-state';
 import { reportEmailMessage, reportMessageId } from './email/report-email';
 import { signUnsubscribeToken, unsubscribeLink } from './email/unsubscribe-token';
 import { chooseRecipients, skipReasons } from './recipient-choice';
@@ -163,6 +164,16 @@ const commandContext = (deps: ReportDeps, step: ReportJobStep): SystemCommandCon
   process: 'reports',
 });
 
+/**
+ * Whether a job records its progress at all: only when it has more than one file or more than one
+ * recipient. A job of one file for one recipient (every scheduled weekly or monthly send to a seller
+ * with one reader) is over in about the time a progress event takes to reach the browser; its
+ * JobStarted and JobCompleted tell the whole story, three progress events fewer per job
+ * (docs/adr/0038, Costs of a job). Unknown counts (a run started before they were passed) record it.
+ */
+export const recordsProgress = (work: { files?: number; recipients?: number }): boolean =>
+  work.files === undefined || work.recipients === undefined || work.files + work.recipients > 2;
+
 const recordProgress = (
   deps: ReportDeps,
   step: ReportJobStep,
@@ -182,14 +193,14 @@ const planFor = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPla
     recipientIds: [],
     skippedRecipients: [],
   });
-  const seller = await readState(deps.writeSide, sellerDecider, sellerStream(step.sellerId));
+  const seller = await currentState(deps.writeSide, sellerDecider, sellerStream(step.sellerId));
   if (seller.status !== 'known') return skip(reportSkips.sellerGone);
   if (!seller.active) return skip(reportSkips.sellerInactive);
   if (seller.collectionDate === null || seller.metricsDate === null) return skip(reportSkips.notSynced);
   const now = deps.now();
   if (step.requireRecentData && now.getTime() - Date.parse(seller.collectionDate) > dayMs)
     return skip(reportSkips.noRecentData);
-  const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
+  const tenant = await currentState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
   if (tenant.status !== 'active') return skip(reportSkips.tenantInactive);
   const { recipients } = await listSellerRecipients(deps.db, {
     sellerId: step.sellerId,
@@ -236,7 +247,10 @@ export const createReportActivities = (deps: ReportDeps) => ({
 
   async planReport(step: ReportJobStep): Promise<ReportPlan> {
     const plan = await planFor(deps, step);
-    if (plan.skipped === null)
+    if (
+      plan.skipped === null &&
+      recordsProgress({ files: plan.files.length, recipients: plan.recipientIds.length })
+    )
       await recordProgress(deps, step, { stage: 'rendering', done: 0, total: plan.files.length });
     return plan;
   },
@@ -246,7 +260,7 @@ export const createReportActivities = (deps: ReportDeps) => ({
    * PDF also gives the headline figures the email shows.
    */
   async renderAndArchive(
-    step: ReportJobStep & { file: ReportFile; index: number; total: number },
+    step: ReportJobStep & { file: ReportFile; index: number; total: number; recipientCount?: number },
   ): Promise<{ archived: ArchivedFile | null; summary: ReportSummary | null }> {
     const asOf = new Date(step.asOf);
     const include = sheetIncludeOf(step.file.type, step.sheets);
@@ -283,7 +297,8 @@ export const createReportActivities = (deps: ReportDeps) => ({
             contentType: report.contentType,
             size: report.bytes.byteLength,
           };
-    await recordProgress(deps, step, { stage: 'rendering', done: step.index + 1, total: step.total });
+    if (recordsProgress({ files: step.total, recipients: step.recipientCount }))
+      await recordProgress(deps, step, { stage: 'rendering', done: step.index + 1, total: step.total });
     return { archived, summary };
   },
 
@@ -299,6 +314,8 @@ export const createReportActivities = (deps: ReportDeps) => ({
       summary: ReportSummary | null;
       index: number;
       total: number;
+      /** The plan's file count (absent in runs started before it was passed). */
+      fileCount?: number;
     },
   ): Promise<SendOutcome> {
     heartbeat();
@@ -314,7 +331,8 @@ export const createReportActivities = (deps: ReportDeps) => ({
           data: { report: tracked, sentAt: deps.now() },
         },
       });
-    await recordProgress(deps, step, { stage: 'sending', done: step.index + 1, total: step.total });
+    if (recordsProgress({ files: step.fileCount, recipients: step.total }))
+      await recordProgress(deps, step, { stage: 'sending', done: step.index + 1, total: step.total });
     return outcome;
   },
 
@@ -322,7 +340,7 @@ export const createReportActivities = (deps: ReportDeps) => ({
   async finishReportJob(
     step: ReportJobStep & { failure: string | null; result: ReportJobResult | null },
   ): Promise<void> {
-    const job = await readState(deps.writeSide, jobDecider, jobStream(step.jobId));
+    const job = await currentState(deps.writeSide, jobDecider, jobStream(step.jobId));
     if (job.status === 'none' || isFinished(job.status)) return;
     const now = deps.now();
     await runSystemCommand(commandContext(deps, step), jobDecider, {
@@ -355,8 +373,8 @@ const sendOnce = async (
   if (email === '') return { recipientId, status: 'skipped', reason: skipReasons.noEmail };
   if (parts.isDemoRecipient(email)) return { recipientId, status: 'skipped', reason: skipReasons.demo };
   const [seller, tenant] = await Promise.all([
-    readState(deps.writeSide, sellerDecider, sellerStream(step.sellerId)),
-    readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId)),
+    currentState(deps.writeSide, sellerDecider, sellerStream(step.sellerId)),
+    currentState(deps.writeSide, tenantDecider, tenantStream(step.tenantId)),
   ]);
   const attachments = await Promise.all(
     step.archived.map((file) => parts.readArchived({ jobId: step.jobId, sellerId: step.sellerId, file })),

@@ -6,7 +6,7 @@ import { jobStream } from '../../contracts/stream-ids';
 import { archivedFileKey } from '../../domain/job/job';
 import { jobDecider } from '../../domain/job/job-decider';
 import type { Mailer } from '../email/smtp-mailer';
-import { readState } from '../sync/system-commands';
+import { currentState } from './current-state';
 import type { ReportParts } from './activities';
 import {
   archiveReport,
@@ -23,6 +23,32 @@ import { renderSheets } from './sheets/render-sheets';
 const extensionOf = (type: ArchivedReportType) => (type.endsWith('_SHEET') ? 'xlsx' : 'pdf');
 
 /**
+ * The files this process stored lately, by object key: the send that follows a render (in the same
+ * worker, as it almost always is) attaches the bytes it just stored instead of downloading them
+ * again. Bounded (the oldest go first); a miss (another worker, a restart) reads the object store.
+ */
+export const recentlyStored = (limits: { entries: number; bytes: number }) => {
+  const held = new Map<string, Uint8Array>();
+  let total = 0;
+  return {
+    keep: (key: string, bytes: Uint8Array) => {
+      const before = held.get(key);
+      if (before) total -= before.byteLength;
+      held.delete(key);
+      if (bytes.byteLength > limits.bytes) return;
+      held.set(key, bytes);
+      total += bytes.byteLength;
+      for (const [oldest, value] of held) {
+        if (held.size <= limits.entries && total <= limits.bytes) break;
+        held.delete(oldest);
+        total -= value.byteLength;
+      }
+    },
+    get: (key: string) => held.get(key),
+  };
+};
+
+/**
  * The report workflow's parts as the product runs them: the PDF renderer (pdf/), the XLSX sheets
  * (sheets/), the archive in the object store and the job's records of what it archived and emailed
  * (archive/), the demo-address rule (email/) and the SMTP mailer.
@@ -35,6 +61,14 @@ export const createReportParts = (deps: {
   mailer: Pick<Mailer, 'send'>;
 }): ReportParts => {
   const { db, writeSide, objects, now } = deps;
+  const stored = recentlyStored({ entries: 32, bytes: 64 * 1024 * 1024 });
+  const keepingObjects: ReportObjectStore = {
+    ...objects,
+    put: async (key, bytes, contentType) => {
+      await objects.put(key, bytes, contentType);
+      stored.keep(key, bytes);
+    },
+  };
   return {
     renderPdf: ({ sellerId, frequency, asOf, sections }) =>
       renderSellerReportWithSummary(db, {
@@ -48,20 +82,22 @@ export const createReportParts = (deps: {
     renderSheet: async ({ sellerId, asOf, include }) =>
       (await renderSheets(db, { sellerId, asOf, include }))[0] ?? null,
     archive: async (input) => ({
-      archivedId: (await archiveReport({ writeSide, objects, now }, input)).archivedReportId,
+      archivedId: (await archiveReport({ writeSide, objects: keepingObjects, now }, input)).archivedReportId,
     }),
     readArchived: async ({ jobId, sellerId, file }) => {
-      const job = await readState(writeSide, jobDecider, jobStream(jobId));
+      const job = await currentState(writeSide, jobDecider, jobStream(jobId));
       const entry = job.status === 'none' ? undefined : job.archived[archivedFileKey(file.type, sellerId)];
       if (!entry) throw new Error(`job ${jobId} archived no ${file.type} for seller ${sellerId}`);
-      const stored = await objects.get(entry.objectKey);
+      const bytes =
+        stored.get(entry.objectKey) ??
+        new Uint8Array(await buffer((await objects.get(entry.objectKey)).body));
       return {
         type: file.type,
         extension: extensionOf(file.type),
         fileName: file.fileName,
         displayName: file.displayName,
         contentType: file.contentType,
-        bytes: new Uint8Array(await buffer(stored.body)),
+        bytes,
       };
     },
     wasEmailed: ({ jobId, recipientId }) => wasReportEmailed({ writeSide }, jobId, recipientId),

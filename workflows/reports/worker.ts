@@ -19,6 +19,7 @@ export const createReportsWorker = (options: {
   /** Starts the runs of the jobs a scheduled send records. */
   client: Client;
   maxConcurrentActivities?: number;
+  maxConcurrentWorkflowTasks?: number;
 }) =>
   Worker.create({
     connection: options.connection,
@@ -35,6 +36,9 @@ export const createReportsWorker = (options: {
       }),
     },
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 4,
-    maxConcurrentWorkflowTaskExecutions: 4,
+    // A report job's first workflow task holds its slot while the begin and plan local activities
+    // run (a few reads and appends, most of it waiting on the event store): at 4 slots a tick's
+    // jobs queued about 30 s for their first task behind them (docs/adr/0038, Costs of a job).
+    maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks ?? 24,
     maxCachedWorkflows: 200,
   });

@@ -91,7 +91,13 @@ export async function reportJobWorkflow(input: ReportJobInput): Promise<ReportJo
     const archived: ArchivedFile[] = [];
     let summary: ReportSummary | null = null;
     for (const [index, file] of plan.files.entries()) {
-      const rendered = await renderAndArchive({ ...step, file, index, total: plan.files.length });
+      const rendered = await renderAndArchive({
+        ...step,
+        file,
+        index,
+        total: plan.files.length,
+        recipientCount: plan.recipientIds.length,
+      });
       if (rendered.archived) archived.push(rendered.archived);
       summary ??= rendered.summary;
     }
@@ -104,6 +110,7 @@ export async function reportJobWorkflow(input: ReportJobInput): Promise<ReportJo
         summary,
         index,
         total: plan.recipientIds.length,
+        fileCount: plan.files.length,
       });
       if (outcome.status === 'skipped') skippedRecipients.push({ recipientId, reason: outcome.reason });
       else sent.push(recipientId);

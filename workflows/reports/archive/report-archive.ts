@@ -5,7 +5,8 @@ import type { CommandHandlerDeps } from '../../../commands/command-handler';
 import { allocateId } from '../../../commands/id-allocator';
 import { archivedFileKey, type KnownJob } from '../../../domain/job/job';
 import { jobDecider } from '../../../domain/job/job-decider';
-import { readState, runSystemCommand, type SystemCommandContext } from '../../sync/system-commands';
+import { runSystemCommand, type SystemCommandContext } from '../../sync/system-commands';
+import { currentState } from '../current-state';
 import type { RenderedReport } from '../rendered-report';
 import type { ReportObjectStore } from './report-object-store';
 
@@ -41,7 +42,7 @@ export const archiveObjectKey = (file: {
   `${tenantArchivePrefix(file.tenantId)}jobs/${file.jobId}/${file.type}-${file.sellerId ?? 'tenant'}.${file.extension}`;
 
 const readJob = async (writeSide: CommandHandlerDeps, jobId: number): Promise<KnownJob> => {
-  const job = await readState(writeSide, jobDecider, jobStream(jobId));
+  const job = await currentState(writeSide, jobDecider, jobStream(jobId));
   if (job.status === 'none') throw new AppError('not_found', 'Job not found.');
   return job;
 };
