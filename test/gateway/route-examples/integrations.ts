@@ -131,7 +131,9 @@ export const examples: RouteExample[] = [
     happy: async (cast) => ({
       url: `/api/integrations/${await accountOfA(cast)}/companies?filter=matched&search=acme&limit=20`,
     }),
-    badInput: async (cast) => ({ url: `/api/integrations/${await accountOfA(cast)}/companies?filter=linked` }),
+    badInput: async (cast) => ({
+      url: `/api/integrations/${await accountOfA(cast)}/companies?filter=linked`,
+    }),
   },
   {
     method: 'DELETE',
