@@ -9,7 +9,14 @@
  *    1,000, as the ledger feed sender does), beside the bare consumer's rate.
  * 3. A seller_analytics_weekly data set for many sellers (the job's build and store, in-process):
  *    seconds and peak RSS, beside the figures' recompute of the same sellers.
+ * 4. Consumer lag during a live feed: `liveRecords` records sent to fresh topics in the sync's pages
+ *    (2,000 records) at the rate the 1M-invoice sync sent them (`liveRate`, records/s; bench/README.md,
+ *    sync), an analytics consumer (its own group and read store) running from the start; the lag
+ *    (records sent and not committed) is sampled every second until it reaches 0.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Kafka, logLevel, type Message } from 'kafkajs';
 import { analyticsGroupId } from '../../contracts/kafka/analytics';
@@ -103,12 +110,15 @@ export const suite: BenchSuite = {
   name: 'analytics',
   description:
     'The analytics consumers on N ledger feed records beside a bare kafkajs consumer of the same topics; the kafkajs producer; a seller_analytics_weekly data set for many sellers',
-  params: { records: 200_000, sellers: 1000, datasetSellers: 1000 },
+  // liveRate: the 1M-invoice sync's feed, 1,030,548 invoices (about 2.15 records each) in 310 s.
+  params: { records: 200_000, sellers: 1000, datasetSellers: 1000, liveRecords: 200_000, liveRate: 7150 },
   run: async (params, { log }) => {
     const sizes = {
       records: params.records ?? 200_000,
       sellers: params.sellers ?? 1000,
       datasetSellers: params.datasetSellers ?? 1000,
+      liveRecords: params.liveRecords ?? 200_000,
+      liveRate: params.liveRate ?? 7150,
     };
     const config = benchConfig('analytics');
     const prefix = config.KAFKA_TOPIC_PREFIX;
@@ -185,12 +195,13 @@ export const suite: BenchSuite = {
     await ensureAnalyticsIndexes(db);
     const admin = kafka.admin();
     await admin.connect();
-    const groupId = analyticsGroupId(prefix);
-    const lagOf = async () => {
+    /** Records on the topics not yet committed by the group. */
+    const lagOf = async (groupId = analyticsGroupId(prefix), of = topics) => {
       let lag = 0;
-      for (const topic of topics) {
-        const ends = await admin.fetchTopicOffsets(topic);
+      for (const topic of of) {
+        // Committed offsets first: read after them, the ends are never behind them.
         const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+        const ends = await admin.fetchTopicOffsets(topic);
         for (const end of ends) {
           const at = committed?.partitions.find((p) => p.partition === end.partition);
           lag += Number(end.high) - Math.max(0, Number(at?.offset ?? '0'));
@@ -215,7 +226,6 @@ export const suite: BenchSuite = {
     sampling = false;
     await sampler;
     await consumer.stop();
-    await admin.disconnect();
     log(
       `analytics consumer: ${consumer.applied()} in ${consumeSeconds.toFixed(1)} s (${Math.round(consumer.applied() / consumeSeconds)}/s)`,
     );
@@ -260,6 +270,77 @@ export const suite: BenchSuite = {
     );
     await readStore.close();
 
+    // A live feed: the sync's pages at the sync's pace, the consumer running from the start.
+    const livePrefix = `${prefix}.live`;
+    await ensureLedgerTopics(kafka, livePrefix);
+    const liveTopics = ledgerEntities.map((entity) => ledgerTopicOf(livePrefix, entity));
+    const liveStore = await openReadStore({
+      ...config,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'ledgerwise-bench-analytics-live-')),
+    });
+    await ensureAnalyticsIndexes(liveStore.db);
+    const liveConsumer = await startLedgerFactsConsumer({
+      kafka,
+      db: liveStore.db,
+      topicPrefix: livePrefix,
+    });
+    const liveLag = () => lagOf(analyticsGroupId(livePrefix), liveTopics);
+    const liveProducer = kafka.producer({ allowAutoTopicCreation: false });
+    await liveProducer.connect();
+    log(`live feed: ${sizes.liveRecords} records in pages of 2,000 at ${sizes.liveRate}/s, consumer running`);
+    const liveStarted = performance.now();
+    const liveLags: string[] = [];
+    let maxLag = 0;
+    let liveSampling = true;
+    const liveSampler = (async () => {
+      while (liveSampling) {
+        const lag = await liveLag();
+        maxLag = Math.max(maxLag, lag);
+        liveLags.push(`${((performance.now() - liveStarted) / 1000).toFixed(0)}s:${lag}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    })();
+    let sent = 0;
+    let page: LedgerFeedRecord[] = [];
+    const sendPage = async () => {
+      const byEntity = new Map<LedgerEntity, Message[]>();
+      for (const record of page) {
+        const list = byEntity.get(record.entity) ?? [];
+        list.push({
+          key: String(record.sellerId),
+          value: JSON.stringify(record),
+          headers: { recordId: record.recordId, schemaVersion: '1' },
+        });
+        byEntity.set(record.entity, list);
+      }
+      for (const [entity, messages] of byEntity)
+        await liveProducer.send({ topic: ledgerTopicOf(livePrefix, entity), acks: -1, messages });
+      sent += page.length;
+      page = [];
+      const due = liveStarted + (sent / sizes.liveRate) * 1000;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    };
+    for (const record of feedRecords({ records: sizes.liveRecords, sellers: sizes.sellers })) {
+      page.push(record);
+      if (page.length >= 2000) await sendPage();
+    }
+    if (page.length > 0) await sendPage();
+    const feedSeconds = (performance.now() - liveStarted) / 1000;
+    const feedEnded = performance.now();
+    while ((await liveLag()) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    const catchUpSeconds = (performance.now() - feedEnded) / 1000;
+    liveSampling = false;
+    await liveSampler;
+    await liveProducer.disconnect();
+    await liveConsumer.stop();
+    await liveStore.close();
+    await admin.disconnect();
+    log(
+      `live feed: ${sent} records sent in ${feedSeconds.toFixed(1)} s (${Math.round(sent / feedSeconds)}/s); max lag ${maxLag} records; lag 0 ${catchUpSeconds.toFixed(1)} s after the last page`,
+    );
+    log(`live consumer lag (seconds since the feed started: records behind): ${liveLags.join(' ')}`);
+
     const figures: Figure[] = [
       {
         name: 'analytics consumer (kafkajs), records/s',
@@ -293,6 +374,20 @@ export const suite: BenchSuite = {
         unit: 'MB',
         value: Math.round(peak / 1024 / 1024),
         baseline: { name: 'RSS before the data set', value: Math.round(rssBefore / 1024 / 1024) },
+        higherIsBetter: false,
+      },
+      {
+        name: `consumer lag during a live feed of ${sent} records at the sync's pace, max records behind`,
+        unit: 'records',
+        value: maxLag,
+        baseline: { name: 'records the feed sent per second', value: sent / feedSeconds },
+        higherIsBetter: false,
+      },
+      {
+        name: 'consumer lag during a live feed, seconds from the last page to lag 0',
+        unit: 's',
+        value: catchUpSeconds,
+        baseline: { name: 'seconds the feed took', value: feedSeconds },
         higherIsBetter: false,
       },
     ];
