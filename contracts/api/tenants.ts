@@ -41,6 +41,8 @@ export const Tenant = z.object({
   Referrer: z.string().nullable(),
   ReferrerIdentifier: z.string().nullable(),
   LandingPage: z.string().nullable(),
+  /** The company's account in the marketing-automation tool: the admin table links to it. */
+  ActiveCampaignId: z.string().nullable().optional(),
   PlanIdentifier: z.string().nullable(),
   AdvisoryPartner: z.object({ Id: z.number(), Name: z.string() }).nullable(),
   ClientsPartner: z
@@ -199,7 +201,8 @@ const ClientsPartnerInput = z
 
 /**
  * PUT or PATCH /api/tenants/{id}: the Company and Reporting tabs; absent fields are unchanged. UsageType,
- * PartnerId, the referral fields and PlanIdentifier are platform admin fields (portal.md section 6).
+ * PartnerId, the referral fields, ActiveCampaignId and PlanIdentifier are platform admin fields
+ * (portal.md section 6).
  */
 export const UpdateTenantRequest = z
   .object({
@@ -215,6 +218,7 @@ export const UpdateTenantRequest = z
     Referrer: Text(200).nullable().optional(),
     ReferrerIdentifier: Text(200).nullable().optional(),
     LandingPage: Text(500).nullable().optional(),
+    ActiveCampaignId: Text(64).nullable().optional(),
     PlanIdentifier: Text(100).optional(),
   })
   .strict();

@@ -159,6 +159,12 @@ export const TenantReferralChanged = z.object({
   }),
 });
 
+/** The company's account in the marketing-automation tool (ActiveCampaign), for the admin table's link. */
+export const TenantActiveCampaignIdChanged = z.object({
+  type: z.literal('TenantActiveCampaignIdChanged'),
+  data: z.object({ TenantId: EntityId, ActiveCampaignId: z.string().min(1).nullable() }),
+});
+
 /** Carries the whole resulting settings, so the schedule reactor needs no other event to act. */
 export const TenantReportingSettingsChanged = z.object({
   type: z.literal('TenantReportingSettingsChanged'),
@@ -218,6 +224,7 @@ export const TenantEvent = z.discriminatedUnion('type', [
   TenantUsageTypeChanged,
   TenantPartnerChanged,
   TenantReferralChanged,
+  TenantActiveCampaignIdChanged,
   TenantReportingSettingsChanged,
   TenantLogoSubmitted,
   TenantLogoReviewed,
@@ -238,6 +245,7 @@ export const tenantEventVersions = {
   TenantUsageTypeChanged: 1,
   TenantPartnerChanged: 1,
   TenantReferralChanged: 1,
+  TenantActiveCampaignIdChanged: 1,
   TenantReportingSettingsChanged: 1,
   TenantLogoSubmitted: 1,
   TenantLogoReviewed: 1,
@@ -261,6 +269,7 @@ export const tenantPersonalDataFields = {
   TenantUsageTypeChanged: [],
   TenantPartnerChanged: [],
   TenantReferralChanged: ['Referrer', 'ReferrerIdentifier', 'LandingPage'],
+  TenantActiveCampaignIdChanged: [],
   TenantReportingSettingsChanged: [],
   TenantLogoSubmitted: [],
   TenantLogoReviewed: [],

@@ -403,11 +403,47 @@ describe('platform-admin fields: usage type, partner link, referral', () => {
     ['ChangeTenantUsageType', { usageType: 'TEST' }],
     ['ChangeTenantPartner', { partnerId: 5 }],
     ['ChangeTenantReferral', { referrer: 'x', referrerIdentifier: null, landingPage: null }],
+    ['ChangeTenantActiveCampaignId', { activeCampaignId: '12' }],
   ] as const)('refuses %s to a tenant admin', (type, data) => {
     spec
       .given([business])
       .when(command(type, data as never, tenantAdmin))
       .thenFails('forbidden', 'Only a platform administrator can do this.');
+  });
+});
+
+describe('ChangeTenantActiveCampaignId', () => {
+  it('records the account id once, clears it on blank, and refuses one too long', () => {
+    spec
+      .given([business])
+      .when(command('ChangeTenantActiveCampaignId', { activeCampaignId: ' 42 ' }, platformAdmin))
+      .then([
+        {
+          type: 'TenantActiveCampaignIdChanged',
+          data: { TenantId: business.data.TenantId, ActiveCampaignId: '42' },
+        },
+      ]);
+    const set = {
+      type: 'TenantActiveCampaignIdChanged',
+      data: { TenantId: business.data.TenantId, ActiveCampaignId: '42' },
+    } as const;
+    spec
+      .given([business, set])
+      .when(command('ChangeTenantActiveCampaignId', { activeCampaignId: '42' }, platformAdmin))
+      .then([]);
+    spec
+      .given([business, set])
+      .when(command('ChangeTenantActiveCampaignId', { activeCampaignId: '' }, platformAdmin))
+      .then([
+        {
+          type: 'TenantActiveCampaignIdChanged',
+          data: { TenantId: business.data.TenantId, ActiveCampaignId: null },
+        },
+      ]);
+    spec
+      .given([business])
+      .when(command('ChangeTenantActiveCampaignId', { activeCampaignId: 'x'.repeat(65) }, platformAdmin))
+      .thenFails('validation', 'The ActiveCampaign id is too long.');
   });
 });
 

@@ -64,6 +64,11 @@ export type ChangeTenantUsageType = TenantCommandOf<'ChangeTenantUsageType', { u
 /** Links the tenant to an advisory partner; that the partner exists is checked by the command layer. */
 export type ChangeTenantPartner = TenantCommandOf<'ChangeTenantPartner', { partnerId: number | null }>;
 
+/** A platform admin's edit, or an ActiveCampaign sync finding the company among the accounts. */
+export type ChangeTenantActiveCampaignId = TenantCommandOf<
+  'ChangeTenantActiveCampaignId',
+  { activeCampaignId: string | null }
+>;
 export type ChangeTenantReferral = TenantCommandOf<
   'ChangeTenantReferral',
   { referrer: string | null; referrerIdentifier: string | null; landingPage: string | null }
@@ -107,6 +112,7 @@ export type TenantCommand =
   | ChangeTenantUsageType
   | ChangeTenantPartner
   | ChangeTenantReferral
+  | ChangeTenantActiveCampaignId
   | ChangeReportingSettings
   | SubmitTenantLogo
   | ReviewTenantLogo
@@ -427,6 +433,22 @@ export const decideTenant = (command: TenantCommand, state: TenantState): Tenant
         if (tenant.partnerId === c.data.partnerId) return [];
         return [
           { type: 'TenantPartnerChanged', data: { TenantId: tenant.tenantId, PartnerId: c.data.partnerId } },
+        ];
+      }),
+    )
+    .with({ type: 'ChangeTenantActiveCampaignId' }, (c) =>
+      decidePlatformAdminEdit(c, state, (tenant): TenantEvent[] => {
+        const next = blankToNull(c.data.activeCampaignId);
+        if (next !== null && next.length > 64)
+          throw new AppError('validation', 'The ActiveCampaign id is too long.', {
+            properties: { ActiveCampaignId: 'at most 64 characters' },
+          });
+        if (next === tenant.activeCampaignId) return [];
+        return [
+          {
+            type: 'TenantActiveCampaignIdChanged',
+            data: { TenantId: tenant.tenantId, ActiveCampaignId: next },
+          },
         ];
       }),
     )

@@ -23,6 +23,7 @@ export type Tenant = {
   industry: Industry | null;
   partnerId: number | null;
   referral: { referrer: string | null; referrerIdentifier: string | null; landingPage: string | null };
+  activeCampaignId: string | null;
   planIdentifier: string | null;
   reporting: ReportingSettings;
   /** The approved logo shown on reports (Settings.Partner.Logo), and one waiting for staff review. */
@@ -56,6 +57,7 @@ export const evolveTenant = (state: TenantState, event: TenantEvent): TenantStat
         referrerIdentifier: data.ReferrerIdentifier,
         landingPage: data.LandingPage,
       },
+      activeCampaignId: null,
       planIdentifier: data.PlanIdentifier,
       reporting: data.Reporting,
       logo: { approvedUrl: null, pending: null },
@@ -80,6 +82,9 @@ export const evolveTenant = (state: TenantState, event: TenantEvent): TenantStat
     )
     .with({ type: 'TenantPartnerChanged' }, ({ data }) =>
       whenExisting(state, (t) => ({ ...t, partnerId: data.PartnerId })),
+    )
+    .with({ type: 'TenantActiveCampaignIdChanged' }, ({ data }) =>
+      whenExisting(state, (t) => ({ ...t, activeCampaignId: data.ActiveCampaignId })),
     )
     .with({ type: 'TenantReferralChanged' }, ({ data }) =>
       whenExisting(state, (t) => ({

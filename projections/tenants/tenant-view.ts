@@ -87,6 +87,7 @@ export const toTenantView = (tenant: TenantDocument, joins: TenantJoins): Tenant
     Referrer: tenant.Referrer,
     ReferrerIdentifier: tenant.ReferrerIdentifier,
     LandingPage: tenant.LandingPage,
+    ActiveCampaignId: tenant.ActiveCampaignId ?? null,
     PlanIdentifier: tenant.PlanIdentifier,
     AdvisoryPartner: advisory ? { Id: advisory._id, Name: advisory.name } : null,
     ClientsPartner: owned

@@ -36,6 +36,8 @@ export type TenantDocument = {
   Referrer: string | null;
   ReferrerIdentifier: string | null;
   LandingPage: string | null;
+  /** Absent on documents written before the field existed. */
+  ActiveCampaignId?: string | null;
   PlanIdentifier: string | null;
   /** Settings.Reporting as last saved; queries fill missing fields with the spec's defaults. */
   Reporting: ReportingSettings;
@@ -93,6 +95,7 @@ const tenantWrites = (event: TenantEvent): ReadModelWrite<Collections>[] => {
           Referrer: data.Referrer,
           ReferrerIdentifier: data.ReferrerIdentifier,
           LandingPage: data.LandingPage,
+          ActiveCampaignId: null,
           PlanIdentifier: data.PlanIdentifier,
           Reporting: data.Reporting,
           LogoURL: null,
@@ -127,6 +130,8 @@ const tenantWrites = (event: TenantEvent): ReadModelWrite<Collections>[] => {
       return [setTenant(event.data.TenantId, { UsageType: event.data.UsageType })];
     case 'TenantPartnerChanged':
       return [setTenant(event.data.TenantId, { PartnerId: event.data.PartnerId })];
+    case 'TenantActiveCampaignIdChanged':
+      return [setTenant(event.data.TenantId, { ActiveCampaignId: event.data.ActiveCampaignId })];
     case 'TenantReferralChanged': {
       const { data } = event;
       return [

@@ -252,8 +252,15 @@ describe('PUT and PATCH /api/tenants/:id', () => {
     const byAdmin = await admin.browser.put(`/api/tenants/${tenantId}`, {
       UsageType: 'TEST',
       Referrer: 'partner-site',
+      ActiveCampaignId: '4711',
     });
-    expect(Tenant.parse(byAdmin.json())).toMatchObject({ UsageType: 'TEST', Referrer: 'partner-site' });
+    expect(Tenant.parse(byAdmin.json())).toMatchObject({
+      UsageType: 'TEST',
+      Referrer: 'partner-site',
+      ActiveCampaignId: '4711',
+    });
+    const ownersTry = await owner.browser.put(`/api/tenants/${tenantId}`, { ActiveCampaignId: '1' });
+    expect(ownersTry.statusCode).toBe(403);
   });
 
   it('refuses a save from a stale page with 412, and a firm without a client display name', async () => {

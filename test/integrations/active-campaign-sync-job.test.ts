@@ -1,3 +1,4 @@
+import { Tenant } from '../../contracts/api/tenants';
 import { usersCollection } from '../../projections/users/user-view';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
@@ -158,6 +159,7 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
   /** The accounts the first sync made (links by method 'created'). */
   let made: string[] = [];
   let ownerId = 0;
+  let tenantIdOf = 0;
 
   beforeAll(async () => {
     const owner = await signUp(world, { name: 'ac-sync-owner' });
@@ -165,8 +167,11 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
     // The company's owner is a contact of the ActiveCampaign account (its marketing list).
     activeCampaign.load({
       contacts: [{ id: '9901', email: owner.email.toUpperCase(), firstName: 'Owner', lastName: 'Sync' }],
+      // The company itself is an account there, spelled its own way.
+      accounts: [{ id: '7701', name: 'ActiveCampaign Sync Co.', accountUrl: null }],
     });
     const tenantId = await companyFor(world, owner, { name: 'ActiveCampaign Sync Co' });
+    tenantIdOf = tenantId;
     integrationId = 883_001;
     const { vault } = createCrmServices({
       db: world.services.db,
@@ -228,6 +233,8 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
     await world.settle();
     const user = await (await usersCollection(world.services.db)).findOne({ _id: ownerId });
     expect(user?.ActiveCampaignId).toBe('9901');
+    const tenant = await admin.get(`/api/tenants/${tenantIdOf}`);
+    expect(Tenant.parse(tenant.json()).ActiveCampaignId).toBe('7701');
 
     const second = await runJob('sync', integrationId);
     expect(second.Status).toBe('completed');
@@ -245,6 +252,6 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
         .records('accounts')
         .map((a) => String(a.name))
         .sort(),
-    ).toEqual(fixtureNames);
+    ).toEqual([...fixtureNames, 'ActiveCampaign Sync Co.'].sort());
   });
 });

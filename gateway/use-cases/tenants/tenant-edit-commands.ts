@@ -73,6 +73,12 @@ const adminCommands = async (
         landingPage: body.LandingPage === undefined ? tenant.referral.landingPage : body.LandingPage,
       },
     });
+  if (body.ActiveCampaignId !== undefined)
+    commands.push({
+      ...base,
+      type: 'ChangeTenantActiveCampaignId',
+      data: { activeCampaignId: body.ActiveCampaignId },
+    });
   if (body.PlanIdentifier !== undefined) {
     await requirePlan(request, body.PlanIdentifier);
     commands.push({ ...base, type: 'ChangeTenantPlan', data: { planIdentifier: body.PlanIdentifier } });

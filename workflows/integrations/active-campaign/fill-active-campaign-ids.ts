@@ -1,12 +1,15 @@
 import type { Db } from 'mongodb';
 import type { CommandHandlerDeps } from '../../../commands/command-handler';
-import { userStream } from '../../../contracts/stream-ids';
+import { tenantStream, userStream } from '../../../contracts/stream-ids';
 import { systemActor } from '../../../domain/actor';
+import { tenantDecider } from '../../../domain/tenant/tenant-decider';
 import { userDecider } from '../../../domain/user/user-decider';
 import { membershipsCollection } from '../../../projections/users/membership-counts';
 import { usersCollection } from '../../../projections/users/user-view';
 import { runSystemCommand } from '../../sync/system-commands';
-import type { CrmContact } from '../crm/crm-connector';
+import { tenantSummaries } from '../../../projections/tenant-lookup';
+import type { CrmCompany, CrmContact } from '../crm/crm-connector';
+import { cleanedKey } from '../crm/matching';
 
 export type FillActiveCampaignIdsDeps = {
   /** The read models (users and memberships). */
@@ -72,4 +75,42 @@ export const fillActiveCampaignIds = async (
     if (result.events.length > 0) usersFilled += 1;
   }
   return { usersFilled };
+};
+
+/**
+ * During an ActiveCampaign sync: the account (organisation) whose name is the company's, compared as
+ * the Cleaned name match compares names, becomes the tenant's ActiveCampaignId. Two accounts with
+ * that name leave it unset: a wrong link is worse than none. An id set already is kept unless the
+ * account found is another one.
+ */
+export const fillTenantActiveCampaignId = async (
+  deps: FillActiveCampaignIdsDeps,
+  input: { tenantId: number; accounts: readonly Pick<CrmCompany, 'crmId' | 'name'>[] },
+): Promise<{ tenantFilled: boolean }> => {
+  const tenant = (await tenantSummaries(deps.db, [input.tenantId])).get(input.tenantId);
+  if (!tenant) return { tenantFilled: false };
+  const key = cleanedKey(tenant.Name);
+  const found = input.accounts.filter((account) => cleanedKey(account.name) === key);
+  if (found.length !== 1) return { tenantFilled: false };
+  const accountId = found[0]!.crmId;
+  const result = await runSystemCommand(
+    {
+      writeSide: deps.writeSide,
+      workflowId: deps.workflowId,
+      tenantId: input.tenantId,
+      process: 'integration-sync',
+    },
+    tenantDecider,
+    {
+      streamId: tenantStream(input.tenantId),
+      step: `active-campaign-id:tenant:${accountId}`,
+      command: {
+        type: 'ChangeTenantActiveCampaignId',
+        data: { activeCampaignId: accountId },
+        actor: systemActor,
+        now: deps.now(),
+      },
+    },
+  );
+  return { tenantFilled: result.events.length > 0 };
 };

@@ -1,4 +1,7 @@
-import { fillActiveCampaignIds } from '../active-campaign/fill-active-campaign-ids';
+import {
+  fillActiveCampaignIds,
+  fillTenantActiveCampaignId,
+} from '../active-campaign/fill-active-campaign-ids';
 import { createHash } from 'node:crypto';
 import { activityInfo, cancellationSignal, CancelledFailure, heartbeat, log } from '@temporalio/activity';
 import type { Db } from 'mongodb';
@@ -221,18 +224,27 @@ export const createIntegrationActivities = (deps: IntegrationActivityDeps) => {
           next?.catch(() => undefined);
           if (debug) for (const record of page.records) log.debug(`CRM ${kind} record`, debug(record));
           await writeMirrorPage(deps.db, scope(), { kind, records: page.records });
-          // ActiveCampaign: the tenant's users found among its contacts get their ActiveCampaignId (ADR 48).
-          if (kind === 'contacts' && crm.provider === 'ACTIVE_CAMPAIGN')
-            await fillActiveCampaignIds(
-              {
-                db: deps.db,
-                writeSide: deps.writeSide,
-                // The job's own name: a retried page appends nothing twice.
-                workflowId: `integration-sync-${input.integrationId}-${input.jobId}`,
-                now: deps.now,
-              },
-              { tenantId: input.tenantId, contacts: page.records as readonly CrmContact[] },
-            );
+          // ActiveCampaign: the company found among its accounts, and the tenant's users among its
+          // contacts, get their ActiveCampaignId (ADR 48), so the admin tables link to them.
+          if (crm.provider === 'ACTIVE_CAMPAIGN') {
+            // The job's own name: a retried page appends nothing twice.
+            const fill = {
+              db: deps.db,
+              writeSide: deps.writeSide,
+              workflowId: `integration-sync-${input.integrationId}-${input.jobId}`,
+              now: deps.now,
+            };
+            if (kind === 'contacts')
+              await fillActiveCampaignIds(fill, {
+                tenantId: input.tenantId,
+                contacts: page.records as readonly CrmContact[],
+              });
+            else
+              await fillTenantActiveCampaignId(fill, {
+                tenantId: input.tenantId,
+                accounts: page.records as readonly CrmCompany[],
+              });
+          }
           checkpoint.counts[kind] += page.records.length;
           checkpoint.cursor = page.nextCursor;
           heartbeat(checkpoint);

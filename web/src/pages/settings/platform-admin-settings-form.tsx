@@ -33,10 +33,11 @@ const PlatformAdminForm = z.object({
   Referrer: textOrNull(tenantFields.Referrer.unwrap().unwrap()),
   ReferrerIdentifier: textOrNull(tenantFields.ReferrerIdentifier.unwrap().unwrap()),
   LandingPage: textOrNull(tenantFields.LandingPage.unwrap().unwrap()),
+  ActiveCampaignId: textOrNull(tenantFields.ActiveCampaignId.unwrap().unwrap()),
   PlanIdentifier: tenantFields.PlanIdentifier.unwrap(),
 });
 
-/** The platform admin's fields of a company (portal.md section 6): tenant type, partner, referral, plan. */
+/** The platform admin's fields of a company (portal.md section 6): tenant type, partner, referral, ids, plan. */
 export const PlatformAdminSettingsForm = ({ tenant }: { tenant: Tenant }) => {
   const updateTenant = useUpdateTenant();
   const form = useForm({
@@ -47,6 +48,7 @@ export const PlatformAdminSettingsForm = ({ tenant }: { tenant: Tenant }) => {
       Referrer: tenant.Referrer ?? '',
       ReferrerIdentifier: tenant.ReferrerIdentifier ?? '',
       LandingPage: tenant.LandingPage ?? '',
+      ActiveCampaignId: tenant.ActiveCampaignId ?? '',
       PlanIdentifier: '',
     },
   });
@@ -83,6 +85,12 @@ export const PlatformAdminSettingsForm = ({ tenant }: { tenant: Tenant }) => {
       <FormTextField control={form.control} name="Referrer" label="Referrer" />
       <FormTextField control={form.control} name="ReferrerIdentifier" label="Referrer identifier" />
       <FormTextField control={form.control} name="LandingPage" label="Landing page" />
+      <FormTextField
+        control={form.control}
+        name="ActiveCampaignId"
+        label="ActiveCampaign account id"
+        hint="Filled by an ActiveCampaign sync when an account has the company's name."
+      />
       <FormTextField
         control={form.control}
         name="PlanIdentifier"

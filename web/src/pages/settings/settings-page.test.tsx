@@ -321,6 +321,7 @@ describe('Settings page', () => {
       Referrer: 'partner-x',
       ReferrerIdentifier: null,
       LandingPage: null,
+      ActiveCampaignId: null,
     });
     view.unmount();
 

@@ -30,7 +30,7 @@ import { TenantEditTabs } from './tenant-edit-tabs';
 import {
   classificationLabels,
   dangerButtonClasses,
-  marketingSearchLink,
+  tenantMarketingLink,
   rowsNotice,
   tablePaging,
   tenantRowActions,
@@ -211,7 +211,7 @@ export const AdminTenantsPage = () => {
           </Button>
         )}
         <ExternalLink
-          href={marketingSearchLink(row.Name)}
+          href={tenantMarketingLink(row)}
           target="_blank"
           rel="noreferrer"
           aria-label={`Marketing contact of ${row.Name}`}

@@ -66,6 +66,11 @@ export const withHttp = (url: string): string => (/^https?:\/\//i.test(url) ? ur
 export const marketingContactsUrl = 'https://app.activecampaign.com/app/contacts';
 export const marketingSearchLink = (name: string): string =>
   `${marketingContactsUrl}?search=${encodeURIComponent(name)}`;
+/** The company's own account when an ActiveCampaign sync (or an admin) recorded it, else a search. */
+export const tenantMarketingLink = (tenant: { Name: string; ActiveCampaignId?: string | null }): string =>
+  tenant.ActiveCampaignId
+    ? `https://app.activecampaign.com/app/accounts/${encodeURIComponent(tenant.ActiveCampaignId)}`
+    : marketingSearchLink(tenant.Name);
 
 /** Red that meets WCAG AA on white (Tremor's red buttons use red-500, 3.8:1). */
 export const dangerButtonClasses =
