@@ -71,6 +71,8 @@ export const reportsProjection = defineProjection<ReportCollections>({
     managed: [
       { key: { tenantId: 1, updatedAt: -1 }, name: 'tenant_updated' },
       { key: { integrationId: 1 }, name: 'integration' },
+      // A deleted seller's rows go (SellerDeleted).
+      { key: { sellerId: 1 }, name: 'seller' },
     ],
   },
   filter: { eventTypes: [...archivedTypes, ...integrationTypes, ...sellerTypes, ...tenantTypes] },

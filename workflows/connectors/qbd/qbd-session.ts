@@ -58,7 +58,7 @@ import { textAt, type XmlElement } from './xml';
 export const QBD_SESSIONS_COLLECTION = 'qbd_sessions';
 
 let sessionsIndexed = new WeakSet<Db>();
-/** A seller's sessions, newest first (the logs route, the abandoned-session sweep): one index serves both. */
+/** A seller's sessions, newest first (the logs route, the sweep, a capture): one index serves them all. */
 export const ensureQbdSessionIndexes = async (db: Db): Promise<void> => {
   if (sessionsIndexed.has(db)) return;
   await db.collection(QBD_SESSIONS_COLLECTION).createIndex({ sellerId: 1, createdAt: -1 });
@@ -733,6 +733,7 @@ export const createQbdSessions = (deps: QbdSessionDeps) => {
     async capture(input: { sellerId: number; tenantId: number; xml: string }) {
       const answer = readQbxmlResponse(input.xml);
       // Journal entries need the receivable accounts: the ones the seller's latest run read.
+      await ensureQbdSessionIndexes(deps.db);
       const latest = await sessions.findOne(
         { sellerId: input.sellerId, receivables: { $exists: true } },
         { sort: { createdAt: -1 } },
