@@ -173,8 +173,23 @@ describe('seller journeys in a real browser', () => {
     // The server sorts: the customer with the largest open balance first, then by name on request.
     await customers.getByRole('button', { name: /Customer/ }).click();
     await customers.locator('th[aria-sort="ascending"]').waitFor();
-    // Click the link by the name read, not `.first()` again: the sorted rows may re-render in between.
-    const customerName = (await customers.getByRole('link').first().innerText()).trim();
+    // The header says ascending before the server's sorted page arrives: wait for rows in name order,
+    // the same on two reads, then open the first by its name.
+    let names: string[] = [];
+    await eventually(
+      async () => {
+        const before = (await customers.getByRole('link').allInnerTexts()).map((n) => n.trim());
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        names = (await customers.getByRole('link').allInnerTexts()).map((n) => n.trim());
+        return { before, names };
+      },
+      ({ before, names: now }) => {
+        expect(now.length).toBeGreaterThan(1);
+        expect(now).toEqual(before);
+        expect(now).toEqual([...now].sort((a, b) => a.localeCompare(b)));
+      },
+    );
+    const customerName = names[0]!;
     await customers.getByRole('link', { name: customerName, exact: true }).first().click();
     await page.waitForURL(`**/sellers/${sellerId}/customers/*`);
     await page.getByRole('heading', { name: customerName, level: 1 }).waitFor();
