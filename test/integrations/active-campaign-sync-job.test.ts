@@ -1,24 +1,13 @@
 import { Tenant } from '../../contracts/api/tenants';
 import { usersCollection } from '../../projections/users/user-view';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import pino from 'pino';
-import { Job } from '../../contracts/api/jobs';
 import type { Config } from '../../contracts/config';
 import { integrationStream } from '../../contracts/stream-ids';
 import { integrationDecider } from '../../domain/integration/integration-decider';
-import { currentCollection } from '../../projections/framework/read-model-versions';
-import {
-  crmCompanyLinksProjection,
-  type CrmCompanyLinkDoc,
-} from '../../projections/integrations/crm-company-links-projection';
-import { createCrmServices, crmConnectorFactories } from '../../workflows/integrations/crm-services';
-import { startIntegrationJobReactor } from '../../workflows/integrations/crm/integration-job-reactor';
-import { createCrmPushActivities } from '../../workflows/integrations/crm/push/push-activities';
-import { createIntegrationsWorker } from '../../workflows/integrations/worker';
-import { ledgerCollections, ledgerDocId } from '../../workflows/ledger/ledger-collections';
-import { companyFor, platformAdmin, signUp } from '../gateway/fixtures';
-import { useGatewayWorld, type Browser } from '../gateway/gateway-world';
+import { createCrmServices } from '../../workflows/integrations/crm-services';
+import { ledgerCollections } from '../../workflows/ledger/ledger-collections';
+import { companyFor, signUp } from '../gateway/fixtures';
+import { useGatewayWorld } from '../gateway/gateway-world';
+import { ledgerCustomer, useIntegrationJobRuntime } from './integration-job-world';
 import {
   activeCampaignFixture,
   startActiveCampaignFake,
@@ -35,12 +24,6 @@ jest.setTimeout(180_000);
 
 const world = useGatewayWorld(__filename);
 let activeCampaign: ActiveCampaignFake;
-let nativeConnection: NativeConnection;
-let connection: Connection;
-let worker: Worker;
-let running: Promise<unknown>;
-let reactor: { stop: () => Promise<void> };
-let admin: Browser;
 let config: Config;
 let fixtureNames: string[];
 
@@ -53,104 +36,13 @@ beforeAll(async () => {
     .map((a) => String(a.name))
     .sort();
   config = { ...world.config, ACTIVE_CAMPAIGN_API_URL: activeCampaign.url };
-  const { services } = world;
-  const crm = createCrmServices({
-    db: services.db,
-    writeSide: services.writeSide,
-    config,
-    now: () => new Date(),
-    factories: crmConnectorFactories(config),
-    debug: () => undefined,
-  });
-  nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  worker = await createIntegrationsWorker({
-    connection: nativeConnection,
-    config,
-    deps: {
-      db: services.db,
-      writeSide: services.writeSide,
-      vault: crm.vault,
-      now: () => new Date(),
-      connectors: crm.connectors,
-    },
-    push: createCrmPushActivities({
-      db: services.db,
-      writeSide: services.writeSide,
-      now: () => new Date(),
-      connectorFor: crm.connectors.connectorFor,
-      companyOwners: crm.companyOwners,
-    }),
-  });
-  running = worker.run();
-  reactor = startIntegrationJobReactor({
-    writeSide: services.writeSide,
-    db: services.db,
-    client,
-    config,
-    logger: pino({ level: 'silent' }),
-    pageSize: 25,
-  });
-  admin = (await platformAdmin(world)).browser;
 });
+
+const { admin, runJob, linksOf } = useIntegrationJobRuntime(world, () => config);
 
 afterAll(async () => {
-  await reactor?.stop();
-  worker?.shutdown();
-  await running;
-  await connection?.close();
-  await nativeConnection?.close();
   await activeCampaign?.close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const runJob = async (action: 'sync' | 'purge', integrationId: number, body?: unknown) => {
-  const response = await admin.post(`/api/integrations/${integrationId}/${action}`, body);
-  expect(response.statusCode).toBe(200);
-  const { jobId } = response.json<{ jobId: number }>();
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    await world.settle();
-    const job = Job.parse((await admin.get(`/api/jobs/${jobId}`)).json());
-    if (job.Status !== 'created' && job.Status !== 'running') return job;
-    await sleep(200);
-  }
-  throw new Error(`the ${action} job never finished`);
-};
-
-const customer = (
-  tenantId: number,
-  sellerId: number,
-  customerId: number,
-  name: string,
-  providerId: string,
-) => ({
-  _id: ledgerDocId(sellerId, providerId),
-  sellerId,
-  providerId,
-  customerId,
-  name,
-  email: null,
-  createdAt: new Date('2026-01-01T00:00:00Z'),
-  habit: null,
-  tenantId,
-  epoch: 1,
-  hash: 'h',
-  changedAt: new Date(),
-});
-
-const linksOf = async (integrationId: number) => {
-  await world.settle();
-  const links = await currentCollection<'links', CrmCompanyLinkDoc>(
-    world.services.db,
-    crmCompanyLinksProjection,
-    'links',
-  );
-  return (await links.find({ integrationId }).toArray())
-    .map(({ customerId, crmId, method }) => ({ customerId, crmId, method }))
-    .sort((a, b) => a.customerId.localeCompare(b.customerId));
-};
 
 const accountNamed = (name: string) => activeCampaign.records('accounts').find((a) => a.name === name);
 
@@ -207,10 +99,10 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
     await world.services.db
       .collection(ledgerCollections.customers)
       .insertMany([
-        customer(tenantId, 61, 1, 'Acme Inc', 'A-1'),
-        customer(tenantId, 61, 2, 'Tailspin Toys', 'A-2'),
+        ledgerCustomer(tenantId, 61, 1, 'Acme Inc', 'A-1'),
+        ledgerCustomer(tenantId, 61, 2, 'Tailspin Toys', 'A-2'),
       ] as never[]);
-    const settings = await admin.patch(`/api/integrations/${integrationId}`, {
+    const settings = await admin().patch(`/api/integrations/${integrationId}`, {
       Settings: { MatchUsingNamesCleaned: true, AddMissingCustomers: true },
     });
     expect(settings.statusCode).toBe(200);
@@ -233,7 +125,7 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
     await world.settle();
     const user = await (await usersCollection(world.services.db)).findOne({ _id: ownerId });
     expect(user?.ActiveCampaignId).toBe('9901');
-    const tenant = await admin.get(`/api/tenants/${tenantIdOf}`);
+    const tenant = await admin().get(`/api/tenants/${tenantIdOf}`);
     expect(Tenant.parse(tenant.json()).ActiveCampaignId).toBe('7701');
 
     const second = await runJob('sync', integrationId);
@@ -243,7 +135,9 @@ describe('an ActiveCampaign account synced, synced again and purged', () => {
 
   it('purges the account the integration made, and only that', async () => {
     expect(made).toHaveLength(1);
-    expect((await admin.patch(`/api/integrations/${integrationId}`, { Active: false })).statusCode).toBe(200);
+    expect((await admin().patch(`/api/integrations/${integrationId}`, { Active: false })).statusCode).toBe(
+      200,
+    );
     const job = await runJob('purge', integrationId, { unlink: false });
     expect(job.Failure).toBeNull();
     expect(job.Status).toBe('completed');
