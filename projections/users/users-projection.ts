@@ -249,6 +249,8 @@ export const usersProjection = defineProjection<Collections>({
     users: [
       { key: { Email: 1 }, name: 'email' },
       { key: { sortName: 1 }, name: 'sort_name' },
+      // The admin users table: every user not deleted, by name, a page at a time (bench admin-tables).
+      { key: { deleted: 1, sortName: 1, _id: 1 }, name: 'deleted_sort_name' },
     ],
     memberships: [
       { key: { tenantId: 1, userId: 1 }, name: 'tenant_user' },
