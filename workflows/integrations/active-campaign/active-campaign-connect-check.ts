@@ -27,7 +27,7 @@ export const checkActiveCampaignConnect = async (
   config: Pick<Config, 'ACTIVE_CAMPAIGN_API_URL'>,
   input: { url: string; apiKey: string },
   options: { resolveHost?: ResolveHost; fetch?: typeof fetch } = {},
-): Promise<'accepted'> => {
+): Promise<void> => {
   let base: string;
   let call: typeof fetch;
   if (config.ACTIVE_CAMPAIGN_API_URL) {
@@ -80,5 +80,4 @@ export const checkActiveCampaignConnect = async (
       message: `ActiveCampaign connect check answered ${response.status} without a user`,
       properties: { 'Credentials.URL': activeCampaignConnectTexts.notActiveCampaign },
     });
-  return 'accepted';
 };

@@ -2,23 +2,9 @@
 import { screen, within } from '@testing-library/react';
 import { renderApp } from '../../../test-support/render-app';
 import { sellerApi } from '../../sellers/seller-fixtures';
+import { adminStatsFixture as stats } from '../statistics/admin-stats-fixture';
 
 jest.setTimeout(30_000);
-
-const stats = {
-  partners: 3,
-  activeSellers: 41,
-  inactiveSellers: 5,
-  customers: 12_345,
-  invoices: 678_901,
-  invoiceRevenue: 123_456_789,
-  businesses: 30,
-  firms: 4,
-  directSubscriptions: 20,
-  channelSubscriptions: 6,
-  trialSubscriptions: 2,
-  salesAllTime: 987_654_321,
-};
 
 describe('the admin overview', () => {
   it('shows the cards of admin.md section 2, with Sales (All Time) and the Key Metrics download', async () => {

@@ -3,23 +3,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '../../../test-support/render-app';
 import { sellerApi } from '../../sellers/seller-fixtures';
+import { adminStatsFixture as stats } from './admin-stats-fixture';
 
 jest.setTimeout(30_000);
-
-const stats = {
-  partners: 3,
-  activeSellers: 41,
-  inactiveSellers: 5,
-  customers: 12_345,
-  invoices: 678_901,
-  invoiceRevenue: 123_456_789,
-  businesses: 30,
-  firms: 4,
-  directSubscriptions: 20,
-  channelSubscriptions: 6,
-  trialSubscriptions: 2,
-  salesAllTime: 987_654_321,
-};
 
 describe('the admin statistics screen', () => {
   it("shows the platform's counts and the ledger's T36M figures, amounts from cents", async () => {
