@@ -7,6 +7,11 @@
  * recipient. Timed from the trigger to the last job completed, beside the same weekly PDFs rendered
  * alone (renderSellerReportWithSummary, one after another, no workflow) in the same run.
  *
+ * The read models are projected as production projects them: by `ledgerwise projector` in a process of
+ * its own (architecture.md, Processes) on the run's data folder, not inside the worker's process as
+ * `ledgerwise all` runs them for local use. Its CPU during the tick, and how long after the last job it
+ * has caught up (when the jobs table shows every job done), are figures of their own.
+ *
  * The email is built in full (MIME with the PDF attached, by nodemailer) but not handed to an SMTP
  * server: MailDev is shared with the test suites, which read every email it holds. The SMTP hop is in
  * the report tests' timings instead.
@@ -16,13 +21,17 @@
  * two years; 360 is the DEMO connector's own small business) written as a sync writes it, metrics computed by the metrics code itself, and the
  * read models projected from the events.
  */
-import { rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import nodemailer from 'nodemailer';
 import pino from 'pino';
 import type { Db } from 'mongodb';
+import type { Config } from '../../contracts/config';
 import { handleCommand } from '../../commands/command-handler';
 import { openEventSource, type EventSource } from '../../commands/open-event-source';
 import { recipientStream, sellerStream, tenantStream } from '../../contracts/stream-ids';
@@ -31,7 +40,6 @@ import type { Decider, DomainEvent } from '../../domain/decider';
 import { recipientDecider } from '../../domain/recipient/recipient-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
-import { ProjectionProcessor } from '../../projections/framework/projection-processor';
 import { projectionPositions } from '../../projections/framework/read-your-writes';
 import { openReadStore } from '../../projections/read-store/open-read-store';
 import { projections } from '../../projections/registry';
@@ -160,6 +168,93 @@ const mimeOnlyMailer = (): Mailer => {
   };
 };
 
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux, as these machines are). */
+const cpuSecondsOf = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name and state.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+/** The peak resident size of a process so far (VmHWM), in MiB. */
+const peakRssMiBOf = (pid: number): number => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((row) => row.startsWith('VmHWM:'));
+  return Number(line?.match(/\d+/)?.[0] ?? 0) / 1024;
+};
+
+/**
+ * The projector as production runs it: `ledgerwise projector`, a process of its own (architecture.md,
+ * Processes) on the run's data folder and read store, leased projections and all. The worker process
+ * of the tick then holds only what the worker role holds.
+ */
+const startProjectorProcess = async (
+  config: Config,
+): Promise<{ child: ChildProcess; stop: () => Promise<void> }> => {
+  const healthPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: config.DATA_DIR,
+    TEMPORAL_TASK_QUEUE_PREFIX: config.TEMPORAL_TASK_QUEUE_PREFIX,
+    KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
+    PROJECTOR_HEALTH_PORT: String(healthPort),
+  };
+  delete env.READ_STORE_PATH;
+  if (config.MONGO_URL) env.MONGO_URL = config.MONGO_URL;
+  else delete env.MONGO_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/ledgerwise.ts', 'projector'], {
+    cwd: join(__dirname, '..', '..'),
+    detached: true,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stop = async () => {
+    if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid, 'SIGTERM');
+    const stopped = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000)),
+    ]);
+    if (!stopped) {
+      process.kill(-child.pid, 'SIGKILL');
+      await exited;
+    }
+  };
+  for (let attempt = 0; ; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`the projector process exited:\n${output}`);
+    const healthy = await fetch(`http://127.0.0.1:${healthPort}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (attempt > 240) {
+      await stop();
+      throw new Error(`the projector process did not start within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { child, stop };
+};
+
 export const suite: BenchSuite = {
   name: 'reports-schedule',
   description:
@@ -175,16 +270,7 @@ export const suite: BenchSuite = {
     const { db } = readStore;
     const events = await openEventSource(config);
     const now = new Date();
-    const processors = projections.map(
-      (projection) =>
-        new ProjectionProcessor({
-          db,
-          store: events.store,
-          decode: events.decode,
-          projection,
-          logger: pino({ level: 'silent' }),
-        }),
-    );
+    let projector: Awaited<ReturnType<typeof startProjectorProcess>> | null = null;
     const nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
     const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
     const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
@@ -207,7 +293,8 @@ export const suite: BenchSuite = {
         await seedSeller({ db, events, now, invoicesPerYear: params.invoicesPerYear ?? 360 }, sellerId);
         if (sellerId % 100 === 0) log(`  ${sellerId} sellers seeded`);
       }
-      for (const processor of processors) processor.start();
+      projector = await startProjectorProcess(config);
+      const projectorPid = projector.child.pid ?? 0;
       const head = await events.store.headPosition();
       const positions = projectionPositions(db);
       await Promise.all(projections.map((p) => positions.waitForPosition(p.name, head, 600_000)));
@@ -267,15 +354,30 @@ export const suite: BenchSuite = {
         { after: await events.store.headPosition(), filter: { eventTypes: ['JobCompleted', 'JobFailed'] } },
       );
       log('workflow: triggering the weekly schedule');
+      const workerCpuBefore = process.cpuUsage();
+      const projectorCpuBefore = cpuSecondsOf(projectorPid);
+      let projectorCaughtUp = 0;
       const inWorkflow = await measurePeakRss(() =>
         worker.runUntil(async () => {
           const started = performance.now();
           await schedule.trigger();
           await allDone;
-          return (performance.now() - started) / 1000;
+          const done = performance.now();
+          // The jobs table shows the last job done once the projector has read its events.
+          const last = await events.store.headPosition();
+          await Promise.all(projections.map((p) => positions.waitForPosition(p.name, last, 600_000)));
+          projectorCaughtUp = (performance.now() - done) / 1000;
+          return (done - started) / 1000;
         }),
       );
+      const workerCpu = process.cpuUsage(workerCpuBefore);
+      const workerCpuSeconds = (workerCpu.user + workerCpu.system) / 1e6;
+      const projectorCpuSeconds = cpuSecondsOf(projectorPid) - projectorCpuBefore;
+      const projectorPeakMiB = peakRssMiBOf(projectorPid);
       await subscription.stop();
+      log(
+        `CPU during the tick: worker process ${workerCpuSeconds.toFixed(1)} s, projector process ${projectorCpuSeconds.toFixed(1)} s (peak RSS ${projectorPeakMiB.toFixed(0)} MiB); projector caught up ${projectorCaughtUp.toFixed(1)} s after the last job`,
+      );
       log(
         `workflow: ${inWorkflow.result.toFixed(1)} s for ${finished} jobs (${failed} failed), peak RSS ${inWorkflow.peakMiB.toFixed(0)} MiB`,
       );
@@ -304,6 +406,29 @@ export const suite: BenchSuite = {
           higherIsBetter: false,
         },
       ];
+      figures.push(
+        {
+          name: 'Weekly schedule tick: CPU of the projector process (its own process, as in production)',
+          unit: 'cpu s',
+          value: projectorCpuSeconds,
+          baseline: { name: 'CPU of the worker process (without the PDF process)', value: workerCpuSeconds },
+          higherIsBetter: false,
+        },
+        {
+          name: 'Weekly schedule tick: projector caught up after the last job completed',
+          unit: 's',
+          value: projectorCaughtUp,
+          baseline: { name: 'trigger to last job completed', value: inWorkflow.result },
+          higherIsBetter: false,
+        },
+        {
+          name: 'Weekly schedule tick: peak RSS of the projector process',
+          unit: 'MiB',
+          value: projectorPeakMiB,
+          baseline: { name: 'peak RSS of the worker process', value: inWorkflow.peakMiB },
+          higherIsBetter: false,
+        },
+      );
       if (failed > 0) log(`WARNING: ${failed} report jobs failed`);
       return figures;
     } finally {
@@ -317,7 +442,7 @@ export const suite: BenchSuite = {
         .getHandle(reportScheduleId(config, { tenantId: TENANT, frequency: 'monthly' }))
         .delete()
         .catch(() => undefined);
-      for (const processor of processors) await processor.stop();
+      await projector?.stop();
       await stopPdfProcess();
       await objects.deletePrefix(tenantArchivePrefix(TENANT)).catch(() => 0);
       objects.close();

@@ -42,6 +42,8 @@ let mocks: Mocks;
 const newMocks = () => {
   mocks = {
     beginReportJob: jest.fn().mockResolvedValue(undefined),
+    // Runs from the begin-and-plan-in-one-step patch on answer the plan planReport holds here.
+    beginAndPlanReport: jest.fn((step: unknown): unknown => mocks.planReport(step)),
     planReport: jest.fn().mockResolvedValue({
       skipped: null,
       files: [{ type: 'WEEKLY_REPORT' }, { type: 'CUSTOMER_SHEET' }],
@@ -76,6 +78,7 @@ const environment = useTimeSkippingWorkers([
     activities: activitiesCalling(() => mocks, [
       'beginReportJob',
       'planReport',
+      'beginAndPlanReport',
       'renderAndArchive',
       'sendReportEmail',
       'finishReportJob',
@@ -128,7 +131,9 @@ describe('reportJobWorkflow', () => {
     await expect(handle.result()).resolves.toEqual(expected);
 
     const step = { ...input, workflowId: handle.workflowId };
-    expect(mocks.beginReportJob).toHaveBeenCalledWith(step);
+    // A new run begins and plans in one local activity; the two-step path is for recorded runs only.
+    expect(mocks.beginAndPlanReport).toHaveBeenCalledWith(step);
+    expect(mocks.beginReportJob).not.toHaveBeenCalled();
     expect(
       mocks.renderAndArchive.mock.calls.map(([call]: [{ file: unknown; index: number; total: number }]) => [
         call.file,

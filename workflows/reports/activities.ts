@@ -235,24 +235,42 @@ const heartbeating = async <T>(work: () => Promise<T>): Promise<T> => {
   }
 };
 
+const beginJob = async (deps: ReportDeps, step: ReportJobStep): Promise<void> => {
+  await runSystemCommand(commandContext(deps, step), jobDecider, {
+    streamId: jobStream(step.jobId),
+    step: 'start-job',
+    command: { type: 'StartJob', now: deps.now(), data: {} },
+  });
+};
+
+const planAndRecord = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPlan> => {
+  const plan = await planFor(deps, step);
+  if (
+    plan.skipped === null &&
+    recordsProgress({ files: plan.files.length, recipients: plan.recipientIds.length })
+  )
+    await recordProgress(deps, step, { stage: 'rendering', done: 0, total: plan.files.length });
+  return plan;
+};
+
 export const createReportActivities = (deps: ReportDeps) => ({
   /** Marks the job started; a job cancelled meanwhile fails the run (the decider's refusal). */
   async beginReportJob(step: ReportJobStep): Promise<void> {
-    await runSystemCommand(commandContext(deps, step), jobDecider, {
-      streamId: jobStream(step.jobId),
-      step: 'start-job',
-      command: { type: 'StartJob', now: deps.now(), data: {} },
-    });
+    await beginJob(deps, step);
   },
 
   async planReport(step: ReportJobStep): Promise<ReportPlan> {
-    const plan = await planFor(deps, step);
-    if (
-      plan.skipped === null &&
-      recordsProgress({ files: plan.files.length, recipients: plan.recipientIds.length })
-    )
-      await recordProgress(deps, step, { stage: 'rendering', done: 0, total: plan.files.length });
-    return plan;
+    return planAndRecord(deps, step);
+  },
+
+  /**
+   * Begin and plan in one local activity (runs from the `begin-and-plan-in-one-step` patch on): one
+   * workflow activation and one marker fewer per job. Both halves are idempotent, so a retry after a
+   * failed plan finds the job started and plans again.
+   */
+  async beginAndPlanReport(step: ReportJobStep): Promise<ReportPlan> {
+    await beginJob(deps, step);
+    return planAndRecord(deps, step);
   },
 
   /**

@@ -2,6 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import {
   ActivityFailure,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   workflowInfo,
@@ -18,6 +19,7 @@ import type {
   ArchivedFile,
   ReportJobInput,
   ReportJobResult,
+  ReportPlan,
   SendOutcome,
   SkippedRecipient,
 } from './report-job-input';
@@ -80,8 +82,13 @@ const reasonOf = (error: unknown): string => failureReasonOf(error, 'Sending the
 export async function reportJobWorkflow(input: ReportJobInput): Promise<ReportJobResult> {
   const step = { ...input, workflowId: workflowInfo().workflowId };
   try {
-    await jobSteps.beginReportJob(step);
-    const plan = await jobSteps.planReport(step);
+    // Runs recorded before the patch began and planned in two local activities (docs/adr/0038).
+    let plan: ReportPlan;
+    if (patched('begin-and-plan-in-one-step')) plan = await jobSteps.beginAndPlanReport(step);
+    else {
+      await jobSteps.beginReportJob(step);
+      plan = await jobSteps.planReport(step);
+    }
     const skippedRecipients: SkippedRecipient[] = [...plan.skippedRecipients];
     if (plan.skipped !== null) {
       const result: ReportJobResult = { skipped: plan.skipped, archived: [], sent: [], skippedRecipients };
