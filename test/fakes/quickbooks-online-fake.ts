@@ -196,9 +196,13 @@ const FAULT_BODY = (message: string, detail: string, code: string, type: string)
   time: new Date().toISOString(),
 });
 
-/** The statements the connector sends: SELECT * | COUNT(*) FROM entity [WHERE ...] [ORDERBY Id] [STARTPOSITION n] [MAXRESULTS n]. */
+/**
+ * The statements the connector sends: SELECT * | COUNT(*) | Id FROM entity [WHERE ...] [ORDERBY Id]
+ * [STARTPOSITION n] [MAXRESULTS n]. `SELECT Id` answers sparse records (only the Id), as QBO answers
+ * a query that names its properties.
+ */
 const STATEMENT =
-  /^SELECT\s+(\*|COUNT\(\*\))\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s+(\w+))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$/i;
+  /^SELECT\s+(\*|COUNT\(\*\)|Id)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDERBY\s+(\w+))?(?:\s+STARTPOSITION\s+(\d+))?(?:\s+MAXRESULTS\s+(\d+))?\s*$/i;
 
 /**
  * Where the authorization-code half of OAuth goes (a browser journey): the local OAuth server of
@@ -396,11 +400,13 @@ export const startQuickBooksOnlineFake = async (): Promise<QuickBooksOnlineFake>
         updatedAfterMs: after ? Date.parse(after) : null,
       };
       const table = companyOf(request.params.realmId).tables[entity];
-      if (match[1] !== '*')
+      if (/^COUNT/i.test(match[1]!))
         return { QueryResponse: { totalCount: table.count(filter) }, time: qboTime(Date.now()) };
       const start = Number(match[5] ?? 1);
       const max = Math.min(Number(match[6] ?? 100), 1000);
-      const records = table.page(filter, start, max);
+      const whole = table.page(filter, start, max);
+      const records =
+        match[1] === '*' ? whole : whole.map((r) => ({ Id: r.Id, domain: 'QBO', sparse: true }));
       return {
         QueryResponse:
           records.length > 0 ? { [entity]: records, startPosition: start, maxResults: records.length } : {},

@@ -16,6 +16,7 @@ import { createOAuthTokens, type OAuthTokens } from '../shared/oauth-tokens';
 import type { PlatformHttp } from '../shared/platform-http';
 import { createQboClient, QBO_NAME, type QboClient } from './qbo-client';
 import { isDeletedObject, QBO_MAX_RESULTS, qboEntities, type QboEntity } from './qbo-formats';
+import { compareQboIds, createStoredIds, qboIdsStatement, type StoredIds } from './qbo-id-comparison';
 import {
   fillCreditMemoApplications,
   forgetCreditApplications,
@@ -41,12 +42,15 @@ import {
  * A sync reads Change Data Capture since the CollectionDate, one entity per call, deleted objects
  * included (their stored rows are deleted). CDC looks back 30 days at most and answers 1,000 objects
  * at most: an older CollectionDate, or an entity with that many changes, is read with the query
- * endpoint filtered on MetaData.LastUpdatedTime instead, which does not list deletions (logged).
+ * endpoint filtered on MetaData.LastUpdatedTime instead, which does not list deletions; for the
+ * transactions the sync then pages their ids and deletes the stored ones QuickBooks no longer has
+ * (qbo-id-comparison.ts).
  */
 
 type QboCursor = {
   step: number;
-  mode: 'query' | 'cdc';
+  /** `ids`: the id comparison after a sync read the entity by query (qbo-id-comparison.ts). */
+  mode: 'query' | 'cdc' | 'ids';
   /** STARTPOSITION of the next query page (1-based). */
   start: number;
   /** The highest id this step wrote: the next page keeps only higher ones. */
@@ -62,12 +66,7 @@ const OVERLAP = 10;
 /** CDC's look-back limit is 30 days; a day's margin for clocks. */
 const CDC_LOOKBACK_MS = 29 * 24 * 3600 * 1000;
 
-const compareIds = (a: string, b: string) => {
-  const x = Number(a);
-  const y = Number(b);
-  if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
-  return a < b ? -1 : a > b ? 1 : 0;
-};
+const compareIds = compareQboIds;
 
 const idOf = (record: unknown): string | null => {
   const id = (record as { Id?: unknown } | null)?.Id;
@@ -130,11 +129,14 @@ export type QboConnectorDeps = {
   log?: MalformedLog;
   /** Warnings that are not about one record (a CDC fallback). */
   warn?: (message: string) => void;
+  /** The ledger's ids of a comparison in progress (qbo-id-comparison.ts); one per connector. */
+  storedIds?: StoredIds;
 };
 
 export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
   const log = deps.log ?? defaultMalformedLog;
   const warn = deps.warn ?? defaultWarn;
+  const storedIds = deps.storedIds ?? createStoredIds(deps.db);
 
   const firstCursor = async (request: FetchPageRequest): Promise<QboCursor> => {
     deps.tokens.forget(request.sellerId);
@@ -183,6 +185,60 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
     return { ...cursor, step, mode: cdcAllowed(since) ? 'cdc' : 'query', start: 1, lastId: null };
   };
 
+  /**
+   * One page of the id comparison: the ids QuickBooks has in the range the page covers, against
+   * the ledger's. A page covers from the last id compared through its own last id (the last page:
+   * to the end), provided it reaches back to the last id compared; one that does not (more records
+   * went before it than the pages overlap) backs up a page, so no id is ever taken for deleted
+   * because the paging stepped over it.
+   */
+  const compareIdPage = async (
+    { sellerId, since }: FetchPageRequest,
+    cursor: QboCursor,
+    page: LedgerPage,
+  ): Promise<QboCursor | null> => {
+    const entity = qboEntities[cursor.step] as keyof typeof deletedEntity;
+    const ledgerEntity = deletedEntity[entity];
+    const size = QBO_MAX_RESULTS;
+    const result = await deps.client.query(sellerId, qboIdsStatement(entity, { start: cursor.start, size }));
+    const records = result.QueryResponse[entity] ?? [];
+    const ids = records.map(idOf).filter((id): id is string => id !== null);
+    const { lastId } = cursor;
+    const first = ids.reduce<string | null>(
+      (min, id) => (min === null || compareIds(id, min) < 0 ? id : min),
+      null,
+    );
+    if (cursor.start > 1 && (first === null || lastId === null || compareIds(first, lastId) > 0))
+      return { ...cursor, start: Math.max(1, cursor.start - size) };
+    if (records.length >= size && ids.length === 0)
+      throw new Error(`${QBO_NAME} answered a page of ${entity} ids without ids`);
+    const last = records.length < size ? null : ids.reduce((max, id) => (compareIds(id, max) > 0 ? id : max));
+    const key = `${sellerId}:${entity}:${since?.toISOString() ?? ''}`;
+    const gone = await storedIds.missing({
+      key,
+      sellerId,
+      entity: ledgerEntity,
+      after: lastId,
+      through: last,
+      present: new Set(ids),
+    });
+    if (gone.length > 0) {
+      await recordDeletions(
+        { sellerId },
+        gone.map((providerId) => ({ entity: ledgerEntity, providerId })),
+        page,
+      );
+      if (entity === 'Payment')
+        await recordPaymentCredits({ db: deps.db, sellerId }, new Map(gone.map((id) => [id, []])), page);
+    }
+    if (last === null) {
+      storedIds.done(key);
+      return nextStep({ ...cursor, done: cursor.step + 1 }, since);
+    }
+    const overlap = Math.min(OVERLAP, Math.floor(size / 2));
+    return { ...cursor, lastId: last, start: cursor.start + records.length - overlap };
+  };
+
   const fetchOne = async (request: FetchPageRequest): Promise<FetchedPage> => {
     const { sellerId, since } = request;
     const cursor: QboCursor =
@@ -215,7 +271,8 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
       if (records.length >= QBO_MAX_RESULTS) {
         warn(
           `${QBO_NAME}: seller ${sellerId} changed ${records.length}+ ${entity} records since the last ` +
-            'sync, more than Change Data Capture answers; they are read page by page, without deletions.',
+            'sync, more than Change Data Capture answers; they are read page by page, and deletions ' +
+            'found by comparing ids.',
         );
         return answer({ ...cursor, mode: 'query', start: 1, lastId: null }, 0);
       }
@@ -236,6 +293,8 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
         await recordPaymentCredits({ db: deps.db, sellerId }, new Map(deleted.map((d) => [d.Id, []])), page);
       return answer(nextStep({ ...cursor, done: cursor.step + 1 }, since), skipped);
     }
+
+    if (cursor.mode === 'ids') return answer(await compareIdPage(request, cursor, page), 0);
 
     const size = Math.max(1, Math.min(request.pageSize, QBO_MAX_RESULTS));
     const result = await deps.client.query(
@@ -270,6 +329,9 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
       lastId: highest,
       done: since === null ? cursor.done + count + skipped : cursor.step,
     };
+    if (records.length < size && since !== null && entity in deletedEntity)
+      // A sync read the entity by query, which lists no deletions: compare ids next.
+      return answer({ ...progressed, mode: 'ids', start: 1, lastId: null }, skipped);
     if (records.length < size)
       return answer(
         nextStep({ ...progressed, done: since === null ? progressed.done : cursor.step + 1 }, since),
@@ -287,7 +349,13 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
     fetchPage: async (request): Promise<FetchedPage> => {
       let fetched = await fetchOne(request);
       let records = recordCount(fetched.page);
-      while (fetched.nextCursor !== null && records + QBO_MAX_RESULTS <= request.pageSize) {
+      // Calls are bounded too: an id comparison's calls write no records.
+      let calls = 1;
+      while (
+        fetched.nextCursor !== null &&
+        records + QBO_MAX_RESULTS <= request.pageSize &&
+        (calls += 1) * QBO_MAX_RESULTS <= request.pageSize
+      ) {
         const more = await fetchOne({ ...request, cursor: fetched.nextCursor, pageSize: QBO_MAX_RESULTS });
         for (const entity of ledgerEntityNames)
           (fetched.page[entity] as unknown[]).push(...more.page[entity]);
