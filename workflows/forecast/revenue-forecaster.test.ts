@@ -99,6 +99,24 @@ describe('forecastRevenue', () => {
     expect(forecastRevenue(history, weekly).mean).toEqual(Array.from({ length: 13 }, () => 0));
   });
 
+  it('forecasts a cycle from its mean rather than repeating the last point', () => {
+    // A ten-year cycle (as lynx or sunspots): a one-step fit takes alpha to 1 and repeats the last
+    // value; parameters fitted to 1..3-step errors forecast the cycle's mean instead.
+    const cycle = (t: number) => 1000 + 400 * Math.sin((2 * Math.PI * t) / 10);
+    const series = Array.from({ length: 70 }, (_, t) => cycle(t) + 40 * noise(t));
+    let errorOurs = 0;
+    let errorNaive = 0;
+    for (let origin = 60; origin < 70; origin++) {
+      const history = series.slice(0, origin);
+      const forecast = forecastRevenue(history, { horizon: 6, seasonLength: 1 });
+      forecast.mean.forEach((point, h) => {
+        errorOurs += Math.abs(point - cycle(origin + h));
+        errorNaive += Math.abs((history.at(-1) ?? 0) - cycle(origin + h));
+      });
+    }
+    expect(errorOurs).toBeLessThan(0.75 * errorNaive);
+  });
+
   it('never forecasts negative revenue', () => {
     const falling = Array.from({ length: 40 }, (_, t) => Math.max(1, 400 - 12 * t + 10 * noise(t)));
     const forecast = forecastRevenue(falling, weekly);
