@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { LedgerEntity } from '../../contracts/ledger';
 import type {
   AnalyticsFrequency,
@@ -8,10 +8,11 @@ import type {
 
 /**
  * The analytics read models (docs/adr/0041-analytics-exactly-once.md):
- * - `analytics_ledger_facts`: the latest version of each ledger record as the feed delivered it, one
- *   document per (entity, seller, provider id), reduced to the fields the figures need. A write
- *   replaces it only with a newer version (higher epoch, or same epoch and a later offset of the
- *   record's partition), so applying a record twice, late or out of turn changes nothing.
+ * - `analytics_fact_groups`: the ledger records as the feed delivered them, reduced to the fields the
+ *   figures need, one document per entity, seller and applied batch (`FactGroupDoc`). The version of
+ *   a record that counts is the newest one stored (higher epoch, or same epoch and a later offset of
+ *   the record's partition), chosen when the facts are read, so applying a record twice, late or out
+ *   of turn changes nothing; the recompute compacts a seller's groups.
  * - `analytics_dirty_batches`: per applied batch, the sellers whose facts it changed, until their
  *   figures are recomputed (one document per batch, not one write per seller).
  * - `seller_analytics`: per seller and frequency, the periods computed from its facts.
@@ -19,7 +20,9 @@ import type {
  * Figures are a function of the facts alone, so they are the same whatever order or how often
  * the records were applied.
  */
-export const ANALYTICS_FACTS = 'analytics_ledger_facts';
+export const ANALYTICS_FACTS = 'analytics_fact_groups';
+/** The former layout, one document per record: moved into groups on start (`ensureAnalyticsIndexes`). */
+export const LEGACY_ANALYTICS_FACTS = 'analytics_ledger_facts';
 export const ANALYTICS_DIRTY = 'analytics_dirty_batches';
 export const SELLER_ANALYTICS = 'seller_analytics';
 export const SELLER_ANALYTICS_TOTALS = 'seller_analytics_totals';
@@ -98,16 +101,45 @@ export const providerIdOf = (fact: Pick<FactDoc, '_id'>): string => {
 let indexed = new WeakSet<Db>();
 export const ensureAnalyticsIndexes = async (db: Db): Promise<void> => {
   if (indexed.has(db)) return;
-  const facts = db.collection<FactDoc>(ANALYTICS_FACTS);
-  const existing = new Set((await facts.indexes().catch(() => [])).map((i) => i.name));
-  // Facts are read by seller only; each index path costs every insert (the embedded store extracts
-  // it from the JSON), so the former (sellerId, entity) index gave way to this one.
-  if (!existing.has('seller')) await facts.createIndex({ sellerId: 1 }, { name: 'seller' });
-  if (existing.has('seller_entity')) await facts.dropIndex('seller_entity');
+  const groups = db.collection<FactGroupDoc>(ANALYTICS_FACTS);
+  const existing = new Set((await groups.indexes().catch(() => [])).map((i) => i.name));
+  // Groups are read by seller only; each index path costs every insert.
+  if (!existing.has('seller')) await groups.createIndex({ sellerId: 1 }, { name: 'seller' });
+  await migrateLegacyFacts(db);
   const rows = db.collection<SellerAnalyticsDoc>(SELLER_ANALYTICS);
   const rowIndexes = new Set((await rows.indexes().catch(() => [])).map((i) => i.name));
   if (!rowIndexes.has('seller')) await rows.createIndex({ sellerId: 1 }, { name: 'seller' });
   indexed.add(db);
+};
+
+/**
+ * Facts stored one document per record (before the groups) become groups of up to
+ * `COMPACT_GROUP_FACTS`, then the old collection is dropped. The group ids name their content, so a
+ * migration killed half-way and run again inserts nothing twice.
+ */
+const migrateLegacyFacts = async (db: Db): Promise<void> => {
+  const names = await db.listCollections({ name: LEGACY_ANALYTICS_FACTS }, { nameOnly: true }).toArray();
+  if (names.length === 0) return;
+  const legacy = db.collection<FactDoc>(LEGACY_ANALYTICS_FACTS);
+  const groups = db.collection<FactGroupDoc>(ANALYTICS_FACTS);
+  const pending = new Map<string, FactDoc[]>();
+  const flush = async (key: string) => {
+    const list = pending.get(key) ?? [];
+    pending.delete(key);
+    if (list.length > 0)
+      await insertIdempotent(groups, [
+        groupOf({ sellerId: list[0]!.sellerId, entity: list[0]!.entity, name: `m.${list[0]!.entity}` }, list),
+      ]);
+  };
+  for await (const fact of legacy.find({})) {
+    const key = `${fact.entity}:${fact.sellerId}`;
+    const list = pending.get(key) ?? [];
+    list.push(fact);
+    pending.set(key, list);
+    if (list.length >= COMPACT_GROUP_FACTS) await flush(key);
+  }
+  for (const key of [...pending.keys()]) await flush(key);
+  await legacy.drop();
 };
 
 /** Tests drop databases between files; a new Db object is a new store. */
@@ -115,7 +147,7 @@ export const forgetAnalyticsIndexes = () => {
   indexed = new WeakSet<Db>();
 };
 
-/** Every failed write of a bulk write was a duplicate key (a newer version is stored). */
+/** Every failed write of a bulk write was a duplicate key (the same document is stored already). */
 const onlyDuplicateKeys = (error: unknown): boolean => {
   if (typeof error !== 'object' || error === null) return false;
   const { writeErrors, code } = error as { writeErrors?: unknown; code?: unknown };
@@ -123,79 +155,244 @@ const onlyDuplicateKeys = (error: unknown): boolean => {
   return list.length > 0 ? list.every((e) => (e as { code?: unknown }).code === 11000) : code === 11000;
 };
 
-/** The conditional write: replaces the stored version only when the given one is newer. */
-const replaceIfNewer = (fact: FactDoc): AnyBulkWriteOperation<FactDoc> => ({
-  replaceOne: {
-    filter: {
-      _id: fact._id,
-      $or: [{ epoch: { $lt: fact.epoch } }, { epoch: fact.epoch, offset: { $lt: fact.offset } }],
-    },
-    replacement: fact,
-    upsert: true,
-  },
-});
-
-const isNewer = (fact: FactDoc, stored: Pick<FactDoc, 'epoch' | 'offset'>) =>
-  fact.epoch > stored.epoch || (fact.epoch === stored.epoch && fact.offset > stored.offset);
-
-/** Inserts facts; the ones whose key is stored already (duplicate key) are returned. */
-const insertNew = async (collection: Collection<FactDoc>, inserts: FactDoc[]): Promise<FactDoc[]> => {
-  if (inserts.length === 0) return [];
+/** Inserts documents whose ids name their content: a stored id is the same document, skipped. */
+const insertIdempotent = async <T extends { _id: string }>(
+  collection: Collection<T>,
+  docs: T[],
+): Promise<void> => {
+  if (docs.length === 0) return;
   try {
-    await collection.insertMany(inserts, { ordered: false });
-    return [];
+    await collection.insertMany(docs as never[], { ordered: false });
   } catch (error) {
     if (!onlyDuplicateKeys(error)) throw error;
-    const failed = new Set(
-      ((error as { writeErrors?: unknown }).writeErrors as { index: number }[] | undefined)?.map(
-        (e) => e.index,
-      ) ?? inserts.map((_, index) => index),
-    );
-    return inserts.filter((_, index) => failed.has(index));
+  }
+};
+
+/** A fact as stored inside a group: `[providerId, epoch, offset, deleted (0 or 1), ...its fields]`. */
+export type PackedFact = (string | number | [string, number][])[];
+
+const packFact = (fact: FactDoc): PackedFact => {
+  const head: PackedFact = [providerIdOf(fact), fact.epoch, fact.offset, fact.deleted ? 1 : 0];
+  switch (fact.entity) {
+    case 'customers':
+      return [...head, fact.customerId, fact.createdDay];
+    case 'products':
+      return head;
+    case 'invoices':
+      return [...head, fact.customerId, fact.day, fact.dueDay, fact.amount, fact.balance];
+    case 'payments':
+    case 'creditMemos':
+      return [...head, fact.customerId, fact.day, fact.amount, fact.apps];
+  }
+};
+
+const unpackFact = (group: Pick<FactGroupDoc, 'sellerId' | 'entity'>, packed: PackedFact): FactDoc => {
+  const [providerId, epoch, offset, deleted] = packed as [string, number, number, number];
+  const n = (index: number) => packed[index] as number;
+  const head = {
+    _id: factIdOf(group.entity, group.sellerId, providerId),
+    sellerId: group.sellerId,
+    epoch,
+    offset,
+    ...(deleted === 1 ? { deleted: true as const } : {}),
+  };
+  switch (group.entity) {
+    case 'customers':
+      return { ...head, entity: 'customers', customerId: n(4), createdDay: n(5) };
+    case 'products':
+      return { ...head, entity: 'products' };
+    case 'invoices':
+      return {
+        ...head,
+        entity: 'invoices',
+        customerId: n(4),
+        day: n(5),
+        dueDay: n(6),
+        amount: n(7),
+        balance: n(8),
+      };
+    case 'payments':
+    case 'creditMemos':
+      return {
+        ...head,
+        entity: group.entity,
+        customerId: n(4),
+        day: n(5),
+        amount: n(6),
+        apps: packed[7] as [string, number][],
+      };
   }
 };
 
 /**
- * Applies fact versions: each replaces its stored version only when newer (higher epoch, or the same
- * epoch and a later offset). A batch whose first and last keys are both unknown (a first delivery,
- * the common case) is inserted whole without reading anything; otherwise (a redelivery, corrections)
- * one indexed read of the batch's keys sorts them: unknown keys are inserted, stored older versions
- * are replaced with the conditional write, the rest are skipped. An insert that meets a stored key
- * (a newer version among new records, or a key written meanwhile by another consumer during a
- * rebalance) retries as the conditional write; that write, finding a newer version stored, tries to
- * insert an existing _id and fails with a duplicate key: that is "nothing to do", not an error.
+ * The stored form (docs/adr/0041): one document per entity, seller and applied batch, holding the
+ * fact versions the batch brought, not one document per record (each stored document costs about
+ * 10 us on the embedded store, whatever its size). `_id` names the content: entity, seller, first and
+ * last offset, and a hash of the versions (key, epoch, offset). A seller's records of one entity all
+ * live on one partition, so a redelivered batch, whoever delivers it, gives the same id for the same
+ * offsets and its insert is skipped; a batch cut at other offsets is another group with overlapping
+ * versions, which the read resolves newest-wins. The recompute folds a seller's groups into compacted
+ * ones (`compactSellerFacts`) when they hold many repeats or many small groups.
+ */
+export type FactGroupDoc = {
+  _id: string;
+  sellerId: number;
+  entity: LedgerEntity;
+  /** The newest epoch among its facts: a group entirely of older epochs is dropped whole. */
+  epoch: number;
+  facts: PackedFact[];
+};
+
+/** FNV-1a over the group's versions, in base 36: two groups of one id hold the same versions. */
+const hashOf = (parts: readonly string[]): string => {
+  let hash = 0x811c9dc5;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i += 1) hash = Math.imul(hash ^ part.charCodeAt(i), 0x01000193);
+    hash = Math.imul(hash ^ 0x2c, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+};
+
+const groupOf = (
+  of: { sellerId: number; entity: LedgerEntity; name?: string },
+  facts: readonly FactDoc[],
+): FactGroupDoc => {
+  let first = Infinity;
+  let last = -Infinity;
+  let epoch = 0;
+  const versions: string[] = [];
+  const packed: PackedFact[] = [];
+  for (const fact of facts) {
+    first = Math.min(first, fact.offset);
+    last = Math.max(last, fact.offset);
+    epoch = Math.max(epoch, fact.epoch);
+    versions.push(`${fact._id}@${fact.epoch}.${fact.offset}`);
+    packed.push(packFact(fact));
+  }
+  return {
+    _id: `${of.name ?? of.entity}:${of.sellerId}:${first}-${last}:${hashOf(versions)}`,
+    sellerId: of.sellerId,
+    entity: of.entity,
+    epoch,
+    facts: packed,
+  };
+};
+
+const isNewer = (fact: FactDoc, stored: Pick<FactDoc, 'epoch' | 'offset'>) =>
+  fact.epoch > stored.epoch || (fact.epoch === stored.epoch && fact.offset > stored.offset);
+
+/** The newest version of each key among the given versions. */
+const newestVersions = (facts: Iterable<FactDoc>): Map<string, FactDoc> => {
+  const latest = new Map<string, FactDoc>();
+  for (const fact of facts) {
+    const before = latest.get(fact._id);
+    if (!before || isNewer(fact, before)) latest.set(fact._id, fact);
+  }
+  return latest;
+};
+
+/**
+ * Applies fact versions (normally one partition batch of one topic): grouped by entity and seller,
+ * each group one document, inserted without reading anything. A stored id is the same group
+ * delivered again (a redelivery after a kill, a rebalance's late batch) and is skipped. Which
+ * version of a key counts is decided when the facts are read (`sellerFactVersions`): the highest
+ * epoch, then the latest offset, so a late older version or a repeat changes no figure.
  */
 export const applyFacts = async (db: Db, facts: FactDoc[]): Promise<void> => {
   if (facts.length === 0) return;
-  // The last version of a key within one call wins; earlier ones would be replaced anyway.
-  const latest = new Map<string, FactDoc>();
-  for (const fact of facts) latest.set(fact._id, fact);
-  const collection = db.collection<FactDoc>(ANALYTICS_FACTS);
-  const keys = [...latest.keys()];
-  const probe = [...new Set([keys[0]!, keys[keys.length - 1]!])];
-  const known = await collection.countDocuments({ _id: { $in: probe } });
-  const replaces: FactDoc[] = [];
-  if (known === 0) replaces.push(...(await insertNew(collection, [...latest.values()])));
-  else {
-    const stored = new Map<string, Pick<FactDoc, 'epoch' | 'offset'>>();
-    for (const doc of await collection
-      .find({ _id: { $in: keys } }, { projection: { epoch: 1, offset: 1 } })
-      .toArray())
-      stored.set(doc._id, doc);
-    const inserts: FactDoc[] = [];
-    for (const fact of latest.values()) {
-      const before = stored.get(fact._id);
-      if (!before) inserts.push(fact);
-      else if (isNewer(fact, before)) replaces.push(fact);
+  const bySeller = new Map<string, FactDoc[]>();
+  for (const fact of facts) {
+    const key = `${fact.entity}:${fact.sellerId}`;
+    const list = bySeller.get(key);
+    if (list) list.push(fact);
+    else bySeller.set(key, [fact]);
+  }
+  const groups: FactGroupDoc[] = [];
+  for (const list of bySeller.values()) {
+    const { sellerId, entity } = list[0]!;
+    groups.push(groupOf({ sellerId, entity }, [...newestVersions(list).values()]));
+  }
+  await insertIdempotent(db.collection<FactGroupDoc>(ANALYTICS_FACTS), groups);
+};
+
+/** What a seller's stored groups hold: every group read, and the newest version of each key. */
+export type SellerFactsRead = { groups: FactGroupDoc[]; versions: number; latest: FactDoc[] };
+
+export const readSellerFacts = async (db: Db, sellerId: number): Promise<SellerFactsRead> => {
+  const groups = await db.collection<FactGroupDoc>(ANALYTICS_FACTS).find({ sellerId }).toArray();
+  const versions = groups.flatMap((group) => group.facts.map((packed) => unpackFact(group, packed)));
+  return { groups, versions: versions.length, latest: [...newestVersions(versions).values()] };
+};
+
+/** The newest version of each of a seller's facts, tombstones included. */
+export const sellerFactVersions = async (db: Db, sellerId: number): Promise<FactDoc[]> =>
+  (await readSellerFacts(db, sellerId)).latest;
+
+/** A seller's facts: the newest version of each record, deleted records left out. */
+export const liveFactsOf = (read: SellerFactsRead): FactDoc[] =>
+  read.latest.filter((fact) => fact.deleted !== true);
+
+export const sellerFacts = async (db: Db, sellerId: number): Promise<FactDoc[]> =>
+  liveFactsOf(await readSellerFacts(db, sellerId));
+
+/** Distinct records (keys) and stored versions over all sellers (tests and benchmarks). */
+export const countFacts = async (db: Db): Promise<{ records: number; versions: number }> => {
+  const keys = new Set<string>();
+  let versions = 0;
+  for await (const group of db.collection<FactGroupDoc>(ANALYTICS_FACTS).find({}))
+    for (const packed of group.facts) {
+      versions += 1;
+      keys.add(`${group.entity}:${group.sellerId}:${String(packed[0])}`);
     }
-    replaces.push(...(await insertNew(collection, inserts)));
+  return { records: keys.size, versions };
+};
+
+/** Groups made only of epochs a repopulate replaced. */
+export const dropOlderEpochs = async (db: Db, sellerId: number, epoch: number): Promise<void> => {
+  await db.collection<FactGroupDoc>(ANALYTICS_FACTS).deleteMany({ sellerId, epoch: { $lt: epoch } });
+};
+
+/** Facts per compacted group: well within a document's size on every store. */
+export const COMPACT_GROUP_FACTS = 5_000;
+
+/**
+ * Folds a seller's groups (as `read` found them) into compacted ones when they hold many repeats (a
+ * quarter more versions than records) or many more groups than compaction would leave: the newest
+ * version of each key from `epoch` on, tombstones kept (a late older version must still lose to
+ * them), written first, and only then exactly the groups read are deleted. Groups written meanwhile
+ * stay; a compaction killed in between leaves repeats, which the read resolves. Returns whether it
+ * compacted.
+ */
+export const compactSellerFacts = async (
+  db: Db,
+  { sellerId, read, epoch }: { sellerId: number; read: SellerFactsRead; epoch: number },
+): Promise<boolean> => {
+  const kept = read.latest.filter((fact) => fact.epoch >= epoch);
+  const byEntity = new Map<LedgerEntity, FactDoc[]>();
+  for (const fact of kept) {
+    const list = byEntity.get(fact.entity);
+    if (list) list.push(fact);
+    else byEntity.set(fact.entity, [fact]);
   }
-  if (replaces.length === 0) return;
-  try {
-    await collection.bulkWrite(replaces.map(replaceIfNewer), { ordered: false });
-  } catch (error) {
-    if (!onlyDuplicateKeys(error)) throw error;
-  }
+  const pieces = [...byEntity.values()].reduce(
+    (sum, list) => sum + Math.ceil(list.length / COMPACT_GROUP_FACTS),
+    0,
+  );
+  const manyRepeats = read.versions > kept.length * 1.25;
+  const manyGroups = read.groups.length > pieces * 2 + 16;
+  if (!manyRepeats && !manyGroups) return false;
+  const compacted: FactGroupDoc[] = [];
+  for (const [entity, list] of byEntity)
+    for (let at = 0; at < list.length; at += COMPACT_GROUP_FACTS)
+      compacted.push(
+        groupOf({ sellerId, entity, name: `c.${entity}` }, list.slice(at, at + COMPACT_GROUP_FACTS)),
+      );
+  const collection = db.collection<FactGroupDoc>(ANALYTICS_FACTS);
+  await insertIdempotent(collection, compacted);
+  const written = new Set(compacted.map((group) => group._id));
+  const stale = read.groups.map((group) => group._id).filter((id) => !written.has(id));
+  if (stale.length > 0) await collection.deleteMany({ _id: { $in: stale } });
+  return true;
 };
 
 /** Marks the sellers of one applied batch as changed: their figures are recomputed once it settles. */
@@ -217,18 +414,6 @@ export const dirtyBatches = (db: Db): Promise<DirtyBatchDoc[]> =>
 export const clearDirtyBatches = async (db: Db, marks: readonly DirtyBatchDoc[]): Promise<void> => {
   if (marks.length > 0)
     await db.collection<DirtyBatchDoc>(ANALYTICS_DIRTY).deleteMany({ _id: { $in: marks.map((m) => m._id) } });
-};
-
-/** A seller's facts, deleted records left out. */
-export const sellerFacts = (db: Db, sellerId: number): Promise<FactDoc[]> =>
-  db
-    .collection<FactDoc>(ANALYTICS_FACTS)
-    .find({ sellerId, deleted: { $ne: true } })
-    .toArray();
-
-/** Facts of epochs a repopulate replaced. */
-export const dropOlderEpochs = async (db: Db, sellerId: number, epoch: number): Promise<void> => {
-  await db.collection<FactDoc>(ANALYTICS_FACTS).deleteMany({ sellerId, epoch: { $lt: epoch } });
 };
 
 export type ComputedSellerFigures = {

@@ -12,7 +12,7 @@ import {
 import { Job, JobsResponse, type DatasetContentType, type DatasetType } from '../../contracts/api/jobs';
 import { SellerAnalyticsRow } from '../../contracts/kafka/analytics';
 import { ledgerEntities } from '../../workflows/ledger/ledger-collections';
-import { ANALYTICS_FACTS, factIdOf, type FactDoc } from '../../projections/analytics/analytics-store';
+import { applyFacts, factIdOf, type FactDoc } from '../../projections/analytics/analytics-store';
 import { recomputeSeller } from '../../workflows/analytics/analytics-recompute';
 import { factFieldsOf } from '../../workflows/analytics/ledger-facts-consumer';
 import { startDatasetJobReactor } from '../../workflows/analytics/datasets/dataset-job-reactor';
@@ -75,7 +75,7 @@ const storeFacts = async (id: number) => {
         ...factFieldsOf(entity, json),
       });
     }
-  await world.services.db.collection<FactDoc>(ANALYTICS_FACTS).insertMany(facts);
+  await applyFacts(world.services.db, facts);
   await recomputeSeller(world.services.db, id, new Date());
 };
 

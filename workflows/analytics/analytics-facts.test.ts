@@ -6,9 +6,15 @@ import { recomputeSeller } from './analytics-recompute';
 import {
   ANALYTICS_FACTS,
   applyFacts,
+  countFacts,
+  ensureAnalyticsIndexes,
+  forgetAnalyticsIndexes,
+  LEGACY_ANALYTICS_FACTS,
   factIdOf,
   providerIdOf,
   querySellerAnalytics,
+  sellerFactVersions,
+  sellerFacts,
   type FactDoc,
 } from '../../projections/analytics/analytics-store';
 
@@ -39,7 +45,8 @@ const invoice = (version: {
   };
 };
 
-const stored = () => store.db.collection<FactDoc>(ANALYTICS_FACTS).find({ sellerId: 5 }).toArray();
+const stored = () => sellerFactVersions(store.db, 5);
+const groupsOf = (sellerId: number) => store.db.collection(ANALYTICS_FACTS).countDocuments({ sellerId });
 
 describe('the analytics facts', () => {
   it('keep the newest version of a record whatever the order and repeats they arrive in', async () => {
@@ -59,25 +66,51 @@ describe('the analytics facts', () => {
     ]);
   });
 
-  it('sort out stored keys inside a batch of new records (inserted whole, duplicates retried)', async () => {
+  it('resolve a batch delivered again, cut at other offsets, or late from a consumer that lost the partition', async () => {
     const other = (providerId: string, offset: number, amount: number) => ({
       ...invoice({ epoch: 2, offset, amount }),
       _id: factIdOf('invoices', 6, providerId),
       sellerId: 6,
     });
-    await applyFacts(store.db, [other('B', 50, 500), other('C', 5, 50)]);
-    // First and last keys are new, so the batch is inserted whole: B's stored newer version stays,
-    // C's older one is replaced, A and D are added.
-    await applyFacts(store.db, [other('A', 10, 1), other('B', 10, 2), other('C', 10, 3), other('D', 10, 4)]);
-    const facts = await store.db.collection<FactDoc>(ANALYTICS_FACTS).find({ sellerId: 6 }).toArray();
+    const batch = [other('A', 10, 1), other('B', 11, 2), other('C', 12, 3), other('D', 13, 4)];
+    await applyFacts(store.db, batch);
+    // The same batch again (a redelivery after a kill) is the same group, skipped.
+    await applyFacts(store.db, batch);
+    expect(await groupsOf(6)).toBe(1);
+    // A redelivery cut at other offsets overlaps the first group; a newer version of B follows; a
+    // consumer that lost the partition writes its old, shorter batch late.
+    await applyFacts(store.db, [other('C', 12, 3), other('D', 13, 4), other('B', 14, 20)]);
+    await applyFacts(store.db, [other('A', 10, 1), other('B', 11, 2)]);
+    const facts = await sellerFacts(store.db, 6);
     expect(
       facts.map((fact) => [providerIdOf(fact), fact.offset, 'amount' in fact ? fact.amount : null]).sort(),
     ).toEqual([
       ['A', 10, 1],
-      ['B', 50, 500],
-      ['C', 10, 3],
-      ['D', 10, 4],
+      ['B', 14, 20],
+      ['C', 12, 3],
+      ['D', 13, 4],
     ]);
+    expect(await groupsOf(6)).toBe(3);
+    // A tombstone removes its record from the facts, and an older version arriving after it does not
+    // bring it back.
+    await applyFacts(store.db, [{ ...other('C', 15, 3), deleted: true }]);
+    await applyFacts(store.db, [other('C', 12, 3)]);
+    expect((await sellerFacts(store.db, 6)).map(providerIdOf).sort()).toEqual(['A', 'B', 'D']);
+    // The recompute folds the repeats into one group per entity, the tombstone kept.
+    await recomputeSeller(store.db, 6, new Date());
+    expect(await groupsOf(6)).toBe(1);
+    expect(
+      (await sellerFactVersions(store.db, 6)).map((f) => [providerIdOf(f), f.deleted ?? false]).sort(),
+    ).toEqual([
+      ['A', false],
+      ['B', false],
+      ['C', true],
+      ['D', false],
+    ]);
+    await applyFacts(store.db, [other('C', 12, 3)]);
+    expect((await sellerFacts(store.db, 6)).map(providerIdOf).sort()).toEqual(['A', 'B', 'D']);
+    const [month] = await querySellerAnalytics(store.db, { sellerId: 6, frequency: 'MONTHLY' });
+    expect(month).toMatchObject({ revenue: 1 + 20 + 4, invoices: 3 });
   });
 
   it("count only the seller's newest epoch, and drop the older epochs' facts on recompute", async () => {
@@ -86,5 +119,41 @@ describe('the analytics facts', () => {
     const [month] = await querySellerAnalytics(store.db, { sellerId: 5, frequency: 'MONTHLY' });
     expect(month).toMatchObject({ startDate: '2024-01-01', revenue: 300, invoices: 1 });
     expect((await stored()).map(providerIdOf)).toEqual(['I1']);
+    expect(await groupsOf(5)).toBe(1);
+  });
+
+  it('count records and stored versions apart', async () => {
+    const counted = await countFacts(store.db);
+    // Seller 5: I1; seller 6: A, B, C (its tombstone) and D, plus the late C of epoch 2 at offset 12.
+    expect(counted).toEqual({ records: 5, versions: 6 });
+  });
+
+  it('move facts stored one document per record into groups on start', async () => {
+    const legacy = await openReadStore({ DATA_DIR: mkdtempSync(join(tmpdir(), 'lw-analytics-legacy-')) });
+    try {
+      await legacy.db.collection<FactDoc>(LEGACY_ANALYTICS_FACTS).insertMany([
+        {
+          ...invoice({ epoch: 1, offset: 1, amount: 10, providerId: 'X' }),
+          sellerId: 9,
+          _id: 'invoices:9:X',
+        },
+        {
+          ...invoice({ epoch: 1, offset: 2, amount: 20, providerId: 'Y' }),
+          sellerId: 9,
+          _id: 'invoices:9:Y',
+        },
+      ]);
+      forgetAnalyticsIndexes();
+      await ensureAnalyticsIndexes(legacy.db);
+      expect(
+        (await sellerFacts(legacy.db, 9)).map((f) => [providerIdOf(f), 'amount' in f ? f.amount : 0]),
+      ).toEqual([
+        ['X', 10],
+        ['Y', 20],
+      ]);
+      expect(await legacy.db.listCollections({ name: LEGACY_ANALYTICS_FACTS }).toArray()).toEqual([]);
+    } finally {
+      await legacy.close();
+    }
   });
 });

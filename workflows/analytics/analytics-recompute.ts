@@ -1,10 +1,12 @@
 import type { Db } from 'mongodb';
 import {
   clearDirtyBatches,
+  compactSellerFacts,
   dirtyBatches,
   dropOlderEpochs,
   ensureAnalyticsIndexes,
-  sellerFacts,
+  liveFactsOf,
+  readSellerFacts,
   storeSellerAnalytics,
 } from '../../projections/analytics/analytics-store';
 import { computeSellerAnalytics } from './seller-analytics';
@@ -24,10 +26,17 @@ export type AnalyticsRecomputeOptions = {
   onError?: (error: unknown) => void;
 };
 
+/**
+ * A seller's figures from the newest version of each of its facts; then its fact groups are compacted
+ * when they hold many repeats or many small groups (a compaction folds older epochs away), or else
+ * the groups made only of older epochs are dropped.
+ */
 export const recomputeSeller = async (db: Db, sellerId: number, now: Date): Promise<void> => {
-  const facts = await sellerFacts(db, sellerId);
+  const read = await readSellerFacts(db, sellerId);
+  const facts = liveFactsOf(read);
   const computed = computeSellerAnalytics(sellerId, facts);
   await storeSellerAnalytics(db, { sellerId, computedAt: now, ...computed });
+  if (await compactSellerFacts(db, { sellerId, read, epoch: computed.epoch })) return;
   if (facts.some((fact) => fact.epoch < computed.epoch)) await dropOlderEpochs(db, sellerId, computed.epoch);
 };
 
