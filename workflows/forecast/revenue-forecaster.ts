@@ -4,8 +4,9 @@
  *
  * The M4 recipe: a 90% seasonality test, classical decomposition when seasonal, then on the adjusted
  * series the median of three forecasts: the ETS model (SES, Holt or damped trend) with the lowest AICc,
- * Theta (SES with drift) and the damped trend. Short series fall back to naive, intermittent ones to
- * Croston-SBA. Bands are the models' analytic ETS bands averaged, all values clamped at 0 (revenue).
+ * Theta (SES with drift) and the damped trend, parameters fitted to their 1..3-step errors (AMSE).
+ * Short series fall back to naive, intermittent ones to Croston-SBA. Bands are the models' analytic
+ * ETS bands averaged, all values clamped at 0 (revenue).
  */
 
 export type SeriesForecast = {
