@@ -1,7 +1,8 @@
+import type { Style } from '@react-pdf/types';
 import type { ReactNode } from 'react';
 import { longDate } from '../pdf-format';
 import { pdf } from '../react-pdf';
-import { colors, PAGE_PADDING, text } from './theme';
+import { A4_HEIGHT, colors, PAGE_PADDING, text } from './theme';
 
 export type PageCompany = {
   name: string;
@@ -11,49 +12,62 @@ export type PageCompany = {
 /** portal.md section 9: reports show the logo scaled to 30 px high. */
 export const LOGO_HEIGHT = 30;
 
+/** Styles made once: react-pdf resolves each node's style, fresh objects cost more to merge. */
+const styles = {
+  header: {
+    flexDirection: 'row',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    paddingBottom: 8,
+    marginBottom: 14,
+    borderBottomWidth: 2,
+    borderBottomColor: colors.accent,
+  },
+  brand: { flexDirection: 'row', alignItems: 'center', maxWidth: 300 },
+  logo: { height: LOGO_HEIGHT, maxWidth: 120, marginRight: 10, objectFit: 'contain' },
+  titles: { alignItems: 'flex-end' },
+  title: { ...text.bold, fontSize: 12, color: colors.accent },
+  subtitle: { ...text.muted, marginTop: 2 },
+  footer: {
+    position: 'absolute',
+    bottom: 18,
+    left: PAGE_PADDING,
+    right: PAGE_PADDING,
+    flexDirection: 'row',
+    justifyContent: 'space-between',
+    ...text.small,
+    ...text.muted,
+  },
+  page: { ...text.base, padding: PAGE_PADDING, paddingBottom: PAGE_PADDING + 10 },
+  /**
+   * A page that is not split (wrap={false}) is as tall as its content to react-pdf's layout: its
+   * least height keeps it A4.
+   */
+  fixedPage: { ...text.base, padding: PAGE_PADDING, paddingBottom: PAGE_PADDING + 10, minHeight: A4_HEIGHT },
+  section: { marginBottom: 16 },
+  note: { ...text.muted, marginTop: -3, marginBottom: 6 },
+} satisfies Record<string, Style>;
+
 const Header = ({ company, title, subtitle }: { company: PageCompany; title: string; subtitle: string }) => (
-  <pdf.View
-    fixed
-    style={{
-      flexDirection: 'row',
-      alignItems: 'center',
-      justifyContent: 'space-between',
-      paddingBottom: 8,
-      marginBottom: 14,
-      borderBottomWidth: 2,
-      borderBottomColor: colors.accent,
-    }}
-  >
-    <pdf.View style={{ flexDirection: 'row', alignItems: 'center', maxWidth: 300 }}>
+  <pdf.View fixed style={styles.header}>
+    <pdf.View style={styles.brand}>
       {company.logo && (
         <pdf.Image
           src={`data:${company.logo.contentType};base64,${company.logo.base64}`}
-          style={{ height: LOGO_HEIGHT, maxWidth: 120, marginRight: 10, objectFit: 'contain' }}
+          style={styles.logo}
         />
       )}
       <pdf.Text style={text.title}>{company.name}</pdf.Text>
     </pdf.View>
-    <pdf.View style={{ alignItems: 'flex-end' }}>
-      <pdf.Text style={{ ...text.bold, fontSize: 12, color: colors.accent }}>{title}</pdf.Text>
-      <pdf.Text style={{ ...text.muted, marginTop: 2 }}>{subtitle}</pdf.Text>
+    <pdf.View style={styles.titles}>
+      <pdf.Text style={styles.title}>{title}</pdf.Text>
+      <pdf.Text style={styles.subtitle}>{subtitle}</pdf.Text>
     </pdf.View>
   </pdf.View>
 );
 
 const Footer = ({ note, page }: { note: string; page: string | null }) => (
-  <pdf.View
-    fixed
-    style={{
-      position: 'absolute',
-      bottom: 18,
-      left: PAGE_PADDING,
-      right: PAGE_PADDING,
-      flexDirection: 'row',
-      justifyContent: 'space-between',
-      ...text.small,
-      ...text.muted,
-    }}
-  >
+  <pdf.View fixed style={styles.footer}>
     <pdf.Text>{note}</pdf.Text>
     {page === null ? (
       <pdf.Text render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`} />
@@ -65,9 +79,12 @@ const Footer = ({ note, page }: { note: string; page: string | null }) => (
 
 /**
  * A report page: the company's header on every page, the data's date and page numbers at the foot.
+ *
  * A document whose pages are laid out by hand (content bounded to fit) passes its `page` label
- * ("Page 2 of 3"): react-pdf lays a document out a second time to number pages itself, which
- * doubled the weekly report's rendering time (docs/adr/0036-report-content.md).
+ * ("Page 2 of 3"), and its page is not split: react-pdf then lays it out once. Splitting lays every
+ * page out a second time, and numbering pages itself (a `render` prop) a third
+ * (docs/adr/0036-report-content.md). Without `page`, the content flows over as many pages as it
+ * needs, numbered by react-pdf.
  */
 export const ReportPage = (props: {
   company: PageCompany;
@@ -78,7 +95,11 @@ export const ReportPage = (props: {
   page?: { number: number; of: number };
   children: ReactNode;
 }) => (
-  <pdf.Page size="A4" style={{ ...text.base, padding: PAGE_PADDING, paddingBottom: PAGE_PADDING + 10 }}>
+  <pdf.Page
+    size="A4"
+    wrap={props.page === undefined}
+    style={props.page === undefined ? styles.page : styles.fixedPage}
+  >
     <Header company={props.company} title={props.title} subtitle={props.subtitle} />
     {props.children}
     <Footer
@@ -99,11 +120,9 @@ export const Section = (props: {
   children: ReactNode;
   breakable?: boolean;
 }) => (
-  <pdf.View wrap={props.breakable ?? false} style={{ marginBottom: 16 }}>
+  <pdf.View wrap={props.breakable ?? false} style={styles.section}>
     <pdf.Text style={text.sectionTitle}>{props.title}</pdf.Text>
-    {props.note !== undefined && (
-      <pdf.Text style={{ ...text.muted, marginTop: -3, marginBottom: 6 }}>{props.note}</pdf.Text>
-    )}
+    {props.note !== undefined && <pdf.Text style={styles.note}>{props.note}</pdf.Text>}
     {props.children}
   </pdf.View>
 );

@@ -19,6 +19,8 @@ export const colors = {
 };
 
 export const PAGE_PADDING = 36;
+/** A4 is 841.89 points high. */
+export const A4_HEIGHT = 841.89;
 /** A4 is 595 points wide. */
 export const CONTENT_WIDTH = 595 - 2 * PAGE_PADDING;
 
