@@ -2,7 +2,9 @@ import type { ArchivedReportType } from '../../../contracts/api/reports';
 import { AppError } from '../../../contracts/errors';
 import { jobStream } from '../../../contracts/stream-ids';
 import type { CommandHandlerDeps } from '../../../commands/command-handler';
-import { allocateId } from '../../../commands/id-allocator';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { EventStore } from '../../../commands/event-store/event-store';
+import { idStreamOf } from '../../../commands/id-allocator';
 import { archivedFileKey, type KnownJob } from '../../../domain/job/job';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { runSystemCommand, type SystemCommandContext } from '../../sync/system-commands';
@@ -55,6 +57,42 @@ const contextOf = (writeSide: CommandHandlerDeps, job: KnownJob): SystemCommandC
   process: 'reports',
 });
 
+/** How many files one job can archive: its ids are `floor + jobId * 32 + position` (1 to 31). */
+export const archivedIdsPerJob = 32;
+
+/**
+ * The ids archives were allocated before they came from the job's stream (`ids-archivedReport`, no
+ * longer appended to): ids from the job's stream start above the last of them, so no id is reused.
+ * Read once per process and event store; a fresh store has none (0).
+ */
+const allocatedFloors = new WeakMap<EventStore, Promise<number>>();
+const allocatedFloorOf = (store: EventStore): Promise<number> => {
+  let floor = allocatedFloors.get(store);
+  if (!floor) {
+    floor = store
+      .readStream(idStreamOf('archivedReport'), { direction: 'backwards', maxCount: 1 })
+      .then(([last]) => (last ? last.revision + 1 : 0));
+    floor.catch(() => allocatedFloors.delete(store));
+    allocatedFloors.set(store, floor);
+  }
+  return floor;
+};
+
+/**
+ * The id of a job's next archived file, from the job's own stream: its position among the job's
+ * files. Unique across jobs (a job's ids are its own range) and within the job (the decider refuses
+ * an id the job already recorded, under the stream's expected revision).
+ */
+export const archivedReportIdOf = (floor: number, jobId: number, position: number): number => {
+  if (position < 1 || position >= archivedIdsPerJob)
+    throw new Error(`Job ${jobId}: a job archives at most ${archivedIdsPerJob - 1} files`);
+  return floor + jobId * archivedIdsPerJob + position;
+};
+
+const isConflict = (error: unknown) =>
+  (error instanceof AppError && error.code === 'conflict') ||
+  (error instanceof ApplicationFailure && error.type === 'AppError:conflict');
+
 /**
  * Stores one rendered report of a job and records it. A second call for the same job, type and
  * seller (a retried activity, a replayed workflow) answers the first call's id without storing again;
@@ -82,35 +120,43 @@ export const archiveReport = async (
     extension: report.extension,
   });
   await deps.objects.put(objectKey, report.bytes, report.contentType);
-  // The same claim key on every retry: a retried call gets the id its first attempt allocated.
-  const archivedReportId = await allocateId(deps.writeSide.store, {
-    category: 'archivedReport',
-    commandId: `job-${jobId}-${report.type}-${sellerId ?? 'tenant'}`,
-    now: deps.now(),
-  });
-  await runSystemCommand(contextOf(deps.writeSide, job), jobDecider, {
-    streamId: jobStream(jobId),
-    step: `archive-report:${fileKey}`,
-    command: {
-      type: 'RecordReportArchived',
-      now: deps.now(),
-      data: {
-        archivedReportId,
-        sellerId,
-        type: report.type,
-        extension: report.extension,
-        displayName: report.displayName,
-        fileName: report.fileName,
-        contentType: report.contentType,
-        size: report.bytes.byteLength,
-        objectKey,
-      },
-    },
-  });
-  // A concurrent call may have recorded the file first: answer what the stream holds.
-  const recorded = (await readJob(deps.writeSide, jobId)).archived[fileKey];
-  if (!recorded) throw new Error(`Job ${jobId}: archived ${fileKey} but found no record of it`);
-  return recorded;
+  const floor = await allocatedFloorOf(deps.writeSide.store);
+  // The id is the file's position in the job: a concurrent call recording another file of the same
+  // job first takes that position, and this one reads the job again and takes the next.
+  let current = job;
+  for (let attempt = 1; ; attempt += 1) {
+    const archivedReportId = archivedReportIdOf(floor, jobId, Object.keys(current.archived).length + 1);
+    try {
+      await runSystemCommand(contextOf(deps.writeSide, job), jobDecider, {
+        streamId: jobStream(jobId),
+        step: `archive-report:${fileKey}`,
+        command: {
+          type: 'RecordReportArchived',
+          now: deps.now(),
+          data: {
+            archivedReportId,
+            sellerId,
+            type: report.type,
+            extension: report.extension,
+            displayName: report.displayName,
+            fileName: report.fileName,
+            contentType: report.contentType,
+            size: report.bytes.byteLength,
+            objectKey,
+          },
+        },
+      });
+    } catch (error) {
+      if (!isConflict(error) || attempt >= archivedIdsPerJob) throw error;
+      current = await readJob(deps.writeSide, jobId);
+      if (current.archived[fileKey]) return current.archived[fileKey];
+      continue;
+    }
+    // A concurrent call may have recorded the file first: answer what the stream holds.
+    const recorded = (await readJob(deps.writeSide, jobId)).archived[fileKey];
+    if (!recorded) throw new Error(`Job ${jobId}: archived ${fileKey} but found no record of it`);
+    return recorded;
+  }
 };
 
 export type ReportEmailDeps = { writeSide: CommandHandlerDeps; now: () => Date };
