@@ -119,7 +119,10 @@ describe('Stripe incremental sync with changes and deletes, through the Stripe f
     });
   });
 
-  it('populates the account’s books, paging every list', async () => {
+  it('populates the account’s books, paging every list through a rate limit and 5xx answers', async () => {
+    // The package retries 5xx itself; a 429 fails the attempt, which resumes from its checkpoint.
+    fake.throttle(1);
+    fake.failNext(2, 503);
     const outcome = await runSync(world, workers, {
       sellerId,
       tenantId,
@@ -130,6 +133,8 @@ describe('Stripe incremental sync with changes and deletes, through the Stripe f
     expect(outcome).toMatchObject({ ok: true });
     expect((await ledgerFigures(sellerId)).figures).toEqual(figuresOf(account));
     await expectApplicationsAgree(sellerId, account);
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.status === 503)).toHaveLength(2);
     // Pages of 25 follow starting_after through the 60 invoices.
     const invoicePages = fake.requests.filter((r) => r.path === '/v1/invoices');
     expect(invoicePages.map((r) => r.query.starting_after ?? null)).toEqual([

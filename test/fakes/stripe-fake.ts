@@ -10,7 +10,7 @@ import { mix } from './seeded';
  * `ending_before`; newest first) and Stripe's object shapes (copied from stripe-mock's bundled
  * fixtures: test/connectors/stripe-mock-server.ts). The connected account is the Stripe-Account
  * header; an unknown one answers Stripe's 403 permission error. A pace slows each answer, so a
- * sync lasts long enough to kill its worker. stripe-mock stays the format check
+ * sync lasts long enough to kill its worker; 429 rate_limit and 5xx api_error on demand. stripe-mock stays the format check
  * (test/connectors/stripe-sync.test.ts); tests and benchmarks start this one, production never does.
  */
 
@@ -372,6 +372,10 @@ export type StripeFake = {
   addAccount: (account: StripeAccount) => void;
   /** Milliseconds each answer waits: a sync of a few thousand objects lasts seconds. */
   setPace: (ms: number) => void;
+  /** The next `count` calls answer 429 rate_limit (without Stripe-Should-Retry). */
+  throttle: (count: number) => void;
+  /** The next `count` calls answer this 5xx api_error. */
+  failNext: (count: number, status?: number) => void;
   /** Runs before each answer (changes objects between pages). */
   beforeAnswer: (hook: ((request: StripeRequestLog) => void) | null) => void;
   requests: StripeRequestLog[];
@@ -405,6 +409,8 @@ export const startStripeFake = async (): Promise<StripeFake> => {
   const requests: StripeRequestLog[] = [];
   let pace = 0;
   let hook: ((request: StripeRequestLog) => void) | null = null;
+  let throttled = 0;
+  let failing = { count: 0, status: 500 };
 
   const expanded = (account: StripeAccount, object: Json, paths: string[]): Json => {
     if (object.object !== 'invoice_payment' || !paths.includes('payment.payment_intent')) return object;
@@ -476,7 +482,7 @@ export const startStripeFake = async (): Promise<StripeFake> => {
     return account;
   };
 
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async (request, reply) => {
     const log: StripeRequestLog = {
       path: request.url.split('?')[0]!,
       query: parseQuery(request.url),
@@ -485,6 +491,22 @@ export const startStripeFake = async (): Promise<StripeFake> => {
     requests.push(log);
     hook?.(log);
     if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
+    if (throttled > 0) {
+      throttled -= 1;
+      return stripeError(reply, 429, {
+        type: 'invalid_request_error',
+        code: 'rate_limit',
+        message:
+          'Too many requests hit the API too quickly. We recommend an exponential backoff of your requests.',
+      });
+    }
+    if (failing.count > 0) {
+      failing.count -= 1;
+      return stripeError(reply, failing.status, {
+        type: 'api_error',
+        message: 'An unknown error occurred',
+      });
+    }
   });
   app.addHook('onSend', async (request, reply) => {
     const last = requests.findLast((r) => r.path === request.url.split('?')[0]);
@@ -568,6 +590,12 @@ export const startStripeFake = async (): Promise<StripeFake> => {
     addAccount: (account) => accounts.set(account.id, account),
     setPace: (ms) => {
       pace = ms;
+    },
+    throttle: (count) => {
+      throttled = count;
+    },
+    failNext: (count, status = 500) => {
+      failing = { count, status };
     },
     beforeAnswer: (next) => {
       hook = next;

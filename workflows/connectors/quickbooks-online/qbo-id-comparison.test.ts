@@ -69,19 +69,27 @@ const tokens = {
 } as unknown as OAuthTokens;
 
 /** A sync 40 days after the last one (beyond CDC): every entity by query, invoices then compared. */
-const syncDeletions = async (company: ReturnType<typeof companyOf>, stored: number[]) => {
+const syncDeletions = async (
+  company: ReturnType<typeof companyOf>,
+  stored: number[],
+  { restartEachPage = false } = {},
+) => {
   const db = ledgerOf(stored);
-  const connector = createQboConnector({
-    db,
-    client: company.client,
-    tokens,
-    now: () => new Date('2024-06-30T00:00:00Z'),
-    warn: () => undefined,
-    storedIds: createStoredIds(db),
-  });
+  const connectorOf = () =>
+    createQboConnector({
+      db,
+      client: company.client,
+      tokens,
+      now: () => new Date('2024-06-30T00:00:00Z'),
+      warn: () => undefined,
+      storedIds: createStoredIds(db),
+    });
+  let connector = connectorOf();
   const deleted: string[] = [];
   let cursor: string | null = null;
   for (let guard = 0; guard < 2000; guard += 1) {
+    // A worker restarted between pages resumes from the cursor, its stored ids read again.
+    if (restartEachPage) connector = connectorOf();
     const fetched = await connector.fetchPage({
       sellerId: 1,
       since: new Date('2024-05-21T00:00:00Z'),
@@ -110,6 +118,14 @@ describe('QBO id comparison', () => {
     company.invoices.add(2600);
     expect(await syncDeletions(company, range(1, 2500))).toEqual(gone);
     expect(company.idPages()).toBe(3);
+  });
+
+  it('resumes on a restarted worker from the cursor with the same deletions', async () => {
+    const company = companyOf(range(1, 2500));
+    const gone = [3, 1500, 2499];
+    for (const id of gone) company.invoices.delete(id);
+    // Each page on a fresh connector: the stored ids are read again, the cursor carries the rest.
+    expect(await syncDeletions(company, range(1, 2500), { restartEachPage: true })).toEqual(gone);
   });
 
   it('deletes every stored invoice when QuickBooks has none left', async () => {
