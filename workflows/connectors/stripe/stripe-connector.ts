@@ -40,7 +40,8 @@ import {
  * (stripe-invoice-payments.ts). A sync reads the events since the CollectionDate (Stripe keeps 30 days)
  * and retrieves each changed object as it is now, so events arriving newest first never write an
  * older state over a newer one; an older CollectionDate lists everything again (unchanged rows are
- * skipped by the writer). Throttling (429) is retried by the package with its back-off. An account
+ * skipped by the writer). 5xx answers are retried by the package with its back-off; a 429 only when
+ * Stripe-Should-Retry says so, otherwise the attempt fails and resumes from its checkpoint. An account
  * that withdrew our access (a permission error) marks the seller REVOKED.
  */
 
@@ -262,7 +263,8 @@ export const createStripeConnector = (deps: {
     host: api.hostname,
     port: Number(api.port || (protocol === 'http' ? 80 : 443)),
     protocol,
-    // 429 and 5xx: the package retries with back-off, honouring Stripe-Should-Retry.
+    // 5xx (and 429 with Stripe-Should-Retry: true): the package retries with back-off. Another 429
+    // fails the attempt; the activity retries from its checkpoint (test/connectors/stripe-fake-sync).
     maxNetworkRetries: 4,
   });
   // The vault holds the connected account's id (stripe_user_id); nothing to renew.
