@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import type { ReadAllFilter } from '../../commands/event-store/event-store';
+import type { DeclaredIndex } from '../read-store/declared-indexes';
 
 /** Fields of a read-model document; `_id` and `position` belong to the framework. */
 export type DocumentFields = Record<string, unknown>;
@@ -22,7 +23,8 @@ export type ReadModelWrite<C extends string> =
   | { kind: 'update'; collection: C; filter: DocumentFields; fields: DocumentFields }
   | { kind: 'delete'; collection: C; filter: DocumentFields };
 
-export type IndexSpec = { key: Record<string, 1 | -1>; name: string; unique?: boolean };
+/** A declared index; `counted` and `search` are the read store's (projections/read-store/declared-indexes.ts). */
+export type IndexSpec = DeclaredIndex;
 
 export type Projection<C extends string = string> = {
   /** Stable name: checkpoints, the version pointer and the CLI use it. */

@@ -1,6 +1,7 @@
 import { MongoServerError, type Db } from 'mongodb';
 import { checkpointSignal } from './checkpoint-signal';
 import { versionedCollectionName, type Projection } from './projection';
+import { createDeclaredIndexes, indexesForStore } from '../read-store/declared-indexes';
 
 /**
  * Bookkeeping collections of the read side. `read_model_versions` holds one pointer per read model:
@@ -126,7 +127,7 @@ export const ensureIndexes = async <C extends string>(
   const names = physicalNames(projection, version);
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   for (const key of Object.keys(names) as C[]) {
-    const specs = projection.indexes?.[key] ?? [];
+    const specs = indexesForStore(db, projection.indexes?.[key] ?? []);
     if (specs.length === 0) continue;
     const collection = db.collection(names[key]);
     const present = existing.has(names[key])
@@ -136,9 +137,7 @@ export const ensureIndexes = async <C extends string>(
       : new Set<string>();
     const missing = specs.filter((spec) => !present.has(spec.name));
     if (missing.length === 0) continue;
-    await collection.createIndexes(
-      missing.map((spec) => ({ key: spec.key, name: spec.name, unique: spec.unique ?? false })),
-    );
+    await createDeclaredIndexes(db, names[key], missing);
   }
 };
 

@@ -249,14 +249,33 @@ export const sellersProjection = defineProjection<SellerCollections>({
   collections: { sellers: 'sellers', tenants: 'seller_tenants' },
   indexes: {
     sellers: [
-      { key: { tenantId: 1, active: 1 }, name: 'tenant_active' },
+      // A tenant's sellers, and the active ones of the tenants of an admin page: three constrained
+      // columns, so that SQLite prefers it to deleted_active for `tenantId $in` lists.
+      { key: { tenantId: 1, deleted: 1, active: 1 }, name: 'tenant_deleted_active' },
       { key: { companyNameSort: 1 }, name: 'company_name' },
       // Every tenant's sellers by state and by platform: the admin lists, stats and bulk sync
       // (test/read-store/hot-query-plans.test.ts).
       { key: { deleted: 1, active: 1 }, name: 'deleted_active' },
-      { key: { provider: 1, deleted: 1, active: 1 }, name: 'provider_deleted_active' },
+      // and the admin sellers page's "Total" and "Filtered" counts, from counters
+      // (docs/adr/0051-admin-table-counts-and-search.md).
+      {
+        key: { provider: 1, deleted: 1, active: 1 },
+        name: 'provider_deleted_active_counts',
+        counted: true,
+      },
+      // The admin sellers page filtered by platform and state, by company name, read in order.
+      {
+        key: { provider: 1, deleted: 1, active: 1, companyNameSort: 1, _id: 1 },
+        name: 'provider_deleted_active_name',
+      },
+      // The admin search box: company name or URL contains the text (trigram index, embedded store).
+      { key: { companyName: 1, url: 1 }, name: 'company_url_search', search: true },
     ],
-    tenants: [{ key: { partnerId: 1 }, name: 'partner' }],
+    tenants: [
+      { key: { partnerId: 1 }, name: 'partner' },
+      // The same search box finds sellers by their tenant's name.
+      { key: { name: 1 }, name: 'name_search', search: true },
+    ],
   },
   filter: { eventTypes: [...sellerTypes, ...tenantTypes] },
   project: (event: RecordedEvent) => {

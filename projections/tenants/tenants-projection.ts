@@ -216,7 +216,12 @@ export const tenantsProjection = defineProjection<Collections>({
       { key: { Classification: 1, UsageType: 1 }, name: 'classification_usage' },
       // A partner's clients, and the admin filters by status (test/read-store/hot-query-plans.test.ts).
       { key: { PartnerId: 1 }, name: 'partner_id' },
-      { key: { status: 1 }, name: 'status' },
+      // The admin tenants page: listed tenants newest first, read from the index in order, and the
+      // counts of the page and the summary from counters (docs/adr/0051-admin-table-counts-and-search.md).
+      { key: { status: 1, _id: -1 }, name: 'status_id' },
+      { key: { status: 1, Classification: 1 }, name: 'status_classification_counts', counted: true },
+      // The admin search box: a name contains the text (a trigram index on the embedded store).
+      { key: { Name: 1 }, name: 'name_search', search: true },
     ],
   },
   filter: { categories: ['tenant'] },

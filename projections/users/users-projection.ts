@@ -251,6 +251,10 @@ export const usersProjection = defineProjection<Collections>({
       { key: { sortName: 1 }, name: 'sort_name' },
       // The admin users table: every user not deleted, by name, a page at a time (bench admin-tables).
       { key: { deleted: 1, sortName: 1, _id: 1 }, name: 'deleted_sort_name' },
+      // Its total from counters, and its search box: name or email contains the text
+      // (docs/adr/0051-admin-table-counts-and-search.md).
+      { key: { deleted: 1 }, name: 'deleted_counts', counted: true },
+      { key: { Name: 1, Email: 1 }, name: 'name_email_search', search: true },
     ],
     memberships: [
       { key: { tenantId: 1, userId: 1 }, name: 'tenant_user' },

@@ -25,7 +25,23 @@ export type IndexInfo = {
    * the index's paths: stored dates then no longer sort as text, so date ranges on it stay out of SQL.
    */
   wideDates: boolean;
+  /**
+   * The store keeps a count of documents per distinct key (`_read_store_counts`, kept by triggers in
+   * the writes' own transactions), so a count whose filter is equalities and `$in`s on these paths
+   * reads a few counters instead of every matching entry (docs/adr/0051-admin-table-counts-and-search.md).
+   * The counters are the whole index: no B-tree, which would only tempt SQLite's planner away from the
+   * indexes that serve the pages' order.
+   */
+  counted: boolean;
+  /**
+   * A trigram full-text index (SQLite FTS5) instead of a B-tree: it serves contains-searches (a
+   * case-insensitive regex of literal text, search-pattern.ts) on these paths. No expression index.
+   */
+  search: boolean;
 };
+
+/** What a caller may declare beyond MongoDB's key, name and unique (see IndexInfo). */
+export type IndexOptions = { counted?: boolean; search?: boolean };
 
 export const CATALOG_SCHEMA = `
   CREATE TABLE IF NOT EXISTS _read_store_indexes (
@@ -36,8 +52,16 @@ export const CATALOG_SCHEMA = `
     multikey INTEGER NOT NULL DEFAULT 0,
     wide_dates INTEGER NOT NULL DEFAULT 0,
     multikey_paths TEXT NOT NULL DEFAULT '[]',
+    options TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (collection, name)
   );
+  CREATE TABLE IF NOT EXISTS _read_store_counts (
+    collection TEXT NOT NULL,
+    name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (collection, name, key)
+  ) WITHOUT ROWID;
 `;
 
 const COLLECTION_PREFIX = 'c:';
@@ -52,13 +76,49 @@ export const tableName = (collection: string): string => {
 const sqlIndexName = (collection: string, index: string) =>
   `"${COLLECTION_PREFIX}${collection}.${index.replace(/"/g, '')}"`;
 
+/** The FTS5 table of a search index: one column per path, c0, c1, ... in the key's order. */
+export const searchTableName = (collection: string, index: string) =>
+  `"${COLLECTION_PREFIX}${collection}#search.${index.replace(/"/g, '')}"`;
+
+const triggerName = (collection: string, index: string, event: string) =>
+  `"${COLLECTION_PREFIX}${collection}.${index.replace(/"/g, '')}#${event}"`;
+
+const sqlText = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * The counted key of a row (NEW or OLD in a trigger, or the table in a SELECT): each path's value and
+ * its JSON type, so that `true` and `1`, or a missing field and null, are counted apart.
+ */
+const countKeyExpression = (paths: readonly string[], row: string) =>
+  `json_array(${paths
+    .flatMap((path) => {
+      const value = pathExpression(path).replace('(doc,', `(${row}doc,`);
+      return [value, value.replace('json_extract', 'json_type')];
+    })
+    .join(', ')})`;
+
 /** MongoDB's default index name: `a_1_b_-1`. */
 export const defaultIndexName = (key: Record<string, 1 | -1>) =>
   Object.entries(key)
     .map(([path, direction]) => `${path}_${direction}`)
     .join('_');
 
+/** Rows changed by this connection between two looks at SQLite's statistics (PRAGMA optimize). */
+const OPTIMIZE_EVERY_CHANGES = 20_000;
+
+/**
+ * Brings SQLite's statistics (sqlite_stat1) up to date for tables that were never analyzed or have
+ * grown or shrunk much since: without them the planner takes an equality on `deleted` or `status`,
+ * true for nearly every row, for a selective one and prefers it to a search index or to the index
+ * that gives the page's order. The analysis reads at most 1,000 rows of each index.
+ */
+export const optimizeStatistics = (sqlite: Database.Database): void => {
+  sqlite.pragma('analysis_limit = 1000');
+  sqlite.pragma('optimize = 0x10002');
+};
+
 export class EmbeddedCatalog {
+  private changesAtOptimize = 0;
   private schemaVersion = -1;
   private userVersion = -1;
   private tables = new Set<string>();
@@ -71,6 +131,14 @@ export class EmbeddedCatalog {
     this.readSchemaVersion = sqlite.prepare('PRAGMA schema_version').pluck();
     this.readUserVersion = sqlite.prepare('PRAGMA user_version').pluck();
     this.addPathColumns();
+  }
+
+  /** After a write: refreshes the statistics once this connection has changed enough rows. */
+  noteWrites(): void {
+    const changes = this.sqlite.prepare('SELECT total_changes()').pluck().get() as number;
+    if (changes - this.changesAtOptimize < OPTIMIZE_EVERY_CHANGES) return;
+    this.changesAtOptimize = changes;
+    optimizeStatistics(this.sqlite);
   }
 
   /** Reloads what another connection changed since the last look. */
@@ -92,7 +160,7 @@ export class EmbeddedCatalog {
     );
     const rows = this.sqlite
       .prepare(
-        'SELECT collection, name, key, is_unique, multikey, wide_dates, multikey_paths FROM _read_store_indexes ORDER BY rowid',
+        'SELECT collection, name, key, is_unique, multikey, wide_dates, multikey_paths, options FROM _read_store_indexes ORDER BY rowid',
       )
       .all() as {
       collection: string;
@@ -102,6 +170,7 @@ export class EmbeddedCatalog {
       multikey: number;
       wide_dates: number;
       multikey_paths: string;
+      options: string;
     }[];
     this.indexes = new Map();
     for (const row of rows) {
@@ -113,6 +182,8 @@ export class EmbeddedCatalog {
         multikey: row.multikey === 1,
         wideDates: row.wide_dates === 1,
         multikeyPaths: JSON.parse(row.multikey_paths) as string[],
+        counted: (JSON.parse(row.options) as IndexOptions).counted === true,
+        search: (JSON.parse(row.options) as IndexOptions).search === true,
       });
       this.indexes.set(row.collection, list);
     }
@@ -135,6 +206,7 @@ export class EmbeddedCatalog {
     const paths = new Set<string>();
     const multikeyPaths = new Set<string>();
     for (const index of this.indexesOf(collection)) {
+      if (index.search) continue; // no B-tree, and FTS5 is a superset whatever the values
       for (const path of Object.keys(index.key)) paths.add(path);
       for (const path of index.multikeyPaths) multikeyPaths.add(path);
     }
@@ -163,25 +235,45 @@ export class EmbeddedCatalog {
     this.tables.add(collection);
   }
 
-  createIndex(collection: string, index: Omit<IndexInfo, 'multikey' | 'multikeyPaths' | 'wideDates'>): void {
+  createIndex(
+    collection: string,
+    index: Omit<IndexInfo, 'multikey' | 'multikeyPaths' | 'wideDates' | 'counted' | 'search'> & IndexOptions,
+  ): void {
     this.ensureTable(collection);
+    const options: IndexOptions = {
+      ...(index.counted ? { counted: true } : {}),
+      ...(index.search ? { search: true } : {}),
+    };
     const existing = this.indexesOf(collection).find((candidate) => candidate.name === index.name);
     if (existing) {
-      if (JSON.stringify(existing.key) !== JSON.stringify(index.key) || existing.unique !== index.unique) {
+      if (
+        JSON.stringify(existing.key) !== JSON.stringify(index.key) ||
+        existing.unique !== index.unique ||
+        existing.counted !== (options.counted ?? false) ||
+        existing.search !== (options.search ?? false)
+      ) {
         throw new Error(`An index named ${index.name} already exists on ${collection} with another key.`);
       }
       return;
     }
-    const columns = Object.entries(index.key)
-      .map(([path, direction]) => `${pathExpression(path)} ${direction === -1 ? 'DESC' : 'ASC'}`)
-      .join(', ');
-    this.sqlite.exec(
-      `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${sqlIndexName(collection, index.name)} ON ${tableName(collection)} (${columns})`,
-    );
+    if ((options.search || options.counted) && (index.unique || (options.search && options.counted))) {
+      throw new Error(`The index ${index.name} can be one of unique, counted or search.`);
+    }
+    const paths = Object.keys(index.key);
+    if (options.search) this.createSearchIndex(collection, index.name, paths);
+    else if (!options.counted) {
+      const columns = Object.entries(index.key)
+        .map(([path, direction]) => `${pathExpression(path)} ${direction === -1 ? 'DESC' : 'ASC'}`)
+        .join(', ');
+      this.sqlite.exec(
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${sqlIndexName(collection, index.name)} ON ${tableName(collection)} (${columns})`,
+      );
+    }
+    if (options.counted) this.createCounts(collection, index.name, paths);
     const { arrayPaths, wideDates } = this.pathsSeen(collection, Object.keys(index.key));
     this.sqlite
       .prepare(
-        'INSERT INTO _read_store_indexes (collection, name, key, is_unique, multikey, wide_dates, multikey_paths) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO _read_store_indexes (collection, name, key, is_unique, multikey, wide_dates, multikey_paths, options) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         collection,
@@ -191,8 +283,85 @@ export class EmbeddedCatalog {
         arrayPaths.length > 0 ? 1 : 0,
         wideDates ? 1 : 0,
         JSON.stringify(arrayPaths),
+        JSON.stringify(options),
       );
     this.bumpUserVersion();
+  }
+
+  /**
+   * Counts per distinct key, kept by triggers inside every write's transaction (so exact across
+   * processes), and filled from the rows already stored. Dropping the table drops the triggers.
+   */
+  private createCounts(collection: string, index: string, paths: readonly string[]): void {
+    const table = tableName(collection);
+    const c = sqlText(collection);
+    const n = sqlText(index);
+    const add = (row: string) =>
+      `INSERT INTO _read_store_counts (collection, name, key, n) VALUES (${c}, ${n}, ${countKeyExpression(paths, row)}, 1) ON CONFLICT (collection, name, key) DO UPDATE SET n = n + 1;`;
+    const remove = (row: string) =>
+      `UPDATE _read_store_counts SET n = n - 1 WHERE collection = ${c} AND name = ${n} AND key = ${countKeyExpression(paths, row)};`;
+    this.sqlite.exec(`
+      DELETE FROM _read_store_counts WHERE collection = ${c} AND name = ${n};
+      INSERT INTO _read_store_counts (collection, name, key, n)
+        SELECT ${c}, ${n}, ${countKeyExpression(paths, '')}, COUNT(*) FROM ${table} GROUP BY 3;
+      CREATE TRIGGER IF NOT EXISTS ${triggerName(collection, index, 'count-insert')} AFTER INSERT ON ${table}
+        BEGIN ${add('NEW.')} END;
+      CREATE TRIGGER IF NOT EXISTS ${triggerName(collection, index, 'count-delete')} AFTER DELETE ON ${table}
+        BEGIN ${remove('OLD.')} END;
+      CREATE TRIGGER IF NOT EXISTS ${triggerName(collection, index, 'count-update')} AFTER UPDATE OF doc ON ${table}
+        WHEN ${countKeyExpression(paths, 'OLD.')} IS NOT ${countKeyExpression(paths, 'NEW.')}
+        BEGIN ${remove('OLD.')} ${add('NEW.')} END;
+    `);
+  }
+
+  /**
+   * A trigram FTS5 table beside the collection, one column per path (the path's value; an array or
+   * object as its JSON text), kept by triggers and filled from the rows already stored.
+   */
+  private createSearchIndex(collection: string, index: string, paths: readonly string[]): void {
+    const table = tableName(collection);
+    const fts = searchTableName(collection, index);
+    const columns = paths.map((_, i) => `c${i}`);
+    const values = (row: string) =>
+      paths.map((path) => pathExpression(path).replace('(doc,', `(${row}doc,`)).join(', ');
+    const changed = paths
+      .map((path) => {
+        const value = (row: string) => pathExpression(path).replace('(doc,', `(${row}doc,`);
+        return `${value('OLD.')} IS NOT ${value('NEW.')}`;
+      })
+      .join(' OR ');
+    this.sqlite.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(${columns.join(', ')}, tokenize = 'trigram');
+      INSERT INTO ${fts} (rowid, ${columns.join(', ')}) SELECT rowid, ${values('')} FROM ${table};
+      CREATE TRIGGER IF NOT EXISTS ${triggerName(collection, index, 'search-insert')} AFTER INSERT ON ${table}
+        BEGIN INSERT INTO ${fts} (rowid, ${columns.join(', ')}) VALUES (NEW.rowid, ${values('NEW.')}); END;
+      CREATE TRIGGER IF NOT EXISTS ${triggerName(collection, index, 'search-delete')} AFTER DELETE ON ${table}
+        BEGIN DELETE FROM ${fts} WHERE rowid = OLD.rowid; END;
+      CREATE TRIGGER IF NOT EXISTS ${triggerName(collection, index, 'search-update')} AFTER UPDATE OF doc ON ${table}
+        WHEN ${changed}
+        BEGIN
+          DELETE FROM ${fts} WHERE rowid = OLD.rowid;
+          INSERT INTO ${fts} (rowid, ${columns.join(', ')}) VALUES (NEW.rowid, ${values('NEW.')});
+        END;
+    `);
+  }
+
+  /** The counted indexes of a collection (see IndexInfo.counted). */
+  countedIndexes(collection: string): IndexInfo[] {
+    return this.indexesOf(collection).filter((index) => index.counted);
+  }
+
+  /** Search paths of a collection: each path's FTS5 table and column (see IndexInfo.search). */
+  searchPaths(collection: string): Map<string, { table: string; column: string }> {
+    const paths = new Map<string, { table: string; column: string }>();
+    for (const index of this.indexesOf(collection)) {
+      if (!index.search) continue;
+      Object.keys(index.key).forEach((path, i) => {
+        if (!paths.has(path))
+          paths.set(path, { table: searchTableName(collection, index.name), column: `c${i}` });
+      });
+    }
+    return paths;
   }
 
   /**
@@ -227,9 +396,11 @@ export class EmbeddedCatalog {
     const existed = this.tables.has(collection);
     for (const index of this.indexesOf(collection)) {
       this.sqlite.exec(`DROP INDEX IF EXISTS ${sqlIndexName(collection, index.name)}`);
+      if (index.search) this.sqlite.exec(`DROP TABLE IF EXISTS ${searchTableName(collection, index.name)}`);
     }
     this.sqlite.exec(`DROP TABLE IF EXISTS ${tableName(collection)}`);
     this.sqlite.prepare('DELETE FROM _read_store_indexes WHERE collection = ?').run(collection);
+    this.sqlite.prepare('DELETE FROM _read_store_counts WHERE collection = ?').run(collection);
     this.bumpUserVersion();
     this.tables.delete(collection);
     return existed;
@@ -270,7 +441,7 @@ export class EmbeddedCatalog {
           (column) => column.name,
         ),
       );
-      return ['wide_dates', 'multikey_paths'].filter((name) => !columns.has(name));
+      return ['wide_dates', 'multikey_paths', 'options'].filter((name) => !columns.has(name));
     };
     if (missing().length === 0) return;
     this.sqlite
@@ -282,6 +453,10 @@ export class EmbeddedCatalog {
             'ALTER TABLE _read_store_indexes ADD COLUMN wide_dates INTEGER NOT NULL DEFAULT 0',
           );
         }
+        if (absent.includes('options')) {
+          this.sqlite.exec("ALTER TABLE _read_store_indexes ADD COLUMN options TEXT NOT NULL DEFAULT '{}'");
+        }
+        if (absent.length === 1 && absent[0] === 'options') return;
         if (absent.includes('multikey_paths')) {
           this.sqlite.exec(
             "ALTER TABLE _read_store_indexes ADD COLUMN multikey_paths TEXT NOT NULL DEFAULT '[]'",

@@ -7,6 +7,7 @@ import {
   hasWideDateOnPath,
   tableName,
   type EmbeddedCatalog,
+  type IndexOptions,
 } from './embedded-catalog';
 import { EmbeddedCursor, type FindSpec } from './embedded-cursor';
 import { cloneDocument, decodeDocument, encodeDocument, idKey, isDate } from './document-codec';
@@ -65,6 +66,46 @@ const setPath = (doc: Doc, path: string, value: unknown) => {
     parent = parent[segment] as Doc;
   }
   parent[segments[segments.length - 1]!] = value;
+};
+
+type CountedScalar = string | number | boolean;
+const jsonTypesOf = (value: CountedScalar): string => {
+  if (typeof value === 'string') return `('text')`;
+  if (typeof value === 'number') return `('integer', 'real')`;
+  return value ? `('true')` : `('false')`;
+};
+
+/**
+ * A filter of equalities and `$in`s of scalars on plain paths (within `$and`s), as the values each
+ * path may take; null for any other filter, which counters cannot answer.
+ */
+export const countableConditions = (
+  filter: Filter,
+  into = new Map<string, CountedScalar[]>(),
+): Map<string, CountedScalar[]> | null => {
+  const isCountedScalar = (value: unknown): value is CountedScalar =>
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value));
+  for (const [key, condition] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(condition)) {
+      for (const branch of condition as Filter[]) if (countableConditions(branch, into) === null) return null;
+      continue;
+    }
+    if (key.startsWith('$') || key === '_id' || into.has(key)) return null;
+    if (isCountedScalar(condition)) into.set(key, [condition]);
+    else if (
+      condition !== null &&
+      typeof condition === 'object' &&
+      Object.keys(condition).length === 1 &&
+      Array.isArray((condition as Filter).$in) &&
+      ((condition as Filter).$in as unknown[]).length > 0 &&
+      ((condition as Filter).$in as unknown[]).every(isCountedScalar)
+    ) {
+      into.set(key, [...new Set((condition as Filter).$in as CountedScalar[])]);
+    } else return null;
+  }
+  return into;
 };
 
 /** A SELECT the store is about to run, for tests that check hot queries use their indexes. */
@@ -129,7 +170,48 @@ export class EmbeddedCollection<TSchema = Doc> {
     return {
       singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName),
       dateRangePaths: this.catalog.dateRangePaths(this.collectionName),
+      searchPaths: this.catalog.searchPaths(this.collectionName),
     };
+  }
+
+  /**
+   * A count read from a counted index's counters (embedded-catalog.ts), or null when no counted index
+   * can answer: the filter must be equalities and `$in`s of scalars on single-key paths of one
+   * counted index (`{}` included). Reads one counter per distinct key instead of every match.
+   */
+  private countFromCounters(filter: Filter): number | null {
+    const conditions = countableConditions(filter);
+    if (conditions === null) return null;
+    const singleKey = this.catalog.singleKeyPaths(this.collectionName);
+    for (const index of this.catalog.countedIndexes(this.collectionName)) {
+      const paths = Object.keys(index.key);
+      if (![...conditions.keys()].every((path) => paths.includes(path) && singleKey.has(path))) continue;
+      const clauses: string[] = [];
+      const params: unknown[] = [this.collectionName, index.name];
+      for (const [path, values] of conditions) {
+        const at = 2 * paths.indexOf(path);
+        clauses.push(
+          `(${values
+            .map((value) => {
+              params.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+              return `(json_extract(key, '$[${at}]') = ? AND json_extract(key, '$[${at + 1}]') IN ${jsonTypesOf(value)})`;
+            })
+            .join(' OR ')})`,
+        );
+      }
+      const statement = `SELECT COALESCE(SUM(n), 0) FROM _read_store_counts WHERE collection = ? AND name = ?${clauses.map((clause) => ` AND ${clause}`).join('')}`;
+      this.observe?.({
+        collection: this.collectionName,
+        sql: statement,
+        params,
+        where: clauses.join(' AND ') || '1',
+        exact: true,
+      });
+      return this.prepare(statement)
+        .pluck()
+        .get(...params) as number;
+    }
+    return null;
   }
 
   /**
@@ -137,12 +219,14 @@ export class EmbeddedCollection<TSchema = Doc> {
    * (this connection's newest included) to mark it multikey or wide-dated when a document calls for it.
    */
   private write<T>(work: () => T): T {
-    return this.sqlite
+    const result = this.sqlite
       .transaction(() => {
         this.catalog.refresh();
         return work();
       })
       .immediate();
+    this.catalog.noteWrites();
+    return result;
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -279,6 +363,10 @@ export class EmbeddedCollection<TSchema = Doc> {
   countDocuments(filter: Filter = {}, options: { skip?: number; limit?: number } = {}): Promise<number> {
     this.catalog.refresh();
     if (!this.catalog.exists(this.collectionName)) return Promise.resolve(0);
+    if (options.skip === undefined && options.limit === undefined) {
+      const counted = this.countFromCounters(filter);
+      if (counted !== null) return Promise.resolve(counted);
+    }
     const plan = compileFilter(filter, this.pathKnowledge());
     if (plan.exact) {
       const limit = options.limit ?? -1;
@@ -667,22 +755,33 @@ export class EmbeddedCollection<TSchema = Doc> {
 
   // ---- indexes --------------------------------------------------------------------------------
 
+  /**
+   * MongoDB's createIndex, plus two options of this store (IndexOptions, embedded-catalog.ts): `counted`
+   * keeps counts per distinct key, `search` makes a trigram search index instead of a B-tree. Declared
+   * indexes pass them only here (declared-indexes.ts); MongoDB is never sent them.
+   */
   createIndex(
     key: Record<string, 1 | -1>,
-    options: { name?: string; unique?: boolean } = {},
+    options: { name?: string; unique?: boolean } & IndexOptions = {},
   ): Promise<string> {
     const name = options.name ?? defaultIndexName(key);
     return this.attempt(() => {
       this.write(() => {
         this.catalog.refresh();
-        this.catalog.createIndex(this.collectionName, { name, key, unique: options.unique ?? false });
+        this.catalog.createIndex(this.collectionName, {
+          name,
+          key,
+          unique: options.unique ?? false,
+          counted: options.counted ?? false,
+          search: options.search ?? false,
+        });
       });
       return name;
     });
   }
 
   async createIndexes(
-    specs: { key: Record<string, 1 | -1>; name?: string; unique?: boolean }[],
+    specs: ({ key: Record<string, 1 | -1>; name?: string; unique?: boolean } & IndexOptions)[],
   ): Promise<string[]> {
     const names: string[] = [];
     for (const spec of specs) names.push(await this.createIndex(spec.key, spec));
@@ -698,6 +797,8 @@ export class EmbeddedCollection<TSchema = Doc> {
         key: index.key,
         name: index.name,
         ...(index.unique ? { unique: true } : {}),
+        ...(index.counted ? { counted: true } : {}),
+        ...(index.search ? { search: true } : {}),
       })),
     ];
     return { toArray: () => Promise.resolve(this.catalog.exists(this.collectionName) ? indexes : []) };

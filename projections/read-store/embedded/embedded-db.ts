@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { EmbeddedCatalog } from './embedded-catalog';
+import { EmbeddedCatalog, optimizeStatistics } from './embedded-catalog';
 import { EmbeddedCollection, type StatementObserver } from './embedded-collection';
 
 export type EmbeddedDbOptions = {
@@ -57,6 +57,7 @@ export class EmbeddedDb {
     }
     this.sqlite = sqlite;
     this.catalog = new EmbeddedCatalog(sqlite);
+    optimizeStatistics(sqlite);
     this.databaseName = options.path;
     this.observe = options.observeStatements;
   }

@@ -40,6 +40,8 @@ const jsonTypesOf = (value: Scalar): string => {
 };
 const sqlValue = (value: Scalar) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
 
+const LONG_IN_LIST = 500;
+
 const RANGE_OPERATORS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
 export type PathKnowledge = {
@@ -51,6 +53,11 @@ export type PathKnowledge = {
    * so a date range is an index range. Absent: no date range goes to SQL.
    */
   dateRangePaths?: ReadonlySet<string>;
+  /**
+   * Paths of search indexes (embedded-catalog.ts): the FTS5 table and column that hold each one's
+   * value. A contains-search of 3 characters or more on one of them becomes a trigram MATCH there.
+   */
+  searchPaths?: ReadonlyMap<string, { table: string; column: string }>;
 };
 
 /** The stored JSON of a date (document-codec.ts), which json_extract returns for the path. */
@@ -60,7 +67,13 @@ const DATE_TEXT_FLOOR = '{"$date":';
 const DATE_TEXT_CEILING = '{"$date";';
 const isNarrowDate = (ms: number) => Number.isInteger(ms) && ms >= 1e12 && ms < 1e13;
 
-type Clause = { sql: string; params: unknown[]; exact: boolean };
+type Clause = {
+  sql: string;
+  params: unknown[];
+  exact: boolean;
+  /** A search index lookup (searchClause): `$or` branches on one FTS5 table become one lookup. */
+  search?: { table: string; columns: string[]; text: string };
+};
 
 const REGEX_SYNTAX = new Set([...'.*+?^${}()|[]\\/']);
 
@@ -97,6 +110,58 @@ const containsClause = (path: string, pattern: RegExp): Clause | null => {
   return pattern.flags === 'i'
     ? { sql: `instr(lower(${value}), ?) > 0`, params: [text.toLowerCase()], exact: false }
     : { sql: `instr(${value}, ?) > 0`, params: [text], exact: false };
+};
+
+/** The trigram tokenizer indexes every 3 characters: shorter texts cannot be looked up in it. */
+const TRIGRAM = 3;
+
+/**
+ * A contains-search served by a search index: the rows whose FTS5 column holds the text, as a phrase
+ * of trigrams (the tokenizer folds ASCII case, so this is a superset of an `i` search as of a
+ * case-sensitive one). Still checked by mingo: the column holds an array's or a number's text too.
+ */
+const searchClause = (
+  pattern: RegExp,
+  index: { table: string; column: string } | undefined,
+): Clause | null => {
+  const text = literalOf(pattern);
+  if (index === undefined || text === null || text.length < TRIGRAM) return null;
+  return searchLookup({ table: index.table, columns: [index.column], text });
+};
+
+const searchLookup = (search: { table: string; columns: string[]; text: string }): Clause => ({
+  sql: `rowid IN (SELECT rowid FROM ${search.table} WHERE ${search.table} MATCH ?)`,
+  params: [`{${search.columns.join(' ')}} : "${search.text}"`],
+  exact: false,
+  search,
+});
+
+/**
+ * `$or` branches that search one FTS5 table for one text (name or email contains it) as a single
+ * lookup over their columns; branches that match nothing are left out.
+ */
+const mergeSearches = (branches: Clause[]): Clause[] => {
+  const merged: Clause[] = [];
+  const byTable = new Map<string, Clause>();
+  for (const branch of branches) {
+    if (branch.sql === '0') continue;
+    const search = branch.search;
+    if (!search) {
+      merged.push(branch);
+      continue;
+    }
+    const key = `${search.table}\u0000${search.text}`;
+    const earlier = byTable.get(key);
+    if (!earlier?.search) {
+      const clause = searchLookup(search);
+      byTable.set(key, clause);
+      merged.push(clause);
+      continue;
+    }
+    const columns = [...new Set([...earlier.search.columns, ...search.columns])];
+    Object.assign(earlier, searchLookup({ ...search, columns }));
+  }
+  return merged.length > 0 ? merged : [{ sql: '0', params: [], exact: true }];
 };
 
 const conditionOnPath = (path: string, condition: unknown, knowledge: PathKnowledge): Clause | null => {
@@ -155,24 +220,35 @@ const conditionOnPath = (path: string, condition: unknown, knowledge: PathKnowle
   }
   // A dotted path through an array of documents reads as NULL in SQL: only paths known to hold no
   // array on the way (top-level ones, or single-key indexed ones) can narrow a regex search.
-  if (condition instanceof RegExp) return singleKey || topLevel ? containsClause(path, condition) : null;
+  if (condition instanceof RegExp) {
+    const searched = searchClause(condition, knowledge.searchPaths?.get(path));
+    if (searched) return searched;
+    return singleKey || topLevel ? containsClause(path, condition) : null;
+  }
   if (!isOperatorObject(condition)) return null;
   const parts: Clause[] = [];
   let exact = true;
   for (const [operator, operand] of Object.entries(condition)) {
+    if (operator === '$in' && Array.isArray(operand) && operand.length === 0) {
+      parts.push({ sql: '0', params: [], exact: true }); // matches nothing, as in MongoDB
+      continue;
+    }
     if (operator === '$in' && Array.isArray(operand) && operand.length > 0 && operand.every(isScalar)) {
       const types = new Set(operand.map((value) => jsonTypesOf(value)));
-      const placeholders = operand.map(() => '?').join(', ');
+      // A long list (every tenant a search names) is one JSON parameter: SQLite takes 32,766 at most.
+      const long = operand.length > LONG_IN_LIST && operand.every((value) => typeof value !== 'boolean');
+      const placeholders = long ? 'SELECT value FROM json_each(?)' : operand.map(() => '?').join(', ');
+      const values = long ? [JSON.stringify(operand)] : operand.map((value) => sqlValue(value));
       if (singleKey && types.size === 1) {
         parts.push({
           sql: `${expression} IN (${placeholders}) AND ${typeExpression(path)} IN ${[...types][0]}`,
-          params: operand.map((value) => sqlValue(value)),
+          params: values,
           exact: true,
         });
       } else if (topLevel) {
         parts.push({
           sql: `(${expression} IN (${placeholders}) OR ${typeExpression(path)} = 'array')`,
-          params: operand.map((value) => sqlValue(value)),
+          params: values,
           exact: false,
         });
         exact = false;
@@ -237,8 +313,8 @@ const compileConjunction = (filter: Record<string, unknown>, knowledge: PathKnow
     }
     if (key === '$or' && Array.isArray(condition) && condition.length > 0) {
       // Every branch must narrow the rows, or the $or as a whole selects everything.
-      const branches = (condition as Record<string, unknown>[]).map((branch) =>
-        compileConjunction(branch, knowledge),
+      const branches = mergeSearches(
+        (condition as Record<string, unknown>[]).map((branch) => compileConjunction(branch, knowledge)),
       );
       if (branches.some((branch) => branch.sql === '1')) exact = false;
       else {
@@ -263,6 +339,8 @@ const compileConjunction = (filter: Record<string, unknown>, knowledge: PathKnow
     }
   }
   if (parts.length === 0) return { sql: '1', params: [], exact };
+  if (parts.length === 1 && parts[0]!.search) return parts[0]!;
+  if (parts.length === 1 && parts[0]!.sql === '0' && exact) return parts[0]!;
   return {
     sql: parts.map((part) => `(${part.sql})`).join(' AND '),
     params: parts.flatMap((part) => part.params),
