@@ -152,7 +152,7 @@ export const createQboConnector = (deps: QboConnectorDeps): LedgerConnector => {
     } else if (!useCdc)
       warn(
         `${QBO_NAME}: seller ${request.sellerId} last synced more than 30 days ago, beyond Change Data ` +
-          'Capture; changed records are read, deletions since then are not (Repopulate finds them).',
+          'Capture; changed records are read, and deletions found by comparing ids.',
       );
     return { step: 0, mode: useCdc ? 'cdc' : 'query', start: 1, lastId: null, done: 0, total, skipped: 0 };
   };
