@@ -27,8 +27,8 @@ export type ConnectorDeps = {
 };
 
 /**
- * The connector of each platform (docs/adr/0043-accounting-connectors.md). Without `deps` only DEMO
- * syncs; QuickBooks Desktop, Sage and AUTOFY connectors arrive with their part of issue 16.
+ * The connector of each platform (docs/adr/0043-accounting-connectors.md). Without `deps` (the
+ * credential vault and config) only DEMO and QuickBooks Desktop, which needs no vault here, are served.
  */
 export const connectorsFor = (db: Db, deps?: ConnectorDeps) => {
   const demo = createDemoConnector({ profileOf: (sellerId) => demoProfileOf(db, sellerId) });
