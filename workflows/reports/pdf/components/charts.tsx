@@ -1,8 +1,10 @@
+import type { Style } from '@react-pdf/types';
 import { Fragment } from 'react';
 import type { Currency } from '../../../../contracts/events/tenant';
 import type { AgingFigure, ForecastWeek, TrendPoint } from '../../report-data/report-data';
 import { compactMoney, money, share, shortDate, shortMonth } from '../pdf-format';
 import { pdf } from '../react-pdf';
+import { textWidth } from './text-width';
 import { colors, CONTENT_WIDTH, text } from './theme';
 
 /**
@@ -22,39 +24,93 @@ const AXIS_WIDTH = 48;
 const X_LABELS_HEIGHT = 14;
 /** Room above the plot for the top axis label. */
 const TOP = 6;
+/** How far above its gridline an axis label's glyphs start (6.5 pt Helvetica, centred on the line). */
+const AXIS_LABEL_RISE = 3.35;
+const axisLabelsStyle: Style = {
+  position: 'absolute',
+  left: 0,
+  width: AXIS_WIDTH - 4,
+  textAlign: 'right',
+  fontSize: 6.5,
+  color: colors.muted,
+};
 
-const YAxis = (props: { max: number; height: number; width: number; currency: Currency }) => (
+/** The gridlines of a chart's money axis, at 0, a quarter, half, three quarters and all of `max`. */
+const Gridlines = (props: { height: number; width: number }) => (
   <>
     {[0, 0.25, 0.5, 0.75, 1].map((step) => {
       const y = props.height - step * props.height;
       return (
-        <Fragment key={step}>
-          <pdf.Line x1={AXIS_WIDTH} x2={props.width} y1={y} y2={y} stroke={colors.faint} strokeWidth={0.5} />
-          <pdf.Text
-            x={AXIS_WIDTH - 4}
-            y={y + 2.5}
-            textAnchor="end"
-            style={{ fontSize: 6.5 }}
-            fill={colors.muted}
-          >
-            {compactMoney(props.max * step, props.currency)}
-          </pdf.Text>
-        </Fragment>
+        <pdf.Line
+          key={step}
+          x1={AXIS_WIDTH}
+          x2={props.width}
+          y1={y}
+          y2={y}
+          stroke={colors.faint}
+          strokeWidth={0.5}
+        />
       );
     })}
   </>
 );
 
-const Legend = ({ items }: { items: { label: string; color: string }[] }) => (
-  <pdf.View style={{ flexDirection: 'row', marginTop: 4 }}>
-    {items.map((item) => (
-      <pdf.View key={item.label} style={{ flexDirection: 'row', alignItems: 'center', marginRight: 12 }}>
-        <pdf.View style={{ width: 8, height: 8, backgroundColor: item.color, marginRight: 4 }} />
-        <pdf.Text style={text.small}>{item.label}</pdf.Text>
-      </pdf.View>
-    ))}
-  </pdf.View>
+/**
+ * The axis's labels, top one first: one text, a line per gridline (its line as high as the
+ * gridlines are apart, its glyphs at the line's top), beside the drawing.
+ */
+const YAxisLabels = (props: { max: number; height: number; currency: Currency }) => (
+  <pdf.Text
+    style={{
+      ...axisLabelsStyle,
+      top: TOP - AXIS_LABEL_RISE,
+      lineHeight: `${props.height / 4}pt`,
+    }}
+  >
+    {[1, 0.75, 0.5, 0.25, 0].map((step) => compactMoney(props.max * step, props.currency)).join('\n')}
+  </pdf.Text>
 );
+
+/** A swatch before each legend label: 8 pt, 4 pt from its label, 12 pt after the label. */
+const SWATCH = 8;
+const SWATCH_GAP = 4;
+const LEGEND_GAP = 12;
+const legendSwatchesStyle: Style = { marginTop: 4 };
+const legendStyle: Style = { flexDirection: 'row', marginTop: -text.small.fontSize * 1.1 };
+const legendLabelStyle: Style = { ...text.small, paddingLeft: SWATCH + SWATCH_GAP, marginRight: LEGEND_GAP };
+
+/** The chart's legend: its swatches one drawing, its labels a row of texts beside them. */
+const Legend = ({ items }: { items: { label: string; color: string }[] }) => {
+  const line = text.small.fontSize * 1.1;
+  let x = 0;
+  return (
+    <>
+      <pdf.Svg width={CONTENT_WIDTH} height={line} style={legendSwatchesStyle}>
+        {items.map((item) => {
+          const swatch = (
+            <pdf.Rect
+              key={item.label}
+              x={x}
+              y={(line - SWATCH) / 2}
+              width={SWATCH}
+              height={SWATCH}
+              fill={item.color}
+            />
+          );
+          x += SWATCH + SWATCH_GAP + (textWidth(item.label, text.small.fontSize) ?? 0) + LEGEND_GAP;
+          return swatch;
+        })}
+      </pdf.Svg>
+      <pdf.View style={legendStyle}>
+        {items.map((item) => (
+          <pdf.Text key={item.label} style={legendLabelStyle}>
+            {item.label}
+          </pdf.Text>
+        ))}
+      </pdf.View>
+    </>
+  );
+};
 
 /** Revenue and collections side by side for each period of the trend, the reported one last. */
 export const RevenueCollectionsChart = (props: {
@@ -73,7 +129,7 @@ export const RevenueCollectionsChart = (props: {
     <pdf.View>
       <pdf.Svg width={width} height={TOP + height + X_LABELS_HEIGHT}>
         <pdf.G transform={`translate(0, ${TOP})`}>
-          <YAxis max={max} height={height} width={width} currency={props.currency} />
+          <Gridlines height={height} width={width} />
           {props.trend.map((point, i) => {
             const center = AXIS_WIDTH + slot * i + slot / 2;
             return (
@@ -106,6 +162,7 @@ export const RevenueCollectionsChart = (props: {
           })}
         </pdf.G>
       </pdf.Svg>
+      <YAxisLabels max={max} height={height} currency={props.currency} />
       <Legend
         items={[
           { label: 'Revenue (invoiced)', color: colors.accent },
@@ -124,6 +181,14 @@ export const agingLabels: Record<AgingFigure['bucket'], string> = {
   'over-90': 'Over 90 days',
 };
 
+const AGING_BAR = 16;
+/** The legend's swatches, 6 pt under the bar and 1 pt lower than the top of their labels. */
+const AGING_SWATCH_TOP = AGING_BAR + 7;
+const AGING_SVG_HEIGHT = AGING_SWATCH_TOP + SWATCH;
+const agingLegendStyle: Style = { flexDirection: 'row', marginTop: AGING_BAR + 6 - AGING_SVG_HEIGHT };
+const agingLabelStyle: Style = { ...text.small, ...text.muted, flex: 1, paddingLeft: SWATCH + SWATCH_GAP };
+const agingAmountStyle: Style = { ...text.bold, fontSize: 9, color: colors.ink };
+
 /** The open receivables as one bar split by age, with each bucket's amount and share below. */
 export const AgingBar = (props: { aging: AgingFigure[]; currency: Currency }) => {
   const total = props.aging.reduce((sum, b) => sum + Math.max(0, b.amount), 0);
@@ -131,9 +196,19 @@ export const AgingBar = (props: { aging: AgingFigure[]; currency: Currency }) =>
   let x = 0;
   return (
     <pdf.View>
-      <pdf.Svg width={width} height={16}>
+      <pdf.Svg width={width} height={AGING_SVG_HEIGHT}>
+        {props.aging.map((bucket, i) => (
+          <pdf.Rect
+            key={`swatch ${bucket.bucket}`}
+            x={(i * width) / props.aging.length}
+            y={AGING_SWATCH_TOP}
+            width={SWATCH}
+            height={SWATCH}
+            fill={colors.aging[i] ?? colors.neutral}
+          />
+        ))}
         {total === 0 ? (
-          <pdf.Rect x={0} y={0} width={width} height={16} fill={colors.faint} />
+          <pdf.Rect x={0} y={0} width={width} height={AGING_BAR} fill={colors.faint} />
         ) : (
           props.aging.map((bucket, i) => {
             const w = (Math.max(0, bucket.amount) / total) * width;
@@ -143,7 +218,7 @@ export const AgingBar = (props: { aging: AgingFigure[]; currency: Currency }) =>
                 x={x}
                 y={0}
                 width={w}
-                height={16}
+                height={AGING_BAR}
                 fill={colors.aging[i] ?? colors.neutral}
               />
             );
@@ -152,26 +227,13 @@ export const AgingBar = (props: { aging: AgingFigure[]; currency: Currency }) =>
           })
         )}
       </pdf.Svg>
-      <pdf.View style={{ flexDirection: 'row', marginTop: 6 }}>
-        {props.aging.map((bucket, i) => (
-          <pdf.View key={bucket.bucket} style={{ flex: 1, flexDirection: 'row' }}>
-            <pdf.View
-              style={{
-                width: 8,
-                height: 8,
-                marginTop: 1,
-                marginRight: 4,
-                backgroundColor: colors.aging[i] ?? colors.neutral,
-              }}
-            />
-            <pdf.Text style={{ ...text.small, ...text.muted }}>
-              {`${agingLabels[bucket.bucket]}\n`}
-              <pdf.Text
-                style={{ ...text.bold, fontSize: 9, color: colors.ink }}
-              >{`${money(bucket.amount, props.currency)}\n`}</pdf.Text>
-              {`${share(total === 0 ? 0 : bucket.amount / total)} - ${bucket.invoices} inv.`}
-            </pdf.Text>
-          </pdf.View>
+      <pdf.View style={agingLegendStyle}>
+        {props.aging.map((bucket) => (
+          <pdf.Text key={bucket.bucket} style={agingLabelStyle}>
+            {`${agingLabels[bucket.bucket]}\n`}
+            <pdf.Text style={agingAmountStyle}>{`${money(bucket.amount, props.currency)}\n`}</pdf.Text>
+            {`${share(total === 0 ? 0 : bucket.amount / total)} - ${bucket.invoices} inv.`}
+          </pdf.Text>
         ))}
       </pdf.View>
     </pdf.View>
@@ -193,7 +255,7 @@ export const ForecastChart = (props: { weeks: ForecastWeek[]; currency: Currency
     <pdf.View>
       <pdf.Svg width={width} height={TOP + height + X_LABELS_HEIGHT}>
         <pdf.G transform={`translate(0, ${TOP})`}>
-          <YAxis max={max} height={height} width={width} currency={props.currency} />
+          <Gridlines height={height} width={width} />
           <pdf.Polygon points={[...upper, ...lower].join(' ')} fill={colors.accentSoft} fillOpacity={0.45} />
           <pdf.Polyline
             points={props.weeks.map((w, i) => `${xOf(i)},${yOf(w.mean)}`).join(' ')}
@@ -217,6 +279,7 @@ export const ForecastChart = (props: { weeks: ForecastWeek[]; currency: Currency
           ))}
         </pdf.G>
       </pdf.Svg>
+      <YAxisLabels max={max} height={height} currency={props.currency} />
       <Legend
         items={[
           { label: 'Expected collections', color: colors.accent },
