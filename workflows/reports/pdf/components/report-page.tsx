@@ -47,7 +47,10 @@ const styles = {
    */
   fixedPage: { ...text.base, padding: PAGE_PADDING, paddingBottom: PAGE_PADDING + 10, minHeight: A4_HEIGHT },
   section: { marginBottom: 16 },
-  note: { ...text.muted, marginTop: -3, marginBottom: 6 },
+  // A section's title over its note, one text: the title's line (11 pt, so 12.1 pt high) 3 pt
+  // higher than its glyphs, which keeps the note 3 pt below as a title text and a note text did.
+  titled: { marginBottom: 6 },
+  titleRun: { ...text.sectionTitle, marginBottom: 0, lineHeight: '15.1pt' },
 } satisfies Record<string, Style>;
 
 const Header = ({ company, title, subtitle }: { company: PageCompany; title: string; subtitle: string }) => (
@@ -123,8 +126,14 @@ export const Section = (props: {
   breakable?: boolean;
 }) => (
   <pdf.View wrap={props.breakable ?? false} style={styles.section}>
-    <pdf.Text style={text.sectionTitle}>{props.title}</pdf.Text>
-    {props.note !== undefined && <pdf.Text style={styles.note}>{props.note}</pdf.Text>}
+    {props.note === undefined ? (
+      <pdf.Text style={text.sectionTitle}>{props.title}</pdf.Text>
+    ) : (
+      <pdf.Text style={styles.titled}>
+        <pdf.Text style={styles.titleRun}>{`${props.title}\n`}</pdf.Text>
+        <pdf.Text style={text.muted}>{props.note}</pdf.Text>
+      </pdf.Text>
+    )}
     {props.children}
   </pdf.View>
 );
