@@ -126,10 +126,7 @@ const migrateLegacyFacts = async (db: Db): Promise<void> => {
   const flush = async (key: string) => {
     const list = pending.get(key) ?? [];
     pending.delete(key);
-    if (list.length > 0)
-      await insertIdempotent(groups, [
-        groupOf({ sellerId: list[0]!.sellerId, entity: list[0]!.entity, name: `m.${list[0]!.entity}` }, list),
-      ]);
+    if (list.length > 0) await insertIdempotent(groups, [groupOf(`m.${list[0]!.entity}`, list)]);
   };
   for await (const fact of legacy.find({})) {
     const key = `${fact.entity}:${fact.sellerId}`;
@@ -168,23 +165,60 @@ const insertIdempotent = async <T extends { _id: string }>(
   }
 };
 
-/** A fact as stored inside a group: `[providerId, epoch, offset, deleted (0 or 1), ...its fields]`. */
+/**
+ * Versions are stored inside their group as one JSON text, not as arrays: the store walks, copies and
+ * encodes every value of a document, so one string per group costs a fraction of 20 arrays of 8
+ * values, and JSON.stringify of the arrays is native. A version is the array
+ * `[providerId, epoch, offset, deleted (0|1), ...its fields]` (`packFact`); a payment's or credit
+ * memo's applications are its last field, `[[invoiceProviderId, amount], ...]`.
+ */
 export type PackedFact = (string | number | [string, number][])[];
 
-const packFact = (fact: FactDoc): PackedFact => {
-  const head: PackedFact = [providerIdOf(fact), fact.epoch, fact.offset, fact.deleted ? 1 : 0];
+/** The identity of one version: its key's provider id, epoch, offset and whether it is a tombstone. */
+export type FactVersion = {
+  entity: LedgerEntity;
+  sellerId: number;
+  providerId: string;
+  epoch: number;
+  offset: number;
+  deleted?: boolean;
+};
+
+/** One version as stored in its group. */
+export const packFact = (version: FactVersion, fact: FactFields): PackedFact => {
+  const { providerId, epoch, offset } = version;
+  const deleted = version.deleted ? 1 : 0;
   switch (fact.entity) {
     case 'customers':
-      return [...head, fact.customerId, fact.createdDay];
+      return [providerId, epoch, offset, deleted, fact.customerId, fact.createdDay];
     case 'products':
-      return head;
+      return [providerId, epoch, offset, deleted];
     case 'invoices':
-      return [...head, fact.customerId, fact.day, fact.dueDay, fact.amount, fact.balance];
+      return [
+        providerId,
+        epoch,
+        offset,
+        deleted,
+        fact.customerId,
+        fact.day,
+        fact.dueDay,
+        fact.amount,
+        fact.balance,
+      ];
     case 'payments':
     case 'creditMemos':
-      return [...head, fact.customerId, fact.day, fact.amount, fact.apps];
+      return [providerId, epoch, offset, deleted, fact.customerId, fact.day, fact.amount, fact.apps];
   }
 };
+
+const versionOf = (fact: FactDoc): FactVersion => ({
+  entity: fact.entity,
+  sellerId: fact.sellerId,
+  providerId: providerIdOf(fact),
+  epoch: fact.epoch,
+  offset: fact.offset,
+  deleted: fact.deleted,
+});
 
 const unpackFact = (group: Pick<FactGroupDoc, 'sellerId' | 'entity'>, packed: PackedFact): FactDoc => {
   const [providerId, epoch, offset, deleted] = packed as [string, number, number, number];
@@ -224,15 +258,19 @@ const unpackFact = (group: Pick<FactGroupDoc, 'sellerId' | 'entity'>, packed: Pa
   }
 };
 
+/** The versions of a group. */
+const packedOf = (group: Pick<FactGroupDoc, 'facts'>): PackedFact[] =>
+  JSON.parse(group.facts) as PackedFact[];
+
 /**
  * The stored form (docs/adr/0041): one document per entity, seller and applied batch, holding the
  * fact versions the batch brought, not one document per record (each stored document costs about
  * 10 us on the embedded store, whatever its size). `_id` names the content: entity, seller, first and
- * last offset, and a hash of the versions (key, epoch, offset). A seller's records of one entity all
- * live on one partition, so a redelivered batch, whoever delivers it, gives the same id for the same
- * offsets and its insert is skipped; a batch cut at other offsets is another group with overlapping
- * versions, which the read resolves newest-wins. The recompute folds a seller's groups into compacted
- * ones (`compactSellerFacts`) when they hold many repeats or many small groups.
+ * last offset, and a hash of the versions. A seller's records of one entity all live on one
+ * partition, so a redelivered batch, whoever delivers it, gives the same id for the same offsets and
+ * its insert is skipped; a batch cut at other offsets is another group with overlapping versions,
+ * which the read resolves newest-wins. The recompute folds a seller's groups into compacted ones
+ * (`compactSellerFacts`) when they hold many repeats or many small groups.
  */
 export type FactGroupDoc = {
   _id: string;
@@ -240,42 +278,72 @@ export type FactGroupDoc = {
   entity: LedgerEntity;
   /** The newest epoch among its facts: a group entirely of older epochs is dropped whole. */
   epoch: number;
+  /** Its versions (`packFact`), as JSON text. */
+  facts: string;
+};
+
+type GroupDraft = {
+  sellerId: number;
+  entity: LedgerEntity;
+  first: number;
+  last: number;
+  epoch: number;
+  hash: number;
   facts: PackedFact[];
 };
 
-/** FNV-1a over the group's versions, in base 36: two groups of one id hold the same versions. */
-const hashOf = (parts: readonly string[]): string => {
-  let hash = 0x811c9dc5;
-  for (const part of parts) {
-    for (let i = 0; i < part.length; i += 1) hash = Math.imul(hash ^ part.charCodeAt(i), 0x01000193);
-    hash = Math.imul(hash ^ 0x2c, 0x01000193);
-  }
-  return (hash >>> 0).toString(36);
+const FNV_PRIME = 0x01000193;
+
+/**
+ * Collects versions into groups, one per entity and seller, in the order added. Each group's id is
+ * `<name>:<seller>:<first offset>-<last offset>:<hash>`, the hash (FNV-1a) over its versions' provider
+ * ids, epochs and offsets: two groups of one id hold the same versions (a version is its key, epoch
+ * and offset: one offset of one partition is one record).
+ */
+export const factGroups = (name: (entity: LedgerEntity) => string = (entity) => entity) => {
+  const drafts = new Map<LedgerEntity, Map<number, GroupDraft>>();
+  return {
+    add: (version: FactVersion, fields: FactFields) => {
+      const { entity, sellerId, epoch, offset } = version;
+      let ofEntity = drafts.get(entity);
+      if (!ofEntity) drafts.set(entity, (ofEntity = new Map<number, GroupDraft>()));
+      let draft = ofEntity.get(sellerId);
+      if (!draft) {
+        draft = { sellerId, entity, first: Infinity, last: -Infinity, epoch: 0, hash: 0x811c9dc5, facts: [] };
+        ofEntity.set(sellerId, draft);
+      }
+      const { providerId } = version;
+      let hash = draft.hash;
+      for (let i = 0; i < providerId.length; i += 1)
+        hash = Math.imul(hash ^ providerId.charCodeAt(i), FNV_PRIME);
+      hash = Math.imul(hash ^ epoch, FNV_PRIME);
+      hash = Math.imul(hash ^ (offset % 0x100000000), FNV_PRIME);
+      draft.hash = Math.imul(hash ^ Math.floor(offset / 0x100000000), FNV_PRIME);
+      if (offset < draft.first) draft.first = offset;
+      if (offset > draft.last) draft.last = offset;
+      if (epoch > draft.epoch) draft.epoch = epoch;
+      draft.facts.push(packFact(version, fields));
+    },
+    build: (): FactGroupDoc[] => {
+      const groups: FactGroupDoc[] = [];
+      for (const ofEntity of drafts.values())
+        for (const draft of ofEntity.values())
+          groups.push({
+            _id: `${name(draft.entity)}:${draft.sellerId}:${draft.first}-${draft.last}:${(draft.hash >>> 0).toString(36)}`,
+            sellerId: draft.sellerId,
+            entity: draft.entity,
+            epoch: draft.epoch,
+            facts: JSON.stringify(draft.facts),
+          });
+      return groups;
+    },
+  };
 };
 
-const groupOf = (
-  of: { sellerId: number; entity: LedgerEntity; name?: string },
-  facts: readonly FactDoc[],
-): FactGroupDoc => {
-  let first = Infinity;
-  let last = -Infinity;
-  let epoch = 0;
-  const versions: string[] = [];
-  const packed: PackedFact[] = [];
-  for (const fact of facts) {
-    first = Math.min(first, fact.offset);
-    last = Math.max(last, fact.offset);
-    epoch = Math.max(epoch, fact.epoch);
-    versions.push(`${fact._id}@${fact.epoch}.${fact.offset}`);
-    packed.push(packFact(fact));
-  }
-  return {
-    _id: `${of.name ?? of.entity}:${of.sellerId}:${first}-${last}:${hashOf(versions)}`,
-    sellerId: of.sellerId,
-    entity: of.entity,
-    epoch,
-    facts: packed,
-  };
+const groupOf = (name: string, facts: readonly FactDoc[]): FactGroupDoc => {
+  const groups = factGroups(() => name);
+  for (const fact of facts) groups.add(versionOf(fact), fact);
+  return groups.build()[0]!;
 };
 
 const isNewer = (fact: FactDoc, stored: Pick<FactDoc, 'epoch' | 'offset'>) =>
@@ -299,28 +367,21 @@ const newestVersions = (facts: Iterable<FactDoc>): Map<string, FactDoc> => {
  * epoch, then the latest offset, so a late older version or a repeat changes no figure.
  */
 export const applyFacts = async (db: Db, facts: FactDoc[]): Promise<void> => {
-  if (facts.length === 0) return;
-  const bySeller = new Map<string, FactDoc[]>();
-  for (const fact of facts) {
-    const key = `${fact.entity}:${fact.sellerId}`;
-    const list = bySeller.get(key);
-    if (list) list.push(fact);
-    else bySeller.set(key, [fact]);
-  }
-  const groups: FactGroupDoc[] = [];
-  for (const list of bySeller.values()) {
-    const { sellerId, entity } = list[0]!;
-    groups.push(groupOf({ sellerId, entity }, [...newestVersions(list).values()]));
-  }
-  await insertIdempotent(db.collection<FactGroupDoc>(ANALYTICS_FACTS), groups);
+  const groups = factGroups();
+  for (const fact of facts) groups.add(versionOf(fact), fact);
+  await insertFactGroups(db, groups.build());
 };
+
+/** Inserts groups as built by `factGroups`; a stored id is the same group, skipped. */
+export const insertFactGroups = (db: Db, groups: FactGroupDoc[]): Promise<void> =>
+  insertIdempotent(db.collection<FactGroupDoc>(ANALYTICS_FACTS), groups);
 
 /** What a seller's stored groups hold: every group read, and the newest version of each key. */
 export type SellerFactsRead = { groups: FactGroupDoc[]; versions: number; latest: FactDoc[] };
 
 export const readSellerFacts = async (db: Db, sellerId: number): Promise<SellerFactsRead> => {
   const groups = await db.collection<FactGroupDoc>(ANALYTICS_FACTS).find({ sellerId }).toArray();
-  const versions = groups.flatMap((group) => group.facts.map((packed) => unpackFact(group, packed)));
+  const versions = groups.flatMap((group) => packedOf(group).map((packed) => unpackFact(group, packed)));
   return { groups, versions: versions.length, latest: [...newestVersions(versions).values()] };
 };
 
@@ -340,7 +401,7 @@ export const countFacts = async (db: Db): Promise<{ records: number; versions: n
   const keys = new Set<string>();
   let versions = 0;
   for await (const group of db.collection<FactGroupDoc>(ANALYTICS_FACTS).find({}))
-    for (const packed of group.facts) {
+    for (const packed of packedOf(group)) {
       versions += 1;
       keys.add(`${group.entity}:${group.sellerId}:${String(packed[0])}`);
     }
@@ -365,7 +426,7 @@ export const COMPACT_GROUP_FACTS = 5_000;
  */
 export const compactSellerFacts = async (
   db: Db,
-  { sellerId, read, epoch }: { sellerId: number; read: SellerFactsRead; epoch: number },
+  { read, epoch }: { read: SellerFactsRead; epoch: number },
 ): Promise<boolean> => {
   const kept = read.latest.filter((fact) => fact.epoch >= epoch);
   const byEntity = new Map<LedgerEntity, FactDoc[]>();
@@ -384,9 +445,7 @@ export const compactSellerFacts = async (
   const compacted: FactGroupDoc[] = [];
   for (const [entity, list] of byEntity)
     for (let at = 0; at < list.length; at += COMPACT_GROUP_FACTS)
-      compacted.push(
-        groupOf({ sellerId, entity, name: `c.${entity}` }, list.slice(at, at + COMPACT_GROUP_FACTS)),
-      );
+      compacted.push(groupOf(`c.${entity}`, list.slice(at, at + COMPACT_GROUP_FACTS)));
   const collection = db.collection<FactGroupDoc>(ANALYTICS_FACTS);
   await insertIdempotent(collection, compacted);
   const written = new Set(compacted.map((group) => group._id));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 import { recomputeSeller } from './analytics-recompute';
+import { dayOf } from './ledger-facts-consumer';
 import {
   ANALYTICS_FACTS,
   applyFacts,
@@ -155,5 +156,16 @@ describe('the analytics facts', () => {
     } finally {
       await legacy.close();
     }
+  });
+
+  it("read a JSON date's UTC day from its digits, as Date would", () => {
+    const DAY_MS = 86_400_000;
+    for (let time = Date.UTC(1969, 11, 1); time < Date.UTC(2101, 0, 1); time += 7 * DAY_MS + 3_600_123) {
+      const iso = new Date(time).toISOString();
+      expect([iso, dayOf(iso)]).toEqual([iso, Math.floor(time / DAY_MS)]);
+    }
+    // Other spellings go through Date.
+    expect(dayOf('2024-03-01T23:30:00-05:00')).toBe(Math.floor(Date.UTC(2024, 2, 2, 4, 30) / DAY_MS));
+    expect(dayOf('2024-03-01')).toBe(Math.floor(Date.UTC(2024, 2, 1) / DAY_MS));
   });
 });

@@ -36,7 +36,7 @@ export const recomputeSeller = async (db: Db, sellerId: number, now: Date): Prom
   const facts = liveFactsOf(read);
   const computed = computeSellerAnalytics(sellerId, facts);
   await storeSellerAnalytics(db, { sellerId, computedAt: now, ...computed });
-  if (await compactSellerFacts(db, { sellerId, read, epoch: computed.epoch })) return;
+  if (await compactSellerFacts(db, { read, epoch: computed.epoch })) return;
   if (facts.some((fact) => fact.epoch < computed.epoch)) await dropOlderEpochs(db, sellerId, computed.epoch);
 };
 

@@ -4,8 +4,9 @@ import { ledgerTopicOf, type LedgerFeedRecord } from '../../contracts/kafka/ledg
 import { analyticsGroupId } from '../../contracts/kafka/analytics';
 import type { LedgerEntity } from '../../contracts/ledger';
 import {
-  applyFacts,
+  factGroups,
   factIdOf,
+  insertFactGroups,
   markSellersDirty,
   type FactDoc,
   type FactFields,
@@ -20,7 +21,29 @@ import { ensureLedgerTopics } from '../outbox/ledger-feed-sender';
  * any resolved in the last second), which writes the same facts again.
  */
 const DAY_MS = 86_400_000;
-const dayOf = (iso: unknown) => Math.floor(new Date(String(iso)).getTime() / DAY_MS);
+const digits = (text: string, from: number, to: number) => {
+  let value = 0;
+  for (let i = from; i < to; i += 1) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+};
+/** Days since 1970-01-01 of a UTC date (Howard Hinnant's days_from_civil). */
+const daysFromCivil = (year: number, month: number, day: number) => {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+};
+/**
+ * The UTC day of an ISO date. The feed's dates are JSON dates (`2024-01-31T00:00:00.000Z`, UTC), read
+ * from their digits; anything else goes through Date.
+ */
+export const dayOf = (iso: unknown): number => {
+  if (typeof iso === 'string' && iso.length === 24 && iso.charCodeAt(23) === 90 /* Z */)
+    return daysFromCivil(digits(iso, 0, 4), digits(iso, 5, 7), digits(iso, 8, 10));
+  return Math.floor(new Date(String(iso)).getTime() / DAY_MS);
+};
 const int = (value: unknown) => (typeof value === 'number' ? Math.round(value) : 0);
 
 const applicationsOf = (value: unknown): [string, number][] =>
@@ -66,14 +89,19 @@ export const factFieldsOf = (entity: LedgerEntity, record: LedgerFeedRecord['rec
  * A feed line to its fact. The parse is plain JSON.parse plus field reads: the producer is ours and
  * its zod schema (contracts/kafka/ledger-records.ts) is checked by the feed tests, not per record.
  */
-export const factOf = (value: Buffer | string, offset: number): FactDoc | null => {
+const parseLine = (value: Buffer | string): LedgerFeedRecord | null => {
   let parsed: LedgerFeedRecord;
   try {
     parsed = JSON.parse(value.toString()) as LedgerFeedRecord;
   } catch {
     return null;
   }
-  if (parsed.schemaVersion !== 1 || !ledgerEntities.includes(parsed.entity)) return null;
+  return parsed.schemaVersion === 1 && ledgerEntities.includes(parsed.entity) ? parsed : null;
+};
+
+export const factOf = (value: Buffer | string, offset: number): FactDoc | null => {
+  const parsed = parseLine(value);
+  if (!parsed) return null;
   return {
     _id: factIdOf(parsed.entity, parsed.sellerId, parsed.providerId),
     sellerId: parsed.sellerId,
@@ -125,20 +153,32 @@ export const startLedgerFactsConsumer = async (
   const eachBatch = async (payload: EachBatchPayload) => {
     const { batch } = payload;
     if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale()) return;
-    const facts: FactDoc[] = [];
+    // Each line straight to its packed version in its seller's group: one document per seller.
+    const groups = factGroups();
+    let records = 0;
     for (const message of batch.messages) {
-      if (!message.value) continue;
-      const fact = factOf(message.value, Number(message.offset));
-      if (fact) facts.push(fact);
+      const parsed = message.value ? parseLine(message.value) : null;
+      if (!parsed) continue;
+      const version = {
+        entity: parsed.entity,
+        sellerId: parsed.sellerId,
+        providerId: parsed.providerId,
+        epoch: parsed.epoch,
+        offset: Number(message.offset),
+        deleted: parsed.deleted === true,
+      };
+      groups.add(version, factFieldsOf(parsed.entity, parsed.record));
+      records += 1;
     }
-    await applyFacts(options.db, facts);
+    const built = groups.build();
+    await insertFactGroups(options.db, built);
     await markSellersDirty(options.db, {
       id: `${batch.topic}:${batch.partition}:${batch.messages[0]!.offset}`,
-      sellerIds: facts.map((f) => f.sellerId),
+      sellerIds: built.map((group) => group.sellerId),
       now: now(),
     });
-    applied += facts.length;
-    await options.afterApply?.({ topic: batch.topic, partition: batch.partition, records: facts.length });
+    applied += records;
+    await options.afterApply?.({ topic: batch.topic, partition: batch.partition, records });
     // A partition revoked meanwhile is committed by its new owner; ours would be refused anyway.
     if (payload.isStale()) return;
     // Resolved only now, after the writes: kafkajs commits resolved offsets after the batch returns
