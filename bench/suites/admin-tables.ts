@@ -40,13 +40,13 @@ import {
 import { percentile, type BenchSuite, type Figure } from '../harness';
 
 const BATCH = 5000;
-const FIRST_ID = 1_000_000;
+export const FIRST_ID = 1_000_000;
 /** Each tenant with history has 1,000 audit rows, at both sizes: the page reads the same shape. */
 const AUDIT_ROWS_PER_TENANT = 1000;
 const auditTenants = (rows: number) => Math.max(1, Math.ceil(rows / AUDIT_ROWS_PER_TENANT));
 const createdAt = (n: number) => new Date(Date.UTC(2024, 0, 1) + (n % 700) * 86_400_000);
 
-type Sizes = { tenants: number; users: number; audit: number };
+export type Sizes = { tenants: number; users: number; audit: number };
 
 const tenantDoc = (id: number): TenantDocument => ({
   _id: id,
@@ -184,7 +184,8 @@ const inBatches = async (count: number, write: (from: number, size: number) => P
   for (let from = 0; from < count; from += BATCH) await write(from, Math.min(BATCH, count - from));
 };
 
-const seed = async (db: Db, sizes: Sizes, log: (m: string) => void) => {
+/** Seeds the admin tables' read models (also test/read-store/admin-table-plans.test.ts, at a small size). */
+export const seedAdminTables = async (db: Db, sizes: Sizes, log: (m: string) => void) => {
   for (const projection of projections) {
     await ensureIndexes(db, projection, await currentVersion(db, projection.name));
   }
@@ -326,7 +327,7 @@ const measured = async (sizes: Sizes, times: number, log: (m: string) => void): 
   try {
     store = await openReadStore({ DATA_DIR: dir });
     log(`seeding ${sizes.tenants} tenants and sellers, ${sizes.users} users, ${sizes.audit} audit rows`);
-    await seed(store.db, sizes, log);
+    await seedAdminTables(store.db, sizes, log);
     return await measure(store.db, sizes, times, log);
   } finally {
     await store?.close();

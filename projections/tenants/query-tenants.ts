@@ -83,7 +83,34 @@ const isFiltered = (query: TenantListQuery): boolean =>
   query.sort !== undefined;
 
 /** Purged tenants are gone from the admin list; disabled ones stay, to be restored or purged. */
-const listed: Filter<TenantDocument> = { status: { $in: ['active', 'disabled'] } };
+const LISTED_STATUSES = ['active', 'disabled'] as const;
+const listed: Filter<TenantDocument> = { status: { $in: [...LISTED_STATUSES] } };
+
+/**
+ * A page of listed tenants, newest first: the first `skip + limit` of each listed status, read in
+ * order from the `status_id` index, merged by id. A `status $in` list with the sort would make
+ * SQLite sort every listed tenant; each status alone is an equality the index returns in order, so a
+ * page reads its rows and the pages before it, not the table (docs/adr/0051-admin-table-counts-and-search.md).
+ */
+const newestListedPage = async (
+  tenants: Awaited<ReturnType<typeof tenantsCollection>>,
+  skip: number,
+  limit: number,
+): Promise<TenantDocument[]> => {
+  const heads = await Promise.all(
+    LISTED_STATUSES.map((status) =>
+      tenants
+        .find({ status })
+        .sort({ _id: -1 })
+        .limit(skip + limit)
+        .toArray(),
+    ),
+  );
+  return heads
+    .flat()
+    .sort((a, b) => b._id - a._id)
+    .slice(skip, skip + limit);
+};
 
 /**
  * The search and the filters the read store can apply itself. The has-users and has-active-sellers
@@ -135,12 +162,7 @@ export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Prom
     const total = await tenants.countDocuments(filter);
     const pageCount = Math.max(1, Math.ceil(total / TENANTS_PAGE_SIZE));
     const page = Math.min(pageCount, Math.max(1, Math.trunc(query.page ?? 1)));
-    const docs = await tenants
-      .find(filter)
-      .sort({ _id: -1 })
-      .skip((page - 1) * TENANTS_PAGE_SIZE)
-      .limit(TENANTS_PAGE_SIZE)
-      .toArray();
+    const docs = await newestListedPage(tenants, (page - 1) * TENANTS_PAGE_SIZE, TENANTS_PAGE_SIZE);
     return {
       rows: await withCounts(db, docs),
       total,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Binary, MongoBulkWriteError, MongoServerError, ObjectId, type Db, type Document } from 'mongodb';
 import { containsText } from '../../projections/search-pattern';
+import { createDeclaredIndexes } from '../../projections/read-store/declared-indexes';
 import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 import { isolatedNames, wireMongoUrl } from '../harness/isolation';
 
@@ -369,5 +370,101 @@ describe.each(stores)('read store contract: %s', (_name, open) => {
     await c.createIndex({ email: 1 }, { name: 'email', unique: true });
     await c.insertOne({ email: 'a@example.com' });
     await expect(c.insertOne({ email: 'a@example.com' })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('counts through a counted index exactly as the documents stand, after every kind of write', async () => {
+    const c = fresh('counted');
+    await createDeclaredIndexes(db, c.collectionName, [
+      { key: { status: 1, kind: 1 }, name: 'status_kind_counts', counted: true },
+    ]);
+    // Made after the first rows: the counters start from what is stored.
+    await c.insertMany([
+      { _id: 1, status: 'active', kind: 'a' },
+      { _id: 2, status: 'active', kind: 'b' },
+    ] as never[]);
+    await createDeclaredIndexes(db, c.collectionName, [
+      { key: { flag: 1 }, name: 'flag_counts', counted: true },
+    ]);
+    await c.insertMany([
+      { _id: 3, status: 'disabled', kind: 'a', flag: true },
+      { _id: 4, status: 'purged', kind: 'a', flag: 1 },
+      { _id: 5, kind: 'a', flag: false },
+      { _id: 6, status: null, kind: 'b' },
+    ] as never[]);
+    const counts = async () => [
+      await c.countDocuments({}),
+      await c.countDocuments({ status: 'active' }),
+      await c.countDocuments({ status: { $in: ['active', 'disabled'] } }),
+      await c.countDocuments({ $and: [{ status: { $in: ['active', 'disabled'] } }, { kind: 'a' }] }),
+      await c.countDocuments({ flag: true }),
+      await c.countDocuments({ flag: 1 }),
+    ];
+    expect(await counts()).toEqual([6, 2, 3, 2, 1, 1]);
+    await c.updateOne({ _id: 1 } as never, { $set: { status: 'disabled' } });
+    await c.updateMany({ kind: 'b' }, { $set: { status: 'active' } });
+    await c.replaceOne({ _id: 4 } as never, { status: 'active', kind: 'a', flag: true });
+    await c.deleteOne({ _id: 3 } as never);
+    await c.bulkWrite([
+      { insertOne: { document: { _id: 7, status: 'active', kind: 'a' } as never } },
+      { updateOne: { filter: { _id: 5 } as never, update: { $set: { status: 'disabled' } } } },
+    ]);
+    // 1 disabled/a, 2 active/b, 4 active/a flag true, 5 disabled/a, 6 active/b, 7 active/a
+    expect(await counts()).toEqual([6, 4, 6, 4, 1, 0]);
+    await c.deleteMany({ status: 'active' });
+    expect(await counts()).toEqual([2, 0, 2, 2, 0, 0]);
+  });
+
+  it('finds contains-searches through a search index as the regex decides them', async () => {
+    const c = fresh('searched');
+    await c.insertOne({ _id: 1, Name: 'Ann Lee', Email: 'ann@example.com' } as never);
+    await createDeclaredIndexes(db, c.collectionName, [
+      { key: { Name: 1, Email: 1 }, name: 'name_email_search', search: true },
+    ]);
+    await c.insertMany([
+      { _id: 2, Name: 'JOANNA Smith', Email: 'jo@example.com' },
+      { _id: 3, Name: 'Bob', Email: 'bob.annex@example.org' },
+      { _id: 4, Name: ['Hannah', 'Ho'], Email: null },
+      { _id: 5, Name: 12345, Email: 'n@example.com' },
+      { _id: 6, Name: 'Ana', Email: 'a.n.n@example.com' },
+    ] as never[]);
+    const search = async (text: string, extra: Document = {}) =>
+      (
+        await c
+          .find({ ...extra, $or: [{ Name: containsText(text) }, { Email: containsText(text) }] })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((doc) => doc._id);
+    expect(await search('ann')).toEqual([1, 2, 3, 4]);
+    expect(await search('AN')).toEqual([1, 2, 3, 4, 6]);
+    expect(await search('a.n.n')).toEqual([6]);
+    expect(await search('234')).toEqual([]);
+    expect(await search('ann', { _id: { $in: [2, 3] } })).toEqual([2, 3]);
+    expect(await c.countDocuments({ Name: containsText('anna') })).toBe(2);
+    expect(await c.find({ Name: /Ann/ }).toArray()).toHaveLength(1);
+    await c.updateOne({ _id: 1 } as never, { $set: { Name: 'Lee', Email: 'lee@example.com' } });
+    await c.deleteOne({ _id: 2 } as never);
+    expect(await search('ann')).toEqual([3, 4]);
+    // The index is no collection of its own (a scan of every collection must not meet it).
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((entry) => entry.name);
+    expect(names.filter((name) => name.startsWith(c.collectionName))).toEqual([c.collectionName]);
+  });
+
+  it('matches nothing with an empty $in and everything listed with a long one', async () => {
+    const c = fresh('inlists');
+    await c.createIndex({ n: 1 }, { name: 'n' });
+    await c.insertMany(Array.from({ length: 1200 }, (_, i) => ({ _id: i + 1, n: i })) as never[]);
+    expect(await c.countDocuments({ n: { $in: [] } })).toBe(0);
+    expect(await c.find({ $or: [{ n: { $in: [] } }, { n: 5 }] }).toArray()).toHaveLength(1);
+    const wanted = Array.from({ length: 700 }, (_, i) => i * 2);
+    expect(await c.countDocuments({ n: { $in: wanted } })).toBe(600);
+    expect(
+      (
+        await c
+          .find({ n: { $in: wanted } })
+          .sort({ n: -1 })
+          .limit(2)
+          .toArray()
+      ).map((doc) => doc.n as number),
+    ).toEqual([1198, 1196]);
   });
 });

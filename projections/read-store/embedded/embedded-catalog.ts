@@ -76,9 +76,11 @@ export const tableName = (collection: string): string => {
 const sqlIndexName = (collection: string, index: string) =>
   `"${COLLECTION_PREFIX}${collection}.${index.replace(/"/g, '')}"`;
 
+const SEARCH_MARK = '#search.';
+
 /** The FTS5 table of a search index: one column per path, c0, c1, ... in the key's order. */
 export const searchTableName = (collection: string, index: string) =>
-  `"${COLLECTION_PREFIX}${collection}#search.${index.replace(/"/g, '')}"`;
+  `"${COLLECTION_PREFIX}${collection}${SEARCH_MARK}${index.replace(/"/g, '')}"`;
 
 const triggerName = (collection: string, index: string, event: string) =>
   `"${COLLECTION_PREFIX}${collection}.${index.replace(/"/g, '')}#${event}"`;
@@ -152,7 +154,8 @@ export class EmbeddedCatalog {
       (
         this.sqlite
           .prepare(
-            `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '${COLLECTION_PREFIX}%'`,
+            // A search index's FTS5 table and its shadow tables are not collections.
+            `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '${COLLECTION_PREFIX}%' AND instr(name, '${SEARCH_MARK}') = 0`,
           )
           .pluck()
           .all() as string[]
