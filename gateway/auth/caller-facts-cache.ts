@@ -1,6 +1,8 @@
 import type { Db } from 'mongodb';
 import { callerFacts, type CallerFacts } from '../../projections/users/caller-facts';
-import { callerFactsMarker } from '../../projections/users/caller-facts-marker';
+import { cachedVersion, loadCheckpoints } from '../../projections/framework/read-model-versions';
+import { TENANTS } from '../../projections/tenants/tenants-projection';
+import { USERS } from '../../projections/users/users-projection';
 import type { Consistency } from '../../projections/wait-for-read-models';
 
 /** However quiet the read models, a cached answer is read again after this long (a safety net only). */
@@ -8,13 +10,28 @@ export const callerFactsTtlMs = 10_000;
 /** Callers kept at most; the oldest go first beyond it. */
 const maxEntries = 10_000;
 
+/**
+ * A value that changes whenever a read model callerFacts reads may have changed: the checkpoints of
+ * the versions of the users and tenants read models that callerFacts reads (the process's copy of
+ * their pointers, read-model-versions.ts), in one keyed query. A checkpoint moves only after its
+ * writes, so facts read after the marker are never older than it says.
+ */
+const markerOf = async (db: Db): Promise<string> => {
+  const targets = [
+    { name: USERS, version: await cachedVersion(db, USERS) },
+    { name: TENANTS, version: await cachedVersion(db, TENANTS) },
+  ];
+  const positions = await loadCheckpoints(db, targets);
+  return [...positions].map(([id, position]) => `${id}=${position}`).join(',');
+};
+
 export type CallerFactsQuery = Consistency & { userId: number; tenantId: number | null };
 export type CachedCallerFacts = (query: CallerFactsQuery) => Promise<CallerFacts>;
 
 /**
  * callerFacts for the access hook of every request, cached in process (ADR 29): an answer is reused
  * while the checkpoints of the users and tenants read models have not moved and it is younger than the
- * safety TTL. One small query for the marker replaces the three lookups of callerFacts. A request that
+ * safety TTL. One keyed query for the marker replaces the three lookups of callerFacts. A request that
  * waits for its own write (read-your-writes) always reads the read models.
  */
 export const createCallerFactsCache = (db: Db, clock: () => Date): CachedCallerFacts => {
@@ -24,7 +41,7 @@ export const createCallerFactsCache = (db: Db, clock: () => Date): CachedCallerF
     const key = `${query.userId}:${query.tenantId ?? '-'}`;
     const now = clock().getTime();
     // The marker is read before the facts: facts read after it can only be newer than it says.
-    const marker = await callerFactsMarker(db);
+    const marker = await markerOf(db);
     const cached = entries.get(key);
     if (cached && cached.marker === marker && now - cached.cachedAt < callerFactsTtlMs) return cached.facts;
     const facts = await callerFacts(db, query);

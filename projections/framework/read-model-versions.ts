@@ -21,9 +21,56 @@ const pointers = (db: Db) => db.collection<VersionPointer>(READ_MODEL_VERSIONS);
 const checkpoints = (db: Db) => db.collection<Checkpoint>(PROJECTION_CHECKPOINTS);
 export const checkpointId = (name: string, version: number) => `${name}@${version}`;
 
-/** The pointer of a read model, created at version 1 the first time anyone asks. */
+/**
+ * How long a process reuses a version pointer it read, instead of reading it for every collection a
+ * query opens and for every batch of every projector (issue 13; docs/adr/0029). A rebuild's switch
+ * therefore reaches other processes up to this long later; to keep them from reading a dropped
+ * collection meanwhile, `dropVersions` waits this long (plus a margin) before it drops a version
+ * queries may have been pointed at. Read-your-writes waits read the pointer afresh (`currentVersion`),
+ * which refreshes the process's copy before the query that follows opens its collections.
+ */
+export const POINTER_CACHE_MS = 1000;
+const DROP_MARGIN_MS = 250;
+type CachedPointer = { pointer: VersionPointer; readAt: number };
+/** Per read store handle: tests open several stores in one process, each with its own pointers. */
+const pointerCache = new WeakMap<Db, Map<string, CachedPointer>>();
+const cacheOf = (db: Db) => {
+  let cache = pointerCache.get(db);
+  if (!cache) pointerCache.set(db, (cache = new Map<string, CachedPointer>()));
+  return cache;
+};
+/** Remembers a pointer read that started at `readAt` (the time before the read, so it expires early). */
+const remember = (db: Db, pointer: VersionPointer, readAt: number) => {
+  const cache = cacheOf(db);
+  const known = cache.get(pointer._id);
+  // A concurrent older read must not replace a newer version: pointers only move forward.
+  if (known && known.pointer.version > pointer.version) return;
+  cache.set(pointer._id, { pointer, readAt });
+};
+/** This process's copy of a pointer while it is young enough to trust. */
+const cached = (db: Db, name: string): VersionPointer | undefined => {
+  const entry = pointerCache.get(db)?.get(name);
+  if (!entry) return undefined;
+  if (performance.now() - entry.readAt < POINTER_CACHE_MS) return entry.pointer;
+  pointerCache.get(db)?.delete(name);
+  return undefined;
+};
+/** The pointer as stored now; refreshes this process's copy. */
+const readPointer = async (db: Db, name: string): Promise<VersionPointer | null> => {
+  const readAt = performance.now();
+  const pointer = await pointers(db).findOne({ _id: name });
+  if (pointer) remember(db, pointer, readAt);
+  return pointer;
+};
+
+/**
+ * The pointer of a read model, created at version 1 the first time anyone asks. Served from this
+ * process's copy while it is younger than POINTER_CACHE_MS: projectors call it for every batch.
+ */
 export const ensurePointer = async (db: Db, name: string): Promise<VersionPointer> => {
-  const existing = await pointers(db).findOne({ _id: name });
+  const known = cached(db, name);
+  if (known) return known;
+  const existing = await readPointer(db, name);
   if (existing) return existing;
   try {
     await pointers(db).updateOne(
@@ -34,18 +81,29 @@ export const ensurePointer = async (db: Db, name: string): Promise<VersionPointe
   } catch (error) {
     if (!isDuplicateKey(error)) throw error; // another process created it at the same moment
   }
-  const pointer = await pointers(db).findOne({ _id: name });
+  const pointer = await readPointer(db, name);
   if (!pointer) throw new Error(`read_model_versions lost the pointer of ${name}`);
   return pointer;
 };
 
-/** The version queries read; 1 before any projector has run (its collections are then empty). */
+/**
+ * The version queries read, as stored now; 1 before any projector has run (its collections are then
+ * empty). Reading it refreshes this process's copy, which `currentCollection` uses.
+ */
 export const currentVersion = async (db: Db, name: string): Promise<number> =>
-  (await pointers(db).findOne({ _id: name }))?.version ?? 1;
+  (await readPointer(db, name))?.version ?? 1;
+
+/**
+ * The version queries read, from this process's copy while it is younger than POINTER_CACHE_MS: a
+ * switch made by another process is seen at most that late, and the old version is kept that long.
+ */
+export const cachedVersion = async (db: Db, name: string): Promise<number> =>
+  cached(db, name)?.version ?? currentVersion(db, name);
 
 /** A version number no other rebuild has been given. */
 export const allocateVersion = async (db: Db, name: string): Promise<number> => {
   await ensurePointer(db, name);
+  const readAt = performance.now();
   const pointer = await pointers(db).findOneAndUpdate(
     { _id: name },
     // Allocation, not read-model data: each call must get a new number, which is what $inc gives.
@@ -53,6 +111,7 @@ export const allocateVersion = async (db: Db, name: string): Promise<number> => 
     { returnDocument: 'after' },
   );
   if (!pointer) throw new Error(`read_model_versions lost the pointer of ${name}`);
+  remember(db, pointer, readAt);
   return pointer.lastAllocated;
 };
 
@@ -62,6 +121,8 @@ export const switchVersion = async (db: Db, name: string, version: number): Prom
     { _id: name, version: { $lt: version } },
     { $set: { version } },
   );
+  // This process follows at once; others when their copy expires (POINTER_CACHE_MS).
+  await readPointer(db, name);
   return result.matchedCount === 1;
 };
 
@@ -141,35 +202,54 @@ export const ensureIndexes = async <C extends string>(
   }
 };
 
-/** Drops the collections and the checkpoint of every version matching `which` (idempotent). */
+/**
+ * Drops the collections and the checkpoint of every version matching `which` (idempotent). A version
+ * below the pointer may still be read by a process that copied the pointer before the switch
+ * (POINTER_CACHE_MS): such versions are dropped only once every such copy has expired.
+ */
 export const dropVersions = async <C extends string>(
   db: Db,
   projection: Projection<C>,
   which: (version: number) => boolean,
 ): Promise<number[]> => {
-  const existing = await db.listCollections({}, { nameOnly: true }).toArray();
-  const dropped = new Set<number>();
-  for (const base of Object.values<string>(projection.collections)) {
-    const pattern = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_v(\\d+)$`);
-    for (const { name } of existing) {
-      const version = Number(pattern.exec(name)?.[1] ?? Number.NaN);
-      if (Number.isInteger(version) && which(version)) {
-        await db.collection(name).drop();
-        dropped.add(version);
-      }
-    }
+  const patterns = Object.values<string>(projection.collections).map(
+    (base) => new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_v(\\d+)$`),
+  );
+  const matching = async () => {
+    const collections = (await db.listCollections({}, { nameOnly: true }).toArray()).flatMap(({ name }) =>
+      patterns.flatMap((pattern) => {
+        const version = Number(pattern.exec(name)?.[1] ?? Number.NaN);
+        return Number.isInteger(version) && which(version) ? [{ name, version }] : [];
+      }),
+    );
+    const stale = (await listCheckpoints(db, projection.name)).filter((c) => which(c.version));
+    return { collections, stale };
+  };
+  let found = await matching();
+  const pointed = (await readPointer(db, projection.name))?.version ?? 1;
+  const versions = [...found.collections, ...found.stale].map(({ version }) => version);
+  if (versions.some((version) => version < pointed)) {
+    await new Promise((resolve) => setTimeout(resolve, POINTER_CACHE_MS + DROP_MARGIN_MS));
+    found = await matching();
   }
-  const stale = (await listCheckpoints(db, projection.name)).filter((c) => which(c.version));
-  for (const checkpoint of stale) {
+  const dropped = new Set<number>();
+  for (const { name, version } of found.collections) {
+    await db.collection(name).drop();
+    dropped.add(version);
+  }
+  for (const checkpoint of found.stale) {
     await checkpoints(db).deleteOne({ _id: checkpoint._id });
     dropped.add(checkpoint.version);
   }
   return [...dropped].sort((a, b) => a - b);
 };
 
-/** The collection a query reads: the one of the version the pointer names. */
+/**
+ * The collection a query reads: the one of the version the pointer names, from this process's copy
+ * of the pointer (POINTER_CACHE_MS).
+ */
 export const currentCollection = async <C extends string, T extends object = Record<string, unknown>>(
   db: Db,
   projection: Projection<C>,
   key: C,
-) => db.collection<T>(physicalNames(projection, await currentVersion(db, projection.name))[key]);
+) => db.collection<T>(physicalNames(projection, await cachedVersion(db, projection.name))[key]);
