@@ -247,11 +247,15 @@ export const listAdminSellers = async (db: Db, query: AdminSellersQuery): Promis
     .sort(sort)
     .skip(Math.max(0, query.offset ?? 0));
   if (query.limit !== undefined) cursor = cursor.limit(Math.max(1, query.limit));
-  const [docs, total, filtered] = await Promise.all([
-    cursor.toArray(),
-    collection.countDocuments(notDeleted),
-    collection.countDocuments(filter),
-  ]);
+  const offset = Math.max(0, query.offset ?? 0);
+  const [docs, total] = await Promise.all([cursor.toArray(), collection.countDocuments(notDeleted)]);
+  // A short page that is not past the end is the last one: the matches are counted without a count
+  // (a search's count reads every match again, docs/adr/0051-admin-table-counts-and-search.md).
+  const short = query.limit === undefined || docs.length < Math.max(1, query.limit);
+  const filtered =
+    short && (docs.length > 0 || offset === 0)
+      ? offset + docs.length
+      : await collection.countDocuments(filter);
   const tenantIds = [...new Set(docs.map((doc) => doc.tenantId))];
   const tenantDocs = await (await tenants(db)).find({ _id: { $in: tenantIds } }).toArray();
   const byId = new Map(tenantDocs.map((tenant) => [tenant._id, tenant]));

@@ -172,10 +172,9 @@ export const queryTenantList = async (db: Db, query: TenantListQuery = {}): Prom
   }
   if (mongoField && !byPresence) {
     const sort: Sort = mongoField === '_id' ? { _id: direction } : { [mongoField]: direction, _id: 1 };
-    const [total, docs] = await Promise.all([
-      tenants.countDocuments(filter),
-      tenants.find(filter).sort(sort).limit(TENANTS_MATCH_LIMIT).toArray(),
-    ]);
+    // Fewer matches than the limit are all the matches: a search counts them only beyond it.
+    const docs = await tenants.find(filter).sort(sort).limit(TENANTS_MATCH_LIMIT).toArray();
+    const total = docs.length < TENANTS_MATCH_LIMIT ? docs.length : await tenants.countDocuments(filter);
     return { rows: await withCounts(db, docs), total, pagination: null, stale };
   }
 

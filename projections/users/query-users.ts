@@ -71,15 +71,19 @@ export const queryUserList = async (db: Db, query: UserListQuery = {}): Promise<
   const page = Math.max(1, Math.trunc(query.page ?? 1));
   const field = sortFields[query.sort?.field ?? 'Name'];
   const direction = query.sort?.direction === 'desc' ? -1 : 1;
-  const [total, docs] = await Promise.all([
-    users.countDocuments(filter),
-    users
-      .find(filter)
-      .sort(field === '_id' ? { _id: direction } : { [field]: direction, _id: 1 })
-      .skip((page - 1) * pageSize)
-      .limit(pageSize)
-      .toArray(),
-  ]);
+  const skip = (page - 1) * pageSize;
+  const docs = await users
+    .find(filter)
+    .sort(field === '_id' ? { _id: direction } : { [field]: direction, _id: 1 })
+    .skip(skip)
+    .limit(pageSize)
+    .toArray();
+  // A short page that is not past the end is the last one: the matches are counted without a count
+  // (a search's count reads every match again, docs/adr/0051-admin-table-counts-and-search.md).
+  const total =
+    docs.length < pageSize && (docs.length > 0 || skip === 0)
+      ? skip + docs.length
+      : await users.countDocuments(filter);
   const counts = await tenantCounts(
     db,
     docs.map((doc) => doc._id),

@@ -115,10 +115,12 @@ describe('admin table plans', () => {
     const plans = await plansOf(() =>
       listAdminSellers(store.db, { now, search: `books ${FIRST_ID + 150}`, limit: 20 }),
     );
-    expect(plans.filter((p) => p.search).map((p) => p.collection)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^sellers_tenants_|^sellers_v/)]),
-    );
-    expect(plans.filter((p) => p.search).length).toBeGreaterThanOrEqual(3);
+    // The tenant names, then the sellers' company names and URLs (with those tenants' sellers);
+    // the page is short, so it is the whole match and no count reads it again.
+    expect(plans.filter((p) => p.search).map((p) => p.collection.replace(/_v\d+$/, ''))).toEqual([
+      'seller_tenants',
+      'sellers',
+    ]);
     expectIndexed(plans);
   });
 
