@@ -159,3 +159,37 @@ export const sumOf = <T>(rows: T[], amount: (row: T) => number) =>
   rows.reduce((n, row) => n + amount(row), 0);
 
 export type { EventSource };
+
+type PlatformFake = { configValues: Partial<Record<keyof Config, unknown>>; close: () => Promise<void> };
+
+/**
+ * A platform fake for the file's tests, started in beforeAll and closed in afterAll, with sync workers
+ * whose connectors point at it. `fake()` is the running fake; `settings` are config values the file adds
+ * (a longer retry wait, say), `prepare` what it does to the fake once started (lifting a rate limit).
+ */
+export const usePlatformFake = <F extends PlatformFake>(
+  world: LedgerWorld,
+  start: () => Promise<F>,
+  options: { settings?: Partial<Config>; prepare?: (fake: F) => void } = {},
+) => {
+  let running: F | undefined;
+  let config: Config | undefined;
+  const workers = connectorWorkers(world, () => {
+    if (!config) throw new Error('the platform fake is used before beforeAll');
+    return config;
+  });
+  beforeAll(async () => {
+    running = await start();
+    options.prepare?.(running);
+    config = { ...world.config, ...running.configValues, ...options.settings } as Config;
+  });
+  afterAll(async () => {
+    await workers.close();
+    await running?.close();
+  });
+  const fake = (): F => {
+    if (!running) throw new Error('the platform fake is used before beforeAll');
+    return running;
+  };
+  return { fake, workers };
+};

@@ -1,4 +1,3 @@
-import type { Config } from '../../contracts/config';
 import { LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
 import { LEDGER_OUTBOX, outboxValuesOf, type LedgerOutboxEntry } from '../../workflows/ledger/ledger-outbox';
 import { ledgerEntities } from '../../workflows/ledger/ledger-collections';
@@ -8,9 +7,8 @@ import {
   startQuickBooksOnlineFake,
   touched,
   type MaterializedCompany,
-  type QuickBooksOnlineFake,
 } from '../fakes/quickbooks-online-fake';
-import { connectOAuthSeller, connectorWorkers, runSync, storedLedger, sumOf } from './connector-world';
+import { connectOAuthSeller, runSync, storedLedger, sumOf, usePlatformFake } from './connector-world';
 
 /**
  * QuickBooks Online's Change Data Capture answers 1,000 objects at most: a seller whose invoices
@@ -22,19 +20,9 @@ import { connectOAuthSeller, connectorWorkers, runSync, storedLedger, sumOf } fr
 jest.setTimeout(240_000);
 
 const world = useLedgerWorld(__filename);
-let fake: QuickBooksOnlineFake;
-let config: Config;
-const workers = connectorWorkers(world, () => config);
-
-beforeAll(async () => {
-  fake = await startQuickBooksOnlineFake();
-  fake.setRateLimit(null);
-  config = { ...world.config, ...fake.configValues, CONNECTOR_MAX_RETRY_WAIT_SECONDS: 120 };
-});
-
-afterAll(async () => {
-  await workers.close();
-  await fake.close();
+const { fake, workers } = usePlatformFake(world, startQuickBooksOnlineFake, {
+  settings: { CONNECTOR_MAX_RETRY_WAIT_SECONDS: 120 },
+  prepare: (started) => started.setRateLimit(null),
 });
 
 const cents = (value: unknown) => Math.round(Number(value) * 100);
@@ -83,13 +71,13 @@ describe('QuickBooks Online deletions when Change Data Capture overflows', () =>
 
   beforeAll(async () => {
     company = materializedCompany(realmId, { customers: 20, items: 4, invoices: 1_300, creditMemos: 3 });
-    fake.addCompany(company);
+    fake().addCompany(company);
     await connectOAuthSeller(world, {
       sellerId,
       tenantId,
       provider: 'QBO',
       companyName: 'Overflowing Ledgers LLC',
-      secret: { ...fake.issueTokens(realmId), expiresIn: '3600', tokenType: 'bearer', accountId: realmId },
+      secret: { ...fake().issueTokens(realmId), expiresIn: '3600', tokenType: 'bearer', accountId: realmId },
     });
     const outcome = await runSync(world, workers, {
       sellerId,
@@ -119,17 +107,17 @@ describe('QuickBooks Online deletions when Change Data Capture overflows', () =>
     // than the pages overlap, so the next page starts past ids it must compare.
     const goneMidway = ['10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20'];
     let idPages = 0;
-    fake.beforeAnswer((request) => {
+    fake().beforeAnswer((request) => {
       if (!String(request.query.query).startsWith('SELECT Id FROM Invoice')) return;
       idPages += 1;
       if (idPages === 2) for (const id of goneMidway) invoices.remove(id);
     });
-    const requestsBefore = fake.requests.length;
+    const requestsBefore = fake().requests.length;
 
     const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 3602 });
-    fake.beforeAnswer(null);
+    fake().beforeAnswer(null);
     expect(outcome).toMatchObject({ ok: true });
-    const calls = fake.requests.slice(requestsBefore);
+    const calls = fake().requests.slice(requestsBefore);
     // CDC answered its 1,000 invoices, so the invoices were read by query and their ids compared.
     expect(calls.some((r) => r.path === 'cdc' && r.query.entities === 'Invoice')).toBe(true);
     expect(

@@ -1,5 +1,4 @@
 import { createCredentialVault } from '../../commands/credential-vault';
-import type { Config } from '../../contracts/config';
 import { sellerStream } from '../../contracts/stream-ids';
 import { sellerStatus } from '../../projections/sellers/seller-status';
 import { LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
@@ -20,7 +19,6 @@ import {
   startQuickBooksOnlineFake,
   touched,
   type MaterializedCompany,
-  type QuickBooksOnlineFake,
 } from '../fakes/quickbooks-online-fake';
 import {
   qboCreditApplicationPayment,
@@ -30,28 +28,18 @@ import {
 } from '../fakes/quickbooks-online-fixtures';
 import {
   connectOAuthSeller,
-  connectorWorkers,
   runSync,
   sellerState,
   storedLedger,
   sumOf,
+  usePlatformFake,
 } from './connector-world';
 
 jest.setTimeout(180_000);
 
 const world = useLedgerWorld(__filename);
-let fake: QuickBooksOnlineFake;
-let config: Config;
-const workers = connectorWorkers(world, () => config);
-
-beforeAll(async () => {
-  fake = await startQuickBooksOnlineFake();
-  config = { ...world.config, ...fake.configValues, CONNECTOR_MAX_RETRY_WAIT_SECONDS: 120 };
-});
-
-afterAll(async () => {
-  await workers.close();
-  await fake.close();
+const { fake, workers } = usePlatformFake(world, startQuickBooksOnlineFake, {
+  settings: { CONNECTOR_MAX_RETRY_WAIT_SECONDS: 120 },
 });
 
 const cents = (value: unknown) => Math.round(Number(value) * 100);
@@ -110,8 +98,8 @@ describe('QuickBooks Online sync through the fake', () => {
     company = materializedCompany(realmId, { customers: 30, items: 6, invoices: 420, creditMemos: 9 });
     // A record QBO would never send whole: no customer. It is counted, logged and skipped.
     company.tables.Invoice.put({ Id: '5000', TxnDate: '2024-01-02', TotalAmt: 10, Balance: 10, Line: [] });
-    fake.addCompany(company);
-    const tokens = fake.issueTokens(realmId);
+    fake().addCompany(company);
+    const tokens = fake().issueTokens(realmId);
     await connectOAuthSeller(world, {
       sellerId,
       tenantId,
@@ -122,11 +110,11 @@ describe('QuickBooks Online sync through the fake', () => {
   });
 
   it('populates the ledger with the books’ figures through throttling, 5xx bursts and records deleted between pages', async () => {
-    fake.throttle(2, 1);
-    fake.failNext(2, 503);
+    fake().throttle(2, 1);
+    fake().failNext(2, 503);
     let pages = 0;
     const deletedMidway: string[] = [];
-    fake.beforeAnswer((request) => {
+    fake().beforeAnswer((request) => {
       if (request.path !== 'query' || !String(request.query.query).includes('FROM Invoice')) return;
       pages += 1;
       // Between the second and third invoice page, three invoices of the pages already read and
@@ -147,7 +135,7 @@ describe('QuickBooks Online sync through the fake', () => {
       jobId: 3001,
       pageSize: 100,
     });
-    fake.beforeAnswer(null);
+    fake().beforeAnswer(null);
     expect(outcome).toMatchObject({ ok: true });
 
     const expected = figuresOf(company, new Set(['5000']));
@@ -175,9 +163,9 @@ describe('QuickBooks Online sync through the fake', () => {
     });
     expect(sumOf(invoice.lines, (l) => l.amount)).toBe(invoice.amount);
     expect(invoice.lines.at(-1)).toMatchObject({ productId: ledgerIdOf('ledgerwise:adjustments') });
-    expect(fake.requests.some((r) => r.status === 429)).toBe(true);
-    expect(fake.requests.some((r) => r.status === 503)).toBe(true);
-    expect(fake.requests.every((r) => r.query.minorversion === '75')).toBe(true);
+    expect(fake().requests.some((r) => r.status === 429)).toBe(true);
+    expect(fake().requests.some((r) => r.status === 503)).toBe(true);
+    expect(fake().requests.every((r) => r.query.minorversion === '75')).toBe(true);
   });
 
   it('syncs changes, voids and deletes since the last sync by CDC, renewing the token that expired meanwhile', async () => {
@@ -190,12 +178,12 @@ describe('QuickBooks Online sync through the fake', () => {
     invoices.remove('11');
     invoices.put(touched(invoices.records.get('12')!, { Id: '9001', DocNumber: 'NEW-1' }));
     company.tables.Payment.remove('3');
-    fake.expireAccessTokens();
+    fake().expireAccessTokens();
 
     const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 3002 });
     expect(outcome).toMatchObject({ ok: true });
-    expect(fake.refreshes()).toBe(1);
-    expect(fake.requests.filter((r) => r.path === 'cdc').length).toBeGreaterThanOrEqual(5);
+    expect(fake().refreshes()).toBe(1);
+    expect(fake().requests.filter((r) => r.path === 'cdc').length).toBeGreaterThanOrEqual(5);
 
     const expected = figuresOf(company, new Set(['5000']));
     const stored = await ledgerFigures(sellerId);
@@ -248,10 +236,10 @@ describe('QuickBooks Online sync through the fake', () => {
   });
 
   it('marks the token REVOKED when QBO refuses the renewal, and says so in words', async () => {
-    fake.expireAccessTokens();
-    fake.refuseRefresh();
+    fake().expireAccessTokens();
+    fake().refuseRefresh();
     const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 3003 });
-    fake.refuseRefresh(false);
+    fake().refuseRefresh(false);
     expect(outcome.ok).toBe(false);
     const seller = await sellerState(world, sellerId);
     expect(seller.authTokenStatus).toBe('REVOKED');
@@ -337,13 +325,13 @@ describe('QuickBooks Online credit memos applied on payments', () => {
         remainingCents: 1500,
       }),
     );
-    fake.addCompany(company);
+    fake().addCompany(company);
     await connectOAuthSeller(world, {
       sellerId,
       tenantId,
       provider: 'QBO',
       companyName: 'Applied Credits Inc',
-      secret: { ...fake.issueTokens(realmId), expiresIn: '3600', tokenType: 'bearer', accountId: realmId },
+      secret: { ...fake().issueTokens(realmId), expiresIn: '3600', tokenType: 'bearer', accountId: realmId },
     });
   });
 

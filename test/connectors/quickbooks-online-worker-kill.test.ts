@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import type { Config } from '../../contracts/config';
 import { ledgerCollections } from '../../workflows/ledger/ledger-collections';
 import { startSellerSync } from '../../workflows/sync/client';
 import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
@@ -10,26 +9,14 @@ import {
   materializedCompany,
   startQuickBooksOnlineFake,
   type MaterializedCompany,
-  type QuickBooksOnlineFake,
 } from '../fakes/quickbooks-online-fake';
-import { connectOAuthSeller, connectorWorkers, storedLedger, sumOf } from './connector-world';
+import { connectOAuthSeller, storedLedger, sumOf, usePlatformFake } from './connector-world';
 
 jest.setTimeout(240_000);
 
 const world = useLedgerWorld(__filename);
-let fake: QuickBooksOnlineFake;
-let config: Config;
-const workers = connectorWorkers(world, () => config);
-
-beforeAll(async () => {
-  fake = await startQuickBooksOnlineFake();
-  fake.setRateLimit(null);
-  config = { ...world.config, ...fake.configValues };
-});
-
-afterAll(async () => {
-  await workers.close();
-  await fake.close();
+const { fake, workers } = usePlatformFake(world, startQuickBooksOnlineFake, {
+  prepare: (started) => started.setRateLimit(null),
 });
 
 const spawnWorker = (): ChildProcess =>
@@ -37,7 +24,7 @@ const spawnWorker = (): ChildProcess =>
   spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'connector-child-process.ts')], {
     env: {
       ...withReadStoreEnv(process.env, world.config),
-      ...fake.configValues,
+      ...fake().configValues,
       DATA_DIR: world.dataDir,
       TEMPORAL_TASK_QUEUE_PREFIX: world.config.TEMPORAL_TASK_QUEUE_PREFIX,
       KAFKA_TOPIC_PREFIX: world.config.KAFKA_TOPIC_PREFIX,
@@ -59,13 +46,13 @@ describe('a sync worker killed during a QuickBooks Online populate', () => {
 
   it('resumes where it stopped, with no ledger row lost or duplicated', async () => {
     company = materializedCompany(realmId, { customers: 60, items: 8, invoices: 5000 });
-    fake.addCompany(company);
+    fake().addCompany(company);
     await connectOAuthSeller(world, {
       sellerId,
       tenantId,
       provider: 'QBO',
       companyName: 'Sandbox Company_US_2',
-      secret: { ...fake.issueTokens(realmId), expiresIn: '3600', accountId: realmId },
+      secret: { ...fake().issueTokens(realmId), expiresIn: '3600', accountId: realmId },
     });
     const db = world.db();
     const total = company.tables.Invoice.records.size;
@@ -85,7 +72,7 @@ describe('a sync worker killed during a QuickBooks Online populate', () => {
     await killHard(child);
     child = null;
     expect(await invoices.countDocuments({ sellerId })).toBeLessThan(total);
-    const requestsAtKill = fake.requests.length;
+    const requestsAtKill = fake().requests.length;
 
     const result = await workers.run(() =>
       world.client().workflow.getHandle<typeof syncSellerWorkflow>(started.workflowId).result(),
@@ -93,7 +80,7 @@ describe('a sync worker killed during a QuickBooks Online populate', () => {
     expect(result.pages).toBeGreaterThan(1);
     // The resumed attempt went on from its heartbeat's cursor (the heartbeat lags the writes by up to
     // two seconds): it never started over, which counts the company's records first.
-    const resumed = fake.requests.slice(requestsAtKill);
+    const resumed = fake().requests.slice(requestsAtKill);
     expect(resumed.length).toBeGreaterThan(0);
     expect(resumed.some((r) => /COUNT\(\*\)/.test(r.query.query ?? ''))).toBe(false);
 

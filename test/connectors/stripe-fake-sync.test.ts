@@ -1,4 +1,3 @@
-import type { Config } from '../../contracts/config';
 import { LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
 import { LEDGER_OUTBOX, outboxValuesOf, type LedgerOutboxEntry } from '../../workflows/ledger/ledger-outbox';
 import { ledgerEntities } from '../../workflows/ledger/ledger-collections';
@@ -11,9 +10,8 @@ import {
   stripeInvoiceOf,
   stripePaymentOf,
   type StripeAccount,
-  type StripeFake,
 } from '../fakes/stripe-fake';
-import { connectOAuthSeller, connectorWorkers, runSync, storedLedger, sumOf } from './connector-world';
+import { connectOAuthSeller, runSync, storedLedger, sumOf, usePlatformFake } from './connector-world';
 
 /**
  * Issue 16's "incremental sync with changes and deletes" for Stripe, against the local Stripe list
@@ -26,19 +24,7 @@ import { connectOAuthSeller, connectorWorkers, runSync, storedLedger, sumOf } fr
 jest.setTimeout(180_000);
 
 const world = useLedgerWorld(__filename);
-let fake: StripeFake;
-let config: Config;
-const workers = connectorWorkers(world, () => config);
-
-beforeAll(async () => {
-  fake = await startStripeFake();
-  config = { ...world.config, ...fake.configValues };
-});
-
-afterAll(async () => {
-  await workers.close();
-  await fake.close();
-});
+const { fake, workers } = usePlatformFake(world, startStripeFake);
 
 type Json = Record<string, unknown>;
 
@@ -109,7 +95,7 @@ describe('Stripe incremental sync with changes and deletes, through the Stripe f
 
   beforeAll(async () => {
     account = stripeAccount('acct_1SyncRides', { customers: 12, products: 3, invoices: 60, creditNotes: 3 });
-    fake.addAccount(account);
+    fake().addAccount(account);
     await connectOAuthSeller(world, {
       sellerId,
       tenantId,
@@ -121,8 +107,8 @@ describe('Stripe incremental sync with changes and deletes, through the Stripe f
 
   it('populates the account’s books, paging every list through a rate limit and 5xx answers', async () => {
     // The package retries 5xx itself; a 429 fails the attempt, which resumes from its checkpoint.
-    fake.throttle(1);
-    fake.failNext(2, 503);
+    fake().throttle(1);
+    fake().failNext(2, 503);
     const outcome = await runSync(world, workers, {
       sellerId,
       tenantId,
@@ -133,10 +119,10 @@ describe('Stripe incremental sync with changes and deletes, through the Stripe f
     expect(outcome).toMatchObject({ ok: true });
     expect((await ledgerFigures(sellerId)).figures).toEqual(figuresOf(account));
     await expectApplicationsAgree(sellerId, account);
-    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(1);
-    expect(fake.requests.filter((r) => r.status === 503)).toHaveLength(2);
+    expect(fake().requests.filter((r) => r.status === 429)).toHaveLength(1);
+    expect(fake().requests.filter((r) => r.status === 503)).toHaveLength(2);
     // Pages of 25 follow starting_after through the 60 invoices.
-    const invoicePages = fake.requests.filter((r) => r.path === '/v1/invoices');
+    const invoicePages = fake().requests.filter((r) => r.path === '/v1/invoices');
     expect(invoicePages.map((r) => r.query.starting_after ?? null)).toEqual([
       null,
       'in_K000035',
@@ -240,7 +226,7 @@ describe('Stripe incremental sync with changes and deletes, through the Stripe f
       [...invoices.values()].filter((i) => i.customer === gone.id && i.status !== 'void').length,
     );
     // Only the events' objects were read again, not the lists.
-    const syncCalls = fake.requests.slice(fake.requests.findIndex((r) => r.path === '/v1/events'));
+    const syncCalls = fake().requests.slice(fake().requests.findIndex((r) => r.path === '/v1/events'));
     expect(syncCalls.some((r) => r.path === '/v1/invoices')).toBe(false);
   });
 });

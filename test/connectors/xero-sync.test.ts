@@ -1,38 +1,21 @@
-import type { Config } from '../../contracts/config';
 import { sellerStream } from '../../contracts/stream-ids';
 import { ledgerIdOf } from '../../workflows/connectors/shared/ledger-ids';
 import { useLedgerWorld } from '../workflows/ledger-world';
-import {
-  startXeroFake,
-  xeroOrganisation,
-  xeroTouched,
-  type XeroFake,
-  type XeroOrganisation,
-} from '../fakes/xero-fake';
+import { startXeroFake, xeroOrganisation, xeroTouched, type XeroOrganisation } from '../fakes/xero-fake';
 import {
   connectOAuthSeller,
-  connectorWorkers,
   runSync,
   sellerState,
   storedLedger,
   sumOf,
+  usePlatformFake,
 } from './connector-world';
 
 jest.setTimeout(180_000);
 
 const world = useLedgerWorld(__filename);
-let fake: XeroFake;
-let config: Config;
-const workers = connectorWorkers(world, () => config);
-
-beforeAll(async () => {
-  fake = await startXeroFake();
-  config = { ...world.config, ...fake.configValues, CONNECTOR_MAX_RETRY_WAIT_SECONDS: 120 };
-});
-
-afterAll(async () => {
-  await workers.close();
-  await fake.close();
+const { fake, workers } = usePlatformFake(world, startXeroFake, {
+  settings: { CONNECTOR_MAX_RETRY_WAIT_SECONDS: 120 },
 });
 
 const cents = (value: unknown) => Math.round(Number(value) * 100);
@@ -91,11 +74,11 @@ describe('Xero sync through the fake', () => {
       AmountDue: 5,
       UpdatedDateUTC: '/Date(1717200000000+0000)/',
     });
-    fake.addOrganisation(organisation);
+    fake().addOrganisation(organisation);
     const other = xeroOrganisation('Another Org', { contacts: 1, items: 1, invoices: 1, creditNotes: 0 });
-    fake.addOrganisation(other);
+    fake().addOrganisation(other);
     // The user granted two organisations; the seller's is the one its connection named.
-    const tokens = fake.issueTokens([other.tenantId, organisation.tenantId]);
+    const tokens = fake().issueTokens([other.tenantId, organisation.tenantId]);
     await connectOAuthSeller(world, {
       sellerId,
       tenantId,
@@ -106,8 +89,8 @@ describe('Xero sync through the fake', () => {
   });
 
   it('populates the ledger with the organisation’s figures in its base currency, through minute limits and 5xx', async () => {
-    fake.throttle(2, 1, 'minute');
-    fake.failNext(1, 500);
+    fake().throttle(2, 1, 'minute');
+    fake().failNext(1, 500);
     const outcome = await runSync(world, workers, {
       sellerId,
       tenantId,
@@ -129,9 +112,11 @@ describe('Xero sync through the fake', () => {
     expect(row.amount).toBe(cents(euro.Total) * 2);
     expect(sumOf(row.lines, (l) => l.amount)).toBe(row.amount);
     expect(row.lines.at(-1)?.productId).toBe(ledgerIdOf('ledgerwise:adjustments'));
-    const tenants = new Set(fake.requests.map((r) => r.headers['xero-tenant-id']));
+    const tenants = new Set(fake().requests.map((r) => r.headers['xero-tenant-id']));
     expect(tenants).toEqual(new Set([organisation.tenantId]));
-    expect(fake.requests.filter((r) => r.path === 'Invoices' && r.status === 200).length).toBeGreaterThan(5);
+    expect(fake().requests.filter((r) => r.path === 'Invoices' && r.status === 200).length).toBeGreaterThan(
+      5,
+    );
   });
 
   it('syncs what changed since the CollectionDate with If-Modified-Since: payments, voids, deletes, new invoices', async () => {
@@ -145,13 +130,15 @@ describe('Xero sync through the fake', () => {
       'new-1',
       xeroTouched(invoices.get(ids[2]!)!, { InvoiceID: 'new-1', InvoiceNumber: 'INV-NEW' }),
     );
-    fake.expireAccessTokens();
-    const before = fake.requests.length;
+    fake().expireAccessTokens();
+    const before = fake().requests.length;
 
     const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 4002 });
     expect(outcome).toMatchObject({ ok: true });
-    expect(fake.refreshes()).toBe(1);
-    const syncCalls = fake.requests.slice(before).filter((r) => r.status === 200);
+    expect(fake().refreshes()).toBe(1);
+    const syncCalls = fake()
+      .requests.slice(before)
+      .filter((r) => r.status === 200);
     expect(syncCalls.every((r) => r.headers['if-modified-since'])).toBe(true);
 
     const expected = figuresOf(organisation, new Set(['broken']));
@@ -166,7 +153,7 @@ describe('Xero sync through the fake', () => {
   });
 
   it('stops with the daily limit in words when Xero asks to wait for hours', async () => {
-    fake.throttle(1, 6 * 3600, 'day');
+    fake().throttle(1, 6 * 3600, 'day');
     const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 4003 });
     expect(outcome.ok).toBe(false);
     const events = await world.events().writeSide.store.readStream(sellerStream(sellerId));
@@ -178,10 +165,10 @@ describe('Xero sync through the fake', () => {
   });
 
   it('marks the token REVOKED when Xero refuses the renewal', async () => {
-    fake.expireAccessTokens();
-    fake.refuseRefresh();
+    fake().expireAccessTokens();
+    fake().refuseRefresh();
     const outcome = await runSync(world, workers, { sellerId, tenantId, mode: 'sync', jobId: 4004 });
-    fake.refuseRefresh(false);
+    fake().refuseRefresh(false);
     expect(outcome.ok).toBe(false);
     expect((await sellerState(world, sellerId)).authTokenStatus).toBe('REVOKED');
   });
