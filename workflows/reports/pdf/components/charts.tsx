@@ -75,6 +75,7 @@ const YAxisLabels = (props: { max: number; height: number; currency: Currency })
 const SWATCH = 8;
 const SWATCH_GAP = 4;
 const LEGEND_GAP = 12;
+const xLabelStyle: Style = { fontSize: 6.5 };
 const legendSwatchesStyle: Style = { marginTop: 4 };
 const legendStyle: Style = { flexDirection: 'row', marginTop: -text.small.fontSize * 1.1 };
 const legendLabelStyle: Style = { ...text.small, paddingLeft: SWATCH + SWATCH_GAP, marginRight: LEGEND_GAP };
@@ -152,7 +153,7 @@ export const RevenueCollectionsChart = (props: {
                   x={center}
                   y={height + 10}
                   textAnchor="middle"
-                  style={{ fontSize: 6.5 }}
+                  style={xLabelStyle}
                   fill={colors.muted}
                 >
                   {props.frequency === 'weekly' ? shortDate(point.start) : shortMonth(point.start)}
@@ -270,7 +271,7 @@ export const ForecastChart = (props: { weeks: ForecastWeek[]; currency: Currency
                 x={xOf(i)}
                 y={height + 10}
                 textAnchor="middle"
-                style={{ fontSize: 6.5 }}
+                style={xLabelStyle}
                 fill={colors.muted}
               >
                 {shortDate(w.start)}

@@ -65,7 +65,8 @@ const fitsOneLine = (columns: Column[], styles: ColumnStyles[], rows: string[][]
   rows.every((row) =>
     styles.every((column, i) => {
       const cell = row[i] ?? '';
-      if (cell.includes('\n')) return false;
+      // An empty line might not keep its height: such a table keeps its rows.
+      if (cell === '' || cell.includes('\n')) return false;
       const width = textWidth(cell, text.base.fontSize);
       return width !== null && width <= column.inner - 1;
     }),

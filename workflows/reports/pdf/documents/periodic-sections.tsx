@@ -1,3 +1,4 @@
+import type { Style } from '@react-pdf/types';
 import type { ReportData } from '../../report-data/report-data';
 import { AgingBar, ForecastChart, RevenueCollectionsChart } from '../components/charts';
 import { DataTable } from '../components/data-table';
@@ -11,10 +12,13 @@ import { pdf } from '../react-pdf';
  * The sections of a weekly or monthly report (and of an on-demand one, which picks among them):
  * the ids of contracts/api/reports.ts ReportSection, in print order.
  */
+const introStyle: Style = { ...text.muted, marginBottom: 10 };
+const tableGapStyle: Style = { marginTop: 8 };
+
 const unit = (data: ReportData) => (data.frequency === 'weekly' ? 'week' : 'month');
 
 export const PeriodIntro = ({ data }: { data: ReportData }) => (
-  <pdf.Text style={{ ...text.muted, marginBottom: 10 }}>
+  <pdf.Text style={introStyle}>
     {`Figures for ${periodLabel(data.period, data.frequency)}, compared with the previous ${unit(data)} ` +
       `(${periodLabel(data.previousPeriod, data.frequency)}) and the same ${unit(data)} last year ` +
       `(${periodLabel(data.lastYearPeriod, data.frequency)}).`}
@@ -112,7 +116,7 @@ export const RevenueCollectionsSection = ({ data }: { data: ReportData }) => {
       note={`The last ${data.trend.length} ${unit(data)}s, this ${unit(data)} last.`}
     >
       <RevenueCollectionsChart trend={data.trend} frequency={data.frequency} currency={currency} />
-      <pdf.View style={{ marginTop: 8 }}>
+      <pdf.View style={tableGapStyle}>
         <DataTable
           columns={[
             { title: '', width: 28 },
@@ -222,7 +226,7 @@ export const ForecastSection = ({ data }: { data: ReportData }) => {
       note={`Expected cash-in from the ${money(forecast.openBalance, currency)} open, ${money(total, currency)} over the next ${forecast.weeks.length} weeks (forecast of ${longDate(forecast.asOf)}).`}
     >
       <ForecastChart weeks={forecast.weeks} currency={currency} />
-      <pdf.View style={{ marginTop: 8 }}>
+      <pdf.View style={tableGapStyle}>
         <DataTable
           columns={[
             { title: 'Week of', width: 25 },
