@@ -22,7 +22,8 @@
  * read models projected from the events.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -205,6 +206,77 @@ const ownCpuSeconds = (except: number): number => {
   return (own.user + own.system) / 1e6 + children;
 };
 
+type EventTime = { seconds?: unknown; nanos?: number | null } | null | undefined;
+const millisOf = (time: EventTime): number => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+
+/**
+ * Where a job's time went, from 30 of the tick's jobs' Temporal histories read back afterwards: start
+ * to first workflow task, and each activity's queue wait (scheduled to started) and run, mean seconds.
+ */
+const logJobHistories = async (
+  client: Client,
+  created: { data: unknown }[],
+  log: (message: string) => void,
+): Promise<void> => {
+  const step = Math.max(1, Math.floor(created.length / 30));
+  const sums = new Map<string, { total: number; count: number }>();
+  const add = (name: string, value: number) => {
+    const sum = sums.get(name) ?? { total: 0, count: 0 };
+    sums.set(name, { total: sum.total + value, count: sum.count + 1 });
+  };
+  for (let index = 0; index < created.length; index += step) {
+    const workflowId = (created[index]!.data as { workflowId?: string }).workflowId;
+    if (!workflowId) continue;
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const events = history.events ?? [];
+    const started = millisOf(events[0]?.eventTime);
+    const firstTask = events.find((event) => event.workflowTaskStartedEventAttributes);
+    if (firstTask) add('start to first workflow task', millisOf(firstTask.eventTime) - started);
+    const byId = new Map(events.map((event) => [Number(event.eventId), event]));
+    const startedAt = new Map<number, number>();
+    for (const event of events) {
+      const startedActivity = event.activityTaskStartedEventAttributes;
+      const completed = event.activityTaskCompletedEventAttributes;
+      if (startedActivity) {
+        const scheduled = byId.get(Number(startedActivity.scheduledEventId));
+        const name = scheduled?.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+        startedAt.set(Number(startedActivity.scheduledEventId), millisOf(event.eventTime));
+        add(`${name}: queue wait`, millisOf(event.eventTime) - millisOf(scheduled?.eventTime));
+      }
+      if (completed) {
+        const scheduled = byId.get(Number(completed.scheduledEventId));
+        const name = scheduled?.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+        const at = startedAt.get(Number(completed.scheduledEventId));
+        if (at !== undefined) add(`${name}: run`, millisOf(event.eventTime) - at);
+      }
+    }
+    const last = events[events.length - 1];
+    if (last) add('start to close', millisOf(last.eventTime) - started);
+    add('history events', events.length * 1000);
+  }
+  for (const [name, sum] of sums)
+    log(`  job history, ${name}: ${(sum.total / sum.count / 1000).toFixed(2)} (mean of ${sum.count})`);
+};
+
+const startCpuProfile = async () => {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 1000 });
+  await post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      session.disconnect();
+      return profile;
+    },
+  };
+};
+
 /** The peak resident size of a process so far (VmHWM), in MiB. */
 const peakRssMiBOf = (pid: number): number => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -276,7 +348,8 @@ export const suite: BenchSuite = {
   name: 'reports-schedule',
   description:
     'A weekly schedule tick for N sellers (record, render, archive, email), beside rendering the same PDFs alone',
-  params: { sellers: 1000, invoicesPerYear: 360 },
+  // activities: 0 runs the reports worker's own number of activity slots.
+  params: { sellers: 1000, invoicesPerYear: 360, activities: 0 },
   run: async (params, { log }) => {
     const sellers = params.sellers ?? 1000;
     const config = {
@@ -341,6 +414,8 @@ export const suite: BenchSuite = {
       const deps = { db, writeSide: events.writeSide, now: clock };
       const worker = await createReportsWorker({
         connection: nativeConnection,
+        // --activities=N tries another number of activity slots (the worker's default otherwise).
+        ...(params.activities ? { maxConcurrentActivities: params.activities } : {}),
         config,
         client,
         deps: { ...deps, config, parts: createReportParts({ ...deps, objects, mailer }) },
@@ -380,11 +455,15 @@ export const suite: BenchSuite = {
         },
         { after: await events.store.headPosition(), filter: { eventTypes: ['JobCompleted', 'JobFailed'] } },
       );
+      const headBeforeTick = await events.store.headPosition();
+      const triggeredAt = Date.now();
       log('workflow: triggering the weekly schedule');
       const workerCpuBefore = process.cpuUsage();
       const tickCpuBefore = ownCpuSeconds(projectorPid);
       const projectorCpuBefore = cpuSecondsOf(projectorPid);
       let projectorCaughtUp = 0;
+      // BENCH_CPU_PROFILE=<file>: a CPU profile of this (the worker's) process during the tick only.
+      const profiling = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
       const inWorkflow = await measurePeakRss(() =>
         worker.runUntil(async () => {
           const started = performance.now();
@@ -398,12 +477,37 @@ export const suite: BenchSuite = {
           return (done - started) / 1000;
         }),
       );
+      if (profiling && process.env.BENCH_CPU_PROFILE)
+        writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(await profiling.stop()));
       const workerCpu = process.cpuUsage(workerCpuBefore);
       const tickCpuSeconds = ownCpuSeconds(projectorPid) - tickCpuBefore;
       const workerCpuSeconds = (workerCpu.user + workerCpu.system) / 1e6;
       const projectorCpuSeconds = cpuSecondsOf(projectorPid) - projectorCpuBefore;
       const projectorPeakMiB = peakRssMiBOf(projectorPid);
       await subscription.stop();
+      // What the tick appended, read back afterwards (nothing is read during it): events per job by
+      // type, and when each step happened, seconds after the trigger (first, median, last).
+      const appended = await events.store.readAll({ after: headBeforeTick });
+      const byType = new Map<string, number[]>();
+      for (const event of appended)
+        byType.set(event.type, [
+          ...(byType.get(event.type) ?? []),
+          (Date.parse(event.recordedAt) - triggeredAt) / 1000,
+        ]);
+      await logJobHistories(
+        client,
+        appended.filter((event) => event.type === 'JobCreated'),
+        log,
+      );
+      log(
+        `events appended in the tick: ${appended.length} (${(appended.length / sellers).toFixed(1)} a job)`,
+      );
+      for (const [type, times] of [...byType].sort((a, b) => Math.min(...a[1]) - Math.min(...b[1]))) {
+        const sorted = [...times].sort((a, b) => a - b);
+        const at = (q: number) =>
+          sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+        log(`  ${type}: ${sorted.length}, at ${at(0)} / ${at(0.5)} / ${at(1)} s`);
+      }
       log(
         `CPU during the tick: worker process ${workerCpuSeconds.toFixed(1)} s, projector process ${projectorCpuSeconds.toFixed(1)} s (peak RSS ${projectorPeakMiB.toFixed(0)} MiB); projector caught up ${projectorCaughtUp.toFixed(1)} s after the last job`,
       );

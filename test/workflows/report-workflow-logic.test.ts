@@ -65,6 +65,10 @@ const newMocks = () => {
             },
       ),
     ),
+    renderArchiveAndSend: jest.fn().mockResolvedValue({
+      archived: archivedPdf,
+      outcome: { recipientId: 4, status: 'sent', messageId: '<7.4@ledgerwise>' },
+    }),
     finishReportJob: jest.fn().mockResolvedValue(undefined),
     recordScheduledReportJobs: jest.fn().mockResolvedValue({ skipped: null, jobIds: [70, 71] }),
   };
@@ -81,6 +85,7 @@ const environment = useTimeSkippingWorkers([
       'beginAndPlanReport',
       'renderAndArchive',
       'sendReportEmail',
+      'renderArchiveAndSend',
       'finishReportJob',
       'recordScheduledReportJobs',
     ] satisfies (keyof Mocks)[]),
@@ -163,6 +168,73 @@ describe('reportJobWorkflow', () => {
     );
     expect(mocks.finishReportJob).toHaveBeenCalledWith({ ...step, failure: null, result: expected });
     await keepHistory(handle);
+  });
+
+  it('renders, archives and sends a job of one file for one recipient in one activity', async () => {
+    mocks.planReport.mockResolvedValue({
+      skipped: null,
+      files: [{ type: 'WEEKLY_REPORT' }],
+      recipientIds: [4],
+      skippedRecipients: [],
+    });
+    const handle = await start('report-job-one-file-one-recipient');
+    const expected: ReportJobResult = {
+      skipped: null,
+      archived: [archivedPdf],
+      sent: [4],
+      skippedRecipients: [],
+    };
+    await expect(handle.result()).resolves.toEqual(expected);
+
+    const step = { ...input, workflowId: handle.workflowId };
+    expect(mocks.renderArchiveAndSend).toHaveBeenCalledTimes(1);
+    expect(mocks.renderArchiveAndSend).toHaveBeenCalledWith({
+      ...step,
+      file: { type: 'WEEKLY_REPORT' },
+      recipientId: 4,
+    });
+    expect(mocks.renderAndArchive).not.toHaveBeenCalled();
+    expect(mocks.sendReportEmail).not.toHaveBeenCalled();
+    expect(mocks.finishReportJob).toHaveBeenCalledWith({ ...step, failure: null, result: expected });
+  });
+
+  it('lists the one recipient the combined step skipped, and archives the file', async () => {
+    mocks.planReport.mockResolvedValue({
+      skipped: null,
+      files: [{ type: 'WEEKLY_REPORT' }],
+      recipientIds: [6],
+      skippedRecipients: [],
+    });
+    mocks.renderArchiveAndSend.mockResolvedValue({
+      archived: archivedPdf,
+      outcome: { recipientId: 6, status: 'skipped', reason: 'The subscription is not active.' },
+    });
+    const handle = await start('report-job-one-recipient-skipped');
+
+    await expect(handle.result()).resolves.toEqual({
+      skipped: null,
+      archived: [archivedPdf],
+      sent: [],
+      skippedRecipients: [{ recipientId: 6, reason: 'The subscription is not active.' }],
+    });
+  });
+
+  it('fails the job with the text of a refusal in the combined step', async () => {
+    mocks.planReport.mockResolvedValue({
+      skipped: null,
+      files: [{ type: 'WEEKLY_REPORT' }],
+      recipientIds: [],
+      skippedRecipients: [],
+    });
+    mocks.renderArchiveAndSend.mockReset().mockRejectedValue(refusal('not_found', 'Job not found.'));
+    const handle = await start('report-job-one-file-refused');
+
+    expect(await failureOf(handle.result())).toBeInstanceOf(ActivityFailure);
+    expect(mocks.renderArchiveAndSend).toHaveBeenCalledTimes(1);
+    expect(mocks.renderArchiveAndSend).toHaveBeenCalledWith(expect.objectContaining({ recipientId: null }));
+    expect(mocks.finishReportJob).toHaveBeenLastCalledWith(
+      expect.objectContaining({ failure: 'Job not found.', result: null }),
+    );
   });
 
   it('completes a skipped job with its reason and renders and sends nothing', async () => {

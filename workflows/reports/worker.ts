@@ -8,9 +8,10 @@ import { createScheduledReportsActivities } from './report-schedules/scheduled-r
 
 /**
  * The reports queue's worker: report jobs, the advisors' Client Performance jobs and the tenants'
- * scheduled sends. Four activities at a time: a render mostly waits on the one PDF process (which
- * holds the CPU-heavy drawing), a send on S3 and SMTP; a flood of syncs never delays it (its own
- * queue).
+ * scheduled sends. Eight activities at a time: a job's activity mostly waits (on the one PDF process,
+ * which holds the CPU-heavy drawing, on S3, SMTP, the event store and the Temporal server), and with
+ * the projector in its own process the worker's main thread idled three quarters of a tick at four
+ * (docs/adr/0038, fewer steps per job); a flood of syncs never delays it (its own queue).
  */
 export const createReportsWorker = (options: {
   connection: NativeConnection;
@@ -35,7 +36,7 @@ export const createReportsWorker = (options: {
         client: options.client,
       }),
     },
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 4,
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 8,
     // A report job's first workflow task holds its slot while the begin and plan local activities
     // run (a few reads and appends, most of it waiting on the event store): at 4 slots a tick's
     // jobs queued about 30 s for their first task behind them (docs/adr/0038, Costs of a job).

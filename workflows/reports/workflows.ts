@@ -71,6 +71,22 @@ const { sendReportEmail } = proxyActivities<ReportActivities>({
   },
 });
 
+/**
+ * A job of one file for at most one recipient: render, archive and send in one activity. It may
+ * render for minutes (heartbeats every 5 s) and retries like a send, for about an hour of SMTP trouble.
+ */
+const { renderArchiveAndSend } = proxyActivities<ReportActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: refusals,
+  },
+});
+
 const reasonOf = (error: unknown): string => failureReasonOf(error, 'Sending the report failed.');
 
 /**
@@ -92,6 +108,26 @@ export async function reportJobWorkflow(input: ReportJobInput): Promise<ReportJo
     const skippedRecipients: SkippedRecipient[] = [...plan.skippedRecipients];
     if (plan.skipped !== null) {
       const result: ReportJobResult = { skipped: plan.skipped, archived: [], sent: [], skippedRecipients };
+      await jobSteps.finishReportJob({ ...step, failure: null, result });
+      return result;
+    }
+    const [onlyFile] = plan.files;
+    if (
+      onlyFile &&
+      plan.files.length === 1 &&
+      plan.recipientIds.length <= 1 &&
+      patched('render-and-send-in-one-activity')
+    ) {
+      const recipientId = plan.recipientIds[0] ?? null;
+      const done = await renderArchiveAndSend({ ...step, file: onlyFile, recipientId });
+      if (done.outcome?.status === 'skipped')
+        skippedRecipients.push({ recipientId: done.outcome.recipientId, reason: done.outcome.reason });
+      const result: ReportJobResult = {
+        skipped: null,
+        archived: done.archived ? [done.archived] : [],
+        sent: done.outcome && done.outcome.status !== 'skipped' ? [done.outcome.recipientId] : [],
+        skippedRecipients,
+      };
       await jobSteps.finishReportJob({ ...step, failure: null, result });
       return result;
     }
