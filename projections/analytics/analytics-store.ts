@@ -220,42 +220,50 @@ const versionOf = (fact: FactDoc): FactVersion => ({
   deleted: fact.deleted,
 });
 
+/** A stored version back to its fact (plain literals: this runs for every version a recompute reads). */
 const unpackFact = (group: Pick<FactGroupDoc, 'sellerId' | 'entity'>, packed: PackedFact): FactDoc => {
-  const [providerId, epoch, offset, deleted] = packed as [string, number, number, number];
-  const n = (index: number) => packed[index] as number;
-  const head = {
-    _id: factIdOf(group.entity, group.sellerId, providerId),
-    sellerId: group.sellerId,
-    epoch,
-    offset,
-    ...(deleted === 1 ? { deleted: true as const } : {}),
-  };
-  switch (group.entity) {
+  const p = packed as number[];
+  const _id = factIdOf(group.entity, group.sellerId, packed[0] as string);
+  const { sellerId, entity } = group;
+  let fact: FactDoc;
+  switch (entity) {
     case 'customers':
-      return { ...head, entity: 'customers', customerId: n(4), createdDay: n(5) };
+      fact = { _id, sellerId, epoch: p[1]!, offset: p[2]!, entity, customerId: p[4]!, createdDay: p[5]! };
+      break;
     case 'products':
-      return { ...head, entity: 'products' };
+      fact = { _id, sellerId, epoch: p[1]!, offset: p[2]!, entity };
+      break;
     case 'invoices':
-      return {
-        ...head,
-        entity: 'invoices',
-        customerId: n(4),
-        day: n(5),
-        dueDay: n(6),
-        amount: n(7),
-        balance: n(8),
+      fact = {
+        _id,
+        sellerId,
+        epoch: p[1]!,
+        offset: p[2]!,
+        entity,
+        customerId: p[4]!,
+        day: p[5]!,
+        dueDay: p[6]!,
+        amount: p[7]!,
+        balance: p[8]!,
       };
+      break;
     case 'payments':
     case 'creditMemos':
-      return {
-        ...head,
-        entity: group.entity,
-        customerId: n(4),
-        day: n(5),
-        amount: n(6),
+      fact = {
+        _id,
+        sellerId,
+        epoch: p[1]!,
+        offset: p[2]!,
+        entity,
+        customerId: p[4]!,
+        day: p[5]!,
+        amount: p[6]!,
         apps: packed[7] as [string, number][],
       };
+      break;
   }
+  if (p[3] === 1) fact.deleted = true;
+  return fact;
 };
 
 /** The versions of a group. */
@@ -349,16 +357,6 @@ const groupOf = (name: string, facts: readonly FactDoc[]): FactGroupDoc => {
 const isNewer = (fact: FactDoc, stored: Pick<FactDoc, 'epoch' | 'offset'>) =>
   fact.epoch > stored.epoch || (fact.epoch === stored.epoch && fact.offset > stored.offset);
 
-/** The newest version of each key among the given versions. */
-const newestVersions = (facts: Iterable<FactDoc>): Map<string, FactDoc> => {
-  const latest = new Map<string, FactDoc>();
-  for (const fact of facts) {
-    const before = latest.get(fact._id);
-    if (!before || isNewer(fact, before)) latest.set(fact._id, fact);
-  }
-  return latest;
-};
-
 /**
  * Applies fact versions (normally one partition batch of one topic): grouped by entity and seller,
  * each group one document, inserted without reading anything. A stored id is the same group
@@ -381,8 +379,16 @@ export type SellerFactsRead = { groups: FactGroupDoc[]; versions: number; latest
 
 export const readSellerFacts = async (db: Db, sellerId: number): Promise<SellerFactsRead> => {
   const groups = await db.collection<FactGroupDoc>(ANALYTICS_FACTS).find({ sellerId }).toArray();
-  const versions = groups.flatMap((group) => packedOf(group).map((packed) => unpackFact(group, packed)));
-  return { groups, versions: versions.length, latest: [...newestVersions(versions).values()] };
+  const latest = new Map<string, FactDoc>();
+  let versions = 0;
+  for (const group of groups)
+    for (const packed of packedOf(group)) {
+      versions += 1;
+      const fact = unpackFact(group, packed);
+      const before = latest.get(fact._id);
+      if (!before || isNewer(fact, before)) latest.set(fact._id, fact);
+    }
+  return { groups, versions, latest: [...latest.values()] };
 };
 
 /** The newest version of each of a seller's facts, tombstones included. */
