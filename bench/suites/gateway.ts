@@ -39,9 +39,17 @@ import type { Db } from 'mongodb';
  * Fastify hello-world measured in the same run on the same machine.
  */
 
-type Load = { requestsPerSecond: number; p50: number; p99: number; errors: number };
+type Load = {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Queries (SELECT) the embedded read store ran per request, projectors included; writes are not seen. */
+  statementsPerRequest?: number;
+};
 
-const load = async (options: autocannon.Options): Promise<Load> => {
+const load = async (options: autocannon.Options, statements?: () => number): Promise<Load> => {
+  const before = statements?.() ?? 0;
   const result = await autocannon(options);
   const errors = result.errors + result.timeouts + result.non2xx;
   return {
@@ -49,6 +57,9 @@ const load = async (options: autocannon.Options): Promise<Load> => {
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors,
+    ...(statements && result.requests.total > 0
+      ? { statementsPerRequest: (statements() - before) / result.requests.total }
+      : {}),
   };
 };
 
@@ -70,7 +81,13 @@ export const startGateway = async (options: { live?: boolean } = {}) => {
   // The per-address rate limit would answer most of the load with 429: the bench measures the work behind it.
   const config = { ...benchConfig('gateway'), PLATFORM_ADMIN_EMAILS: [], RATE_LIMIT_PER_MINUTE: 100_000_000 };
   const dir = config.DATA_DIR;
-  const readStore = await openReadStore(config);
+  // Counted so that a run on a busy machine still shows the read store's work per request exactly.
+  let statements = 0;
+  const readStore = await openReadStore(config, {
+    observeStatements: () => {
+      statements += 1;
+    },
+  });
   const { db } = readStore;
   const store = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
   const writeSide = {
@@ -110,6 +127,7 @@ export const startGateway = async (options: { live?: boolean } = {}) => {
     services,
     writeSide,
     processors,
+    statements: () => statements,
     close: async () => {
       await app.close();
       await live?.stop();
@@ -124,7 +142,7 @@ export const startGateway = async (options: { live?: boolean } = {}) => {
 };
 
 /** Registers a user over HTTP, gives them a company, and returns the headers of their session. */
-const signIn = async (gateway: Awaited<ReturnType<typeof startGateway>>) => {
+export const signIn = async (gateway: Awaited<ReturnType<typeof startGateway>>) => {
   const cookies = new Map<string, string>();
   const remember = (response: Response) => {
     for (const line of response.headers.getSetCookie()) {
@@ -302,13 +320,19 @@ const seedReadModels = async (
   );
 };
 
-const figure = (name: string, measured: Load, baseline: Load): Figure[] => [
+/** Issue 13's targets on an empty store: throughput against hello-world, and an absolute p99. */
+type RouteTargets = { ratio: number; p99Ms: number };
+const readTargets: RouteTargets = { ratio: 0.1, p99Ms: 15 };
+const commandTargets: RouteTargets = { ratio: 0.02, p99Ms: 50 };
+
+const figure = (name: string, measured: Load, baseline: Load, targets: RouteTargets): Figure[] => [
   {
     name: `${name} throughput`,
     unit: 'req/s',
     value: measured.requestsPerSecond,
     baseline: { name: 'bare Fastify hello-world', value: baseline.requestsPerSecond },
     higherIsBetter: true,
+    target: { kind: 'ratio', op: '>=', value: targets.ratio, source: 'issue 13' },
   },
   {
     name: `${name} p50`,
@@ -317,12 +341,24 @@ const figure = (name: string, measured: Load, baseline: Load): Figure[] => [
     baseline: { name: 'hello-world p50', value: baseline.p50 },
     higherIsBetter: false,
   },
+  ...(measured.statementsPerRequest === undefined
+    ? []
+    : [
+        {
+          name: `${name} read-store queries per request (projectors included)`,
+          unit: 'queries',
+          value: measured.statementsPerRequest,
+          baseline: { name: 'hello-world', value: 0 },
+          higherIsBetter: false,
+        } satisfies Figure,
+      ]),
   {
     name: `${name} p99`,
     unit: 'ms',
     value: measured.p99,
     baseline: { name: 'hello-world p99', value: baseline.p99 },
     higherIsBetter: false,
+    target: { kind: 'absolute', op: '<=', value: targets.p99Ms, source: 'issue 13' },
   },
 ];
 
@@ -338,23 +374,26 @@ const measureGateway = async (
   const common = { connections, duration, headers: session.headers };
   await load({ ...common, url: `${gateway.url}/api/users`, duration: 2 });
   log('GET /api/users');
-  const read = await load({ ...common, url: `${gateway.url}/api/users` });
+  const read = await load({ ...common, url: `${gateway.url}/api/users` }, gateway.statements);
   log('PUT /api/users/:id (a job title edit: one event appended per request)');
   let n = 0;
-  const write = await load({
-    ...common,
-    url: `${gateway.url}/api/users/${session.userId}`,
-    method: 'PUT',
-    requests: [
-      {
-        method: 'PUT',
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({ JobTitle: `Title ${(n += 1)}` }),
-        }),
-      },
-    ],
-  });
+  const write = await load(
+    {
+      ...common,
+      url: `${gateway.url}/api/users/${session.userId}`,
+      method: 'PUT',
+      requests: [
+        {
+          method: 'PUT',
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ JobTitle: `Title ${(n += 1)}` }),
+          }),
+        },
+      ],
+    },
+    gateway.statements,
+  );
   for (const [name, result] of [
     ['read', read],
     ['command', write],
@@ -447,8 +486,8 @@ export const suite: BenchSuite = {
       higherIsBetter: false,
     });
     const figures = [
-      ...figure('GET /api/users', empty.read, helloGet),
-      ...figure('PUT /api/users/:id', empty.write, helloPut),
+      ...figure('GET /api/users', empty.read, helloGet, readTargets),
+      ...figure('PUT /api/users/:id', empty.write, helloPut, commandTargets),
       peakFigure('empty store', emptyPeakMiB),
     ];
     if (tenants === 0 && users === 0) return figures;
