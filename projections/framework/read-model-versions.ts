@@ -43,8 +43,10 @@ const cacheOf = (db: Db) => {
 const remember = (db: Db, pointer: VersionPointer, readAt: number) => {
   const cache = cacheOf(db);
   const known = cache.get(pointer._id);
-  // A concurrent older read must not replace a newer version: pointers only move forward.
-  if (known && known.pointer.version > pointer.version) return;
+  // A concurrent older read must not replace a newer version: pointers only move forward (an expired
+  // copy may be replaced by anything: a test's dropped database starts again at version 1).
+  const young = known !== undefined && performance.now() - known.readAt < POINTER_CACHE_MS;
+  if (young && known.pointer.version > pointer.version) return;
   cache.set(pointer._id, { pointer, readAt });
 };
 /** This process's copy of a pointer while it is young enough to trust. */
