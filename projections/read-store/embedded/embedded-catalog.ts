@@ -115,8 +115,18 @@ const OPTIMIZE_EVERY_CHANGES = 20_000;
  * that gives the page's order. The analysis reads at most 1,000 rows of each index.
  */
 export const optimizeStatistics = (sqlite: Database.Database): void => {
-  sqlite.pragma('analysis_limit = 1000');
-  sqlite.pragma('optimize = 0x10002');
+  const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+  try {
+    // Statistics only steer the planner: another process holding the write lock must neither hold
+    // up nor fail an open or a write. The next look tries again.
+    sqlite.pragma('busy_timeout = 50');
+    sqlite.pragma('analysis_limit = 1000');
+    sqlite.pragma('optimize = 0x10002');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+  } finally {
+    sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+  }
 };
 
 export class EmbeddedCatalog {
