@@ -426,6 +426,17 @@ const scaleFigures = (label: string, empty: Measured, full: Measured): Figure[] 
         higherIsBetter: true,
         target,
       },
+      ...(a.statementsPerRequest === undefined || b.statementsPerRequest === undefined
+        ? []
+        : [
+            {
+              name: `${route} read-store queries per request, ${label}`,
+              unit: 'queries',
+              value: b.statementsPerRequest,
+              baseline: { name: 'empty store', value: a.statementsPerRequest },
+              higherIsBetter: false,
+            } satisfies Figure,
+          ]),
       {
         name: `${route} p99, ${label}`,
         unit: 'ms',
