@@ -49,8 +49,8 @@ export type FactFields =
     };
 
 /**
- * The key is `<entity>:<sellerId>:<providerId>` (`factIdOf`); the provider id is not stored again
- * (`providerIdOf` reads it from the key), nor the record id: every stored byte is paid per record.
+ * One version of a ledger record's fact as the code sees it (stored packed inside a `FactGroupDoc`).
+ * `_id` is its key, `<entity>:<sellerId>:<providerId>` (`factIdOf`; `providerIdOf` reads it back).
  */
 export type FactDoc = {
   _id: string;
