@@ -91,3 +91,51 @@ describe('compileFilter: dates', () => {
     expect(plan.exact).toBe(true);
   });
 });
+
+describe('compileFilter: search indexes', () => {
+  const searched = {
+    singleKeyPaths: new Set(['deleted', 'tenantId']),
+    searchPaths: new Map([
+      ['Name', { table: '"fts"', column: 'c0' }],
+      ['Email', { table: '"fts"', column: 'c1' }],
+    ]),
+  };
+
+  it('looks a name-or-email search up once in the trigram index, over both columns', () => {
+    const plan = compileFilter(
+      { deleted: false, $or: [{ Name: containsText('Ann L') }, { Email: containsText('Ann L') }] },
+      searched,
+    );
+    expect(plan.where.match(/MATCH \?/g)).toHaveLength(1);
+    expect(plan.params).toEqual([0, '{c0 c1} : "Ann L"']);
+    expect(plan.exact).toBe(false);
+  });
+
+  it('keeps instr for texts shorter than a trigram and for different texts per column', () => {
+    expect(compileFilter({ Name: containsText('an') }, searched).where).toContain('instr(lower(');
+    const two = compileFilter(
+      { $or: [{ Name: containsText('ann') }, { Email: containsText('bob') }] },
+      searched,
+    );
+    expect(two.where.match(/MATCH \?/g)).toHaveLength(2);
+  });
+
+  it('drops $or branches that match nothing and compiles an empty $in to no row', () => {
+    const plan = compileFilter({ $or: [{ Name: containsText('ann') }, { tenantId: { $in: [] } }] }, searched);
+    expect(plan.where).not.toMatch(/\b0\b/);
+    expect(plan.where).toContain('MATCH ?');
+    expect(compileFilter({ tenantId: { $in: [] } }, searched)).toEqual({
+      where: '0',
+      params: [],
+      exact: true,
+    });
+  });
+
+  it('passes a long $in as one JSON parameter', () => {
+    const ids = Array.from({ length: 600 }, (_, i) => i + 1);
+    const plan = compileFilter({ tenantId: { $in: ids } }, searched);
+    expect(plan.where).toContain('json_each(?)');
+    expect(plan.params).toEqual([JSON.stringify(ids)]);
+    expect(plan.exact).toBe(true);
+  });
+});
