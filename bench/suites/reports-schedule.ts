@@ -277,6 +277,20 @@ const startCpuProfile = async () => {
   };
 };
 
+/** The pid of a local server's process by a piece of its command line (the Temporal dev server), or null. */
+const serverPid = (command: string): number | null => {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(command))
+        return Number(entry);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return null;
+};
+
 /** The peak resident size of a process so far (VmHWM), in MiB. */
 const peakRssMiBOf = (pid: number): number => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -461,6 +475,9 @@ export const suite: BenchSuite = {
       const workerCpuBefore = process.cpuUsage();
       const tickCpuBefore = ownCpuSeconds(projectorPid);
       const projectorCpuBefore = cpuSecondsOf(projectorPid);
+      // The Temporal dev server is shared with the other agents' tests: its CPU is printed, not a figure.
+      const temporalPid = serverPid('temporal server start-dev');
+      const temporalCpuBefore = temporalPid ? cpuSecondsOf(temporalPid) : 0;
       let projectorCaughtUp = 0;
       // BENCH_CPU_PROFILE=<file>: a CPU profile of this (the worker's) process during the tick only.
       const profiling = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
@@ -484,6 +501,10 @@ export const suite: BenchSuite = {
       const workerCpuSeconds = (workerCpu.user + workerCpu.system) / 1e6;
       const projectorCpuSeconds = cpuSecondsOf(projectorPid) - projectorCpuBefore;
       const projectorPeakMiB = peakRssMiBOf(projectorPid);
+      if (temporalPid)
+        log(
+          `CPU of the Temporal dev server during the tick (shared): ${(cpuSecondsOf(temporalPid) - temporalCpuBefore).toFixed(1)} s`,
+        );
       await subscription.stop();
       // What the tick appended, read back afterwards (nothing is read during it): events per job by
       // type, and when each step happened, seconds after the trigger (first, median, last).
