@@ -196,6 +196,7 @@ describe('reportJobWorkflow', () => {
     expect(mocks.renderAndArchive).not.toHaveBeenCalled();
     expect(mocks.sendReportEmail).not.toHaveBeenCalled();
     expect(mocks.finishReportJob).toHaveBeenCalledWith({ ...step, failure: null, result: expected });
+    await keepHistory(handle);
   });
 
   it('lists the one recipient the combined step skipped, and archives the file', async () => {
