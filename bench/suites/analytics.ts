@@ -13,6 +13,9 @@
  *    (2,000 records) at the rate the 1M-invoice sync sent them (`liveRate`, records/s; bench/README.md,
  *    sync), an analytics consumer (its own group and read store) running from the start; the lag
  *    (records sent and not committed) is sampled every second until it reaches 0.
+ * 5. Optional, when LEDGERWISE_CONFLUENT_KAFKA_PATH points at a built @confluentinc/kafka-javascript:
+ *    its producer, bare consumer and the analytics consumer beside the kafkajs figures above
+ *    (bench/analytics-confluent.ts, ADR 42); skipped with a log line otherwise.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +39,7 @@ import { startLedgerFactsConsumer } from '../../workflows/analytics/ledger-facts
 import { ledgerEntities } from '../../workflows/ledger/ledger-collections';
 import { ensureLedgerTopics } from '../../workflows/outbox/ledger-feed-sender';
 import { createReportObjectStore } from '../../workflows/reports/archive/report-object-store';
+import { confluentFigures } from '../analytics-confluent';
 import { benchConfig } from '../bench-config';
 import type { BenchSuite, Figure } from '../harness';
 
@@ -290,6 +294,21 @@ export const suite: BenchSuite = {
     );
     await readStore.close();
 
+    // The confluent client beside these kafkajs figures, when a built copy is given (ADR 42).
+    const confluent = await confluentFigures({
+      config,
+      records: () => feedRecords(sizes),
+      kafkajs: {
+        produced,
+        producerRate: produced / produceSeconds,
+        bareRate: bare,
+        bareCpu: (bareCpu[0]! + bareCpu[1]!) / 2,
+        consumerRate: consumer.applied() / consumeSeconds,
+        consumerCpu,
+      },
+      log,
+    });
+
     // A live feed: the sync's pages at the sync's pace, the consumer running from the start.
     const livePrefix = `${prefix}.live`;
     await ensureLedgerTopics(kafka, livePrefix);
@@ -426,6 +445,7 @@ export const suite: BenchSuite = {
         baseline: { name: 'seconds the feed took', value: feedSeconds },
         higherIsBetter: false,
       },
+      ...confluent,
     ];
     return figures;
   },
