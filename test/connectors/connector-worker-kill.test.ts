@@ -12,12 +12,7 @@ import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
 import { withReadStoreEnv } from '../harness/isolation';
 import { childSays, killHard, useLedgerWorld } from '../workflows/ledger-world';
 import { startXeroFake, xeroOrganisation, type XeroFake } from '../fakes/xero-fake';
-import {
-  startSageIntacctFake,
-  type SageCompany,
-  type SageIntacctFake,
-  type SageRecord,
-} from '../fakes/sage-intacct-fake';
+import { sageKillCompany, startSageIntacctFake, type SageIntacctFake } from '../fakes/sage-intacct-fake';
 import { startStripeFake, stripeAccount, type StripeFake } from '../fakes/stripe-fake';
 import { connectOAuthSeller, connectorWorkers, storedLedger, sumOf } from './connector-world';
 
@@ -37,48 +32,7 @@ let stripe: StripeFake;
 let config: Config;
 const workers = connectorWorkers(world, () => config);
 
-const sageCompany = (invoiceCount: number): SageCompany => {
-  const old = '06/01/2025 10:00:00';
-  const customers = Array.from({ length: 40 }, (_, i) => ({
-    RECORDNO: String(i + 1),
-    CUSTOMERID: `K-${String(i + 1).padStart(4, '0')}`,
-    NAME: `Kill Customer ${i + 1}`,
-    'DISPLAYCONTACT.EMAIL1': `k${i + 1}@example.test`,
-    WHENCREATED: '05/01/2025 09:00:00',
-    WHENMODIFIED: old,
-  }));
-  const invoices: SageRecord[] = Array.from({ length: invoiceCount }, (_, i) => {
-    const n = i + 1;
-    const total = `${((n * 41) % 700) + 15}.${String((n * 13) % 100).padStart(2, '0')}`;
-    return {
-      RECORDNO: String(10_000 + n),
-      RECORDID: `KINV-${n}`,
-      CUSTOMERID: customers[n % 40]!.CUSTOMERID,
-      WHENCREATED: '07/01/2025',
-      WHENDUE: '07/31/2025',
-      TOTALENTERED: total,
-      TOTALDUE: n % 4 === 0 ? '0.00' : total,
-      STATE: n % 4 === 0 ? 'Paid' : 'Posted',
-      WHENMODIFIED: old,
-    };
-  });
-  const payments = invoices
-    .filter((_, i) => (i + 1) % 4 === 0)
-    .map((invoice, i) => ({
-      RECORDNO: String(50_000 + i),
-      CUSTOMERID: invoice.CUSTOMERID!,
-      RECEIPTDATE: '07/15/2025',
-      WHENCREATED: '07/15/2025',
-      TOTALENTERED: invoice.TOTALENTERED!,
-      WHENMODIFIED: old,
-    }));
-  return {
-    login: { companyId: 'KILL-CO', userId: 'ws-user', password: 'Kill-secret-1' },
-    objects: { CUSTOMER: customers, ARINVOICE: invoices, ARADJUSTMENT: [], ARPYMT: payments },
-  };
-};
-
-const sageFixture = sageCompany(10_000);
+const sageFixture = sageKillCompany(10_000);
 
 beforeAll(async () => {
   [xero, sage, stripe] = await Promise.all([

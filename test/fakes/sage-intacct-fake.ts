@@ -161,6 +161,8 @@ export const startSageIntacctFake = async (company: SageCompany) => {
       SAGE_SENDER_ID: SAGE_FAKE_SENDER.senderId,
       SAGE_SENDER_PASSWORD: SAGE_FAKE_SENDER.senderPassword,
     },
+    /** Forgets every readMore result set, as Sage does when one expires. */
+    expireResults: () => results.clear(),
     /** The next n requests answer HTTP 503. */
     failNext: (n: number) => {
       failNext = n;
@@ -169,3 +171,48 @@ export const startSageIntacctFake = async (company: SageCompany) => {
   };
 };
 export type SageIntacctFake = Awaited<ReturnType<typeof startSageIntacctFake>>;
+
+/**
+ * A company of 40 customers, `invoiceCount` invoices (a quarter paid, each by one payment) and no
+ * adjustments, all last modified on 1 June 2025: the worker-kill and resume tests' books.
+ */
+export const sageKillCompany = (invoiceCount: number): SageCompany => {
+  const old = '06/01/2025 10:00:00';
+  const customers = Array.from({ length: 40 }, (_, i) => ({
+    RECORDNO: String(i + 1),
+    CUSTOMERID: `K-${String(i + 1).padStart(4, '0')}`,
+    NAME: `Kill Customer ${i + 1}`,
+    'DISPLAYCONTACT.EMAIL1': `k${i + 1}@example.test`,
+    WHENCREATED: '05/01/2025 09:00:00',
+    WHENMODIFIED: old,
+  }));
+  const invoices: SageRecord[] = Array.from({ length: invoiceCount }, (_, i) => {
+    const n = i + 1;
+    const total = `${((n * 41) % 700) + 15}.${String((n * 13) % 100).padStart(2, '0')}`;
+    return {
+      RECORDNO: String(10_000 + n),
+      RECORDID: `KINV-${n}`,
+      CUSTOMERID: customers[n % 40]!.CUSTOMERID,
+      WHENCREATED: '07/01/2025',
+      WHENDUE: '07/31/2025',
+      TOTALENTERED: total,
+      TOTALDUE: n % 4 === 0 ? '0.00' : total,
+      STATE: n % 4 === 0 ? 'Paid' : 'Posted',
+      WHENMODIFIED: old,
+    };
+  });
+  const payments = invoices
+    .filter((_, i) => (i + 1) % 4 === 0)
+    .map((invoice, i) => ({
+      RECORDNO: String(50_000 + i),
+      CUSTOMERID: invoice.CUSTOMERID!,
+      RECEIPTDATE: '07/15/2025',
+      WHENCREATED: '07/15/2025',
+      TOTALENTERED: invoice.TOTALENTERED!,
+      WHENMODIFIED: old,
+    }));
+  return {
+    login: { companyId: 'KILL-CO', userId: 'ws-user', password: 'Kill-secret-1' },
+    objects: { CUSTOMER: customers, ARINVOICE: invoices, ARADJUSTMENT: [], ARPYMT: payments },
+  };
+};

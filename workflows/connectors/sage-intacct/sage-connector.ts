@@ -8,6 +8,7 @@ import { failureTypes, userFailure } from '../shared/connector-failure';
 import {
   adjustmentsProduct,
   defaultMalformedLog,
+  defaultWarn,
   mapOrSkip,
   type MalformedLog,
 } from '../shared/ledger-mapping';
@@ -82,12 +83,41 @@ const steps = [
   related: Related | null;
 }[];
 
+/** Sage's error number for a readMore on a result set it no longer holds. */
+const EXPIRED_RESULT = 'DL02000001';
+
 /** Keys per `IN (...)` query: a long query is one Sage refuses. */
 const KEYS_PER_QUERY = 200;
 
 const literal = (key: string) => (/^\d+$/.test(key) ? key : `'${key.replace(/'/g, "''")}'`);
 
-type SageCursor = { step: number; resultId: string | null; read: number; total: number };
+/**
+ * Where a sync stands: the step (object), its readMore resultId, records read and counted so far over
+ * all steps, and, within the step, how many it has read and how many Sage said remained. Cursors
+ * stored before the last two existed lack them.
+ */
+type SageCursor = {
+  step: number;
+  resultId: string | null;
+  read: number;
+  total: number;
+  stepRead?: number;
+  remaining?: number;
+};
+
+/**
+ * Whether Sage's answer to a readMore starts later than the cursor expected: fewer records read and
+ * remaining than remained before. Unknown for cursors stored before `remaining` was kept.
+ */
+const skippedABatch = (cursor: SageCursor, data: SageData): boolean =>
+  cursor.remaining !== undefined && data.records.length + data.numRemaining < cursor.remaining;
+
+/** The cursor at the start of its step, its counts taken back to what the steps before it read. */
+const restartStep = (cursor: SageCursor): SageCursor => {
+  const stepRead = cursor.stepRead ?? 0;
+  const stepTotal = stepRead + (cursor.remaining ?? 0);
+  return { step: cursor.step, resultId: null, read: cursor.read - stepRead, total: cursor.total - stepTotal };
+};
 
 export type SageConnectorDeps = {
   sender: SageSender;
@@ -163,22 +193,40 @@ export const createSageConnector = (deps: SageConnectorDeps): LedgerConnector =>
 
   return {
     fetchPage: async (request): Promise<FetchedPage> => {
-      const cursor: SageCursor = request.cursor
+      let cursor: SageCursor = request.cursor
         ? (JSON.parse(request.cursor) as SageCursor)
         : { step: 0, resultId: null, read: 0, total: 0 };
       const step = steps[cursor.step]!;
       const login = await deps.loginOf(request.sellerId);
       const pageSize = Math.max(1, Math.min(request.pageSize, SAGE_MAX_PAGE));
-      let data: SageData;
+      const query = () =>
+        readByQuery(deps.sender, login, {
+          object: step.object,
+          query: request.since ? `WHENMODIFIED >= '${sageDateTime(request.since)}'` : '',
+          pageSize,
+        });
+      let data: SageData | null;
       try {
         data =
           cursor.resultId === null
-            ? await readByQuery(deps.sender, login, {
-                object: step.object,
-                query: request.since ? `WHENMODIFIED >= '${sageDateTime(request.since)}'` : '',
-                pageSize,
-              })
-            : await readMore(deps.sender, login, cursor.resultId);
+            ? await query()
+            : await readMore(deps.sender, login, cursor.resultId).catch((error: unknown) => {
+                // A result set Sage no longer holds (it expires) is read again from the step's start.
+                if (error instanceof SageError && error.errorNo === EXPIRED_RESULT) return null;
+                throw error;
+              });
+        if (data === null || (cursor.resultId !== null && skippedABatch(cursor, data))) {
+          // readMore moves Sage's result set on by itself: an attempt that called it and died before its
+          // page was stored (a killed worker) took a batch nobody wrote. Read the step again from its
+          // start; pages are upserts by id, so what was stored already is stored once.
+          defaultWarn(
+            data === null
+              ? `${NAME}: the ${step.object} result set expired; reading ${step.object} again from the start.`
+              : `${NAME}: a batch of ${step.object} was read by an attempt that did not finish; reading ${step.object} again from the start.`,
+          );
+          cursor = restartStep(cursor);
+          data = await query();
+        }
       } catch (error) {
         throw asFailure(error);
       }
@@ -215,8 +263,9 @@ export const createSageConnector = (deps: SageConnectorDeps): LedgerConnector =>
       const total = cursor.resultId === null ? cursor.total + data.totalCount : cursor.total;
       const read = cursor.read + data.records.length;
       const more = data.numRemaining > 0 && data.resultId !== null;
+      const stepRead = (cursor.resultId === null ? 0 : (cursor.stepRead ?? 0)) + data.records.length;
       const next: SageCursor | null = more
-        ? { step: cursor.step, resultId: data.resultId, read, total }
+        ? { step: cursor.step, resultId: data.resultId, read, total, stepRead, remaining: data.numRemaining }
         : cursor.step + 1 < steps.length
           ? { step: cursor.step + 1, resultId: null, read, total }
           : null;
