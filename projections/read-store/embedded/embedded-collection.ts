@@ -309,8 +309,28 @@ export class EmbeddedCollection<TSchema = Doc> {
   ): Generator<Row> {
     let { toSkip, remaining } = state;
     const bounded = plan.exact && Number.isFinite(remaining);
-    const statement = `SELECT rowid FROM ${this.table} WHERE ${plan.where} ORDER BY rowid${bounded ? ' LIMIT ? OFFSET ?' : ''}`;
-    const params = bounded ? [...plan.params, remaining, state.offset] : plan.params;
+    if (bounded) {
+      // A bounded exact read (a findOne by key, a page): SQLite finds and orders the matches once for
+      // the LIMIT either way, so the documents come in the same statement, with no second lookup.
+      const statement = `SELECT rowid, doc, tags FROM ${this.table} WHERE ${plan.where} ORDER BY rowid LIMIT ? OFFSET ?`;
+      const params = [...plan.params, remaining, state.offset];
+      this.observe?.({
+        collection: this.collectionName,
+        sql: statement,
+        params,
+        where: plan.where,
+        exact: true,
+      });
+      for (const row of this.prepare(statement).all(...params) as {
+        rowid: number;
+        doc: string;
+        tags: string | null;
+      }[])
+        yield { rowid: row.rowid, doc: decodeDocument<Doc>(row.doc, row.tags) };
+      return;
+    }
+    const statement = `SELECT rowid FROM ${this.table} WHERE ${plan.where} ORDER BY rowid`;
+    const params = plan.params;
     this.observe?.({
       collection: this.collectionName,
       sql: statement,
