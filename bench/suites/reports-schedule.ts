@@ -24,7 +24,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
@@ -61,6 +60,7 @@ import { createReportsWorker } from '../../workflows/reports/worker';
 import { benchConfig } from '../bench-config';
 import type { BenchSuite, Figure } from '../harness';
 import { measurePeakRss } from '../sync-bench-seller';
+import { freePort, stopChild } from '../../test/harness/ledgerwise-process';
 
 const TENANT = 1;
 const YEAR = 365 * 86_400_000;
@@ -168,18 +168,6 @@ const mimeOnlyMailer = (): Mailer => {
     close: () => transport.close(),
   };
 };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux, as these machines are). */
 const cpuSecondsOf = (pid: number): number => {
@@ -329,19 +317,7 @@ const startProjectorProcess = async (
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const stop = async () => {
-    if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid, 'SIGTERM');
-    const stopped = await Promise.race([
-      exited.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000)),
-    ]);
-    if (!stopped) {
-      process.kill(-child.pid, 'SIGKILL');
-      await exited;
-    }
-  };
+  const stop = () => stopChild(child);
   for (let attempt = 0; ; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`the projector process exited:\n${output}`);
     const healthy = await fetch(`http://127.0.0.1:${healthPort}/health`).then(
