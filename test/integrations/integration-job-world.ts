@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { Job } from '../../contracts/api/jobs';
+import type { CredentialVault } from '../../commands/credential-vault';
 import type { Config } from '../../contracts/config';
 import { currentCollection } from '../../projections/framework/read-model-versions';
 import {
@@ -9,7 +10,9 @@ import {
   type CrmCompanyLinkDoc,
 } from '../../projections/integrations/crm-company-links-projection';
 import { createCrmServices, crmConnectorFactories } from '../../workflows/integrations/crm-services';
+import type { CrmConnectorFactories } from '../../workflows/integrations/crm/crm-connectors';
 import { startIntegrationJobReactor } from '../../workflows/integrations/crm/integration-job-reactor';
+import type { CrmPushActivities } from '../../workflows/integrations/crm/job-input';
 import { createCrmPushActivities } from '../../workflows/integrations/crm/push/push-activities';
 import { createIntegrationsWorker } from '../../workflows/integrations/worker';
 import { ledgerDocId } from '../../workflows/ledger/ledger-collections';
@@ -21,14 +24,27 @@ import type { Browser, World } from '../gateway/gateway-world';
  * on the real Temporal server with the production connector factories and push activities, and the
  * reactor that starts the jobs the gateway records. `config` is read in beforeAll, after the test's
  * fake has set its URL. Also the helpers the provider job tests share.
+ *
+ * Options, for tests that look at one part only: `factories` in place of the production connectors
+ * (a CRM fake's own connector), `push` in place of the production push activities (recording or
+ * inert ones), and the reactor's `pageSize`.
  */
-export const useIntegrationJobRuntime = (world: World, config: () => Config) => {
+export const useIntegrationJobRuntime = (
+  world: World,
+  config: () => Config,
+  options: {
+    factories?: (config: Config) => CrmConnectorFactories;
+    push?: CrmPushActivities;
+    pageSize?: number;
+  } = {},
+) => {
   let nativeConnection: NativeConnection | undefined;
   let connection: Connection | undefined;
   let worker: Worker | undefined;
   let running: Promise<unknown> | undefined;
   let reactor: { stop: () => Promise<void> } | undefined;
   let admin: Browser | undefined;
+  let vault: CredentialVault | undefined;
 
   beforeAll(async () => {
     const { services } = world;
@@ -37,9 +53,10 @@ export const useIntegrationJobRuntime = (world: World, config: () => Config) => 
       writeSide: services.writeSide,
       config: config(),
       now: () => new Date(),
-      factories: crmConnectorFactories(config()),
+      factories: (options.factories ?? crmConnectorFactories)(config()),
       debug: () => undefined,
     });
+    vault = crm.vault;
     nativeConnection = await NativeConnection.connect({ address: config().TEMPORAL_ADDRESS });
     connection = await Connection.connect({ address: config().TEMPORAL_ADDRESS });
     const client = new Client({ connection, namespace: config().TEMPORAL_NAMESPACE });
@@ -53,13 +70,15 @@ export const useIntegrationJobRuntime = (world: World, config: () => Config) => 
         now: () => new Date(),
         connectors: crm.connectors,
       },
-      push: createCrmPushActivities({
-        db: services.db,
-        writeSide: services.writeSide,
-        now: () => new Date(),
-        connectorFor: crm.connectors.connectorFor,
-        companyOwners: crm.companyOwners,
-      }),
+      push:
+        options.push ??
+        createCrmPushActivities({
+          db: services.db,
+          writeSide: services.writeSide,
+          now: () => new Date(),
+          connectorFor: crm.connectors.connectorFor,
+          companyOwners: crm.companyOwners,
+        }),
     });
     running = worker.run();
     reactor = startIntegrationJobReactor({
@@ -68,7 +87,7 @@ export const useIntegrationJobRuntime = (world: World, config: () => Config) => 
       client,
       config: config(),
       logger: pino({ level: 'silent' }),
-      pageSize: 25,
+      pageSize: options.pageSize ?? 25,
     });
     admin = (await platformAdmin(world)).browser;
   });
@@ -86,8 +105,14 @@ export const useIntegrationJobRuntime = (world: World, config: () => Config) => 
     return admin;
   };
 
-  /** Requests a sync or purge as a platform admin and waits for its job to finish. */
-  const runJob = async (action: 'sync' | 'purge', integrationId: number, body?: unknown) => {
+  /** The vault the worker reads credentials from, to seal a connected account's tokens. */
+  const workerVault = (): CredentialVault => {
+    if (!vault) throw new Error('the runtime is not started: call this inside a test or a later hook');
+    return vault;
+  };
+
+  /** Requests a sync, purge or unlink as a platform admin and waits for its job to finish. */
+  const runJob = async (action: 'sync' | 'purge' | 'unlink', integrationId: number, body?: unknown) => {
     const response = await signedInAdmin().post(`/api/integrations/${integrationId}/${action}`, body);
     expect(response.statusCode).toBe(200);
     const { jobId } = response.json<{ jobId: number }>();
@@ -113,7 +138,7 @@ export const useIntegrationJobRuntime = (world: World, config: () => Config) => 
       .sort((a, b) => a.customerId.localeCompare(b.customerId));
   };
 
-  return { admin: signedInAdmin, runJob, linksOf };
+  return { admin: signedInAdmin, vault: workerVault, runJob, linksOf };
 };
 
 /** A ledger customer row as a sync stores it, for the matching to find. */

@@ -1,19 +1,14 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import pino from 'pino';
 import { IntegrationCompaniesResponse, IntegrationResponse } from '../../../contracts/api/integrations';
-import { Job } from '../../../contracts/api/jobs';
+import type { Config } from '../../../contracts/config';
 import type { LedgerCustomer } from '../../../contracts/ledger';
 import { integrationStream } from '../../../contracts/stream-ids';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
-import { createCrmServices, crmConnectorFactories } from '../../../workflows/integrations/crm-services';
-import { startIntegrationJobReactor } from '../../../workflows/integrations/crm/integration-job-reactor';
 import type { CrmPushActivities } from '../../../workflows/integrations/crm/job-input';
-import { createIntegrationsWorker } from '../../../workflows/integrations/worker';
 import { ledgerCollections, ledgerDocId } from '../../../workflows/ledger/ledger-collections';
 import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot-fake';
-import { companyFor, platformAdmin, signUp } from '../../gateway/fixtures';
-import { useGatewayWorld, type Browser } from '../../gateway/gateway-world';
+import { companyFor, signUp } from '../../gateway/fixtures';
+import { useGatewayWorld } from '../../gateway/gateway-world';
+import { useIntegrationJobRuntime } from '../../integrations/integration-job-world';
 
 /**
  * Issue 17, helper core: a HubSpot sync through the real HubSpot connector and the local HubSpot fake's
@@ -25,15 +20,9 @@ jest.setTimeout(180_000);
 
 const world = useGatewayWorld(__filename);
 let fake: HubSpotFake;
-let nativeConnection: NativeConnection;
-let connection: Connection;
-let worker: Worker;
-let running: Promise<unknown>;
-let reactor: { stop: () => Promise<void> };
-let admin: Browser;
+let config: Config;
 let integrationId: number;
 const sellerId = 61;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The pushes are helper push's (their own journey test): here only the reading and matching. */
 const noPushes: CrmPushActivities = {
@@ -45,47 +34,17 @@ const noPushes: CrmPushActivities = {
 beforeAll(async () => {
   fake = await startHubSpotFake();
   fake.setRateLimit(null);
-  const config = { ...world.config, ...fake.configValues };
-  const { services } = world;
-  const now = () => new Date();
-  const crm = createCrmServices({
-    db: services.db,
-    writeSide: services.writeSide,
-    config,
-    now,
-    factories: crmConnectorFactories(config),
-    debug: () => undefined,
-  });
-  nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  worker = await createIntegrationsWorker({
-    connection: nativeConnection,
-    config,
-    deps: {
-      db: services.db,
-      writeSide: services.writeSide,
-      vault: crm.vault,
-      now,
-      connectors: crm.connectors,
-    },
-    push: noPushes,
-  });
-  running = worker.run();
-  reactor = startIntegrationJobReactor({
-    writeSide: services.writeSide,
-    db: services.db,
-    client,
-    config,
-    logger: pino({ level: 'silent' }),
-    pageSize: 5,
-  });
-  admin = (await platformAdmin(world)).browser;
+  config = { ...world.config, ...fake.configValues };
+});
 
+const runtime = useIntegrationJobRuntime(world, () => config, { push: noPushes, pageSize: 5 });
+
+beforeAll(async () => {
+  const { services } = world;
   const owner = await signUp(world, { name: 'hubspot-matching' });
   const tenantId = await companyFor(world, owner, { name: 'HubSpot Matching Co' });
   const tokens = fake.issueTokens();
-  const credentialsRef = await crm.vault.store({
+  const credentialsRef = await runtime.vault().store({
     tenantId,
     kind: 'oauth',
     secret: {
@@ -141,7 +100,7 @@ beforeAll(async () => {
       })),
     );
   await world.settle();
-  const settings = await admin.patch(`/api/integrations/${integrationId}`, {
+  const settings = await runtime.admin().patch(`/api/integrations/${integrationId}`, {
     Settings: {
       AccountingIdentifier: 'accounting_id',
       MatchUsingNamesCleaned: true,
@@ -152,32 +111,18 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await reactor?.stop();
-  worker?.shutdown();
-  await running;
-  await connection?.close();
-  await nativeConnection?.close();
   await fake?.close();
 });
 
-const sync = async () => {
-  const response = await admin.post(`/api/integrations/${integrationId}/sync`);
-  expect(response.statusCode).toBe(200);
-  const { jobId } = response.json<{ jobId: number }>();
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    await world.settle();
-    const job = Job.parse((await admin.get(`/api/jobs/${jobId}`)).json());
-    if (job.Status !== 'created' && job.Status !== 'running') return job;
-    await sleep(200);
-  }
-  throw new Error('the sync never finished');
-};
+const sync = () => runtime.runJob('sync', integrationId);
 
 describe('a HubSpot sync through the real connector', () => {
   it("links the fixture portal's awkward names to the ledger's customers", async () => {
     const job = await sync();
     expect(job.Failure).toBeNull();
-    const response = await admin.get(`/api/integrations/${integrationId}/companies?filter=matched&limit=100`);
+    const response = await runtime
+      .admin()
+      .get(`/api/integrations/${integrationId}/companies?filter=matched&limit=100`);
     const page = IntegrationCompaniesResponse.parse(response.json());
     const links = page.rows
       .flatMap((row) => row.Links.map((link) => [link.CustomerName, row.Name, link.Method]))
@@ -210,7 +155,9 @@ describe('a HubSpot sync through the real connector', () => {
     expect(refused.Failure).toMatch(
       /^HubSpot refused our access to this account \(.+\)\. Reconnect HubSpot on the Platforms page, then sync again\.$/,
     );
-    const account = IntegrationResponse.parse((await admin.get(`/api/integrations/${integrationId}`)).json());
+    const account = IntegrationResponse.parse(
+      (await runtime.admin().get(`/api/integrations/${integrationId}`)).json(),
+    );
     expect(account.CredentialsStatus).toBe('INVALID');
   });
 });

@@ -1,8 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import pino from 'pino';
 import { IntegrationCompaniesResponse, IntegrationResponse } from '../../../contracts/api/integrations';
-import { Job } from '../../../contracts/api/jobs';
+import type { Config } from '../../../contracts/config';
 import type { CrmSettings } from '../../../contracts/events/integration';
 import { integrationStream, tenantStream } from '../../../contracts/stream-ids';
 import { tenantDecider } from '../../../domain/tenant/tenant-decider';
@@ -14,12 +11,11 @@ import {
 } from '../../../projections/integrations/crm-company-links-projection';
 import { createCrmServices } from '../../../workflows/integrations/crm-services';
 import { countMirror } from '../../../workflows/integrations/crm/crm-mirror';
-import { startIntegrationJobReactor } from '../../../workflows/integrations/crm/integration-job-reactor';
 import type { CrmPushActivities, CrmPushJobInput } from '../../../workflows/integrations/crm/job-input';
-import { createIntegrationsWorker } from '../../../workflows/integrations/worker';
 import { ledgerCollections, ledgerDocId } from '../../../workflows/ledger/ledger-collections';
-import { companyFor, platformAdmin, signUp } from '../../gateway/fixtures';
-import { useGatewayWorld, type Browser } from '../../gateway/gateway-world';
+import { companyFor, signUp } from '../../gateway/fixtures';
+import { useGatewayWorld } from '../../gateway/gateway-world';
+import { useIntegrationJobRuntime } from '../../integrations/integration-job-world';
 import { fakeCrmConnector, startFakeCrm, type FakeCrm } from './crm-fake';
 
 /**
@@ -36,12 +32,7 @@ jest.setTimeout(180_000);
 const world = useGatewayWorld(__filename);
 let hubspot: FakeCrm;
 let salesforce: FakeCrm;
-let nativeConnection: NativeConnection;
-let connection: Connection;
-let worker: Worker;
-let running: Promise<unknown>;
-let reactor: { stop: () => Promise<void> };
-let admin: Browser;
+let config: Config;
 const pushCalls: { action: keyof CrmPushActivities; input: CrmPushJobInput }[] = [];
 
 /** Stands in for helper push's activities in this test: it records that each was called. */
@@ -63,54 +54,21 @@ const testPush: CrmPushActivities = {
 beforeAll(async () => {
   hubspot = await startFakeCrm();
   salesforce = await startFakeCrm();
-  const config = {
+  config = {
     ...world.config,
     HUBSPOT_API_URL: hubspot.url,
     OAUTH_HUBSPOT_TOKEN_URL: `${hubspot.url}/oauth/token`,
     OAUTH_SALESFORCE_TOKEN_URL: `${salesforce.url}/oauth/token`,
   };
-  const { services } = world;
-  const crm = createCrmServices({
-    db: services.db,
-    writeSide: services.writeSide,
-    config,
-    now: () => new Date(),
-    factories: { HUBSPOT: fakeCrmConnector, SALESFORCE: fakeCrmConnector },
-    debug: () => undefined,
-  });
-  nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  worker = await createIntegrationsWorker({
-    connection: nativeConnection,
-    config,
-    deps: {
-      db: services.db,
-      writeSide: services.writeSide,
-      vault: crm.vault,
-      now: () => new Date(),
-      connectors: crm.connectors,
-    },
-    push: testPush,
-  });
-  running = worker.run();
-  reactor = startIntegrationJobReactor({
-    writeSide: services.writeSide,
-    db: services.db,
-    client,
-    config,
-    logger: pino({ level: 'silent' }),
-    pageSize: 25,
-  });
-  admin = (await platformAdmin(world)).browser;
 });
 
+const runtime = useIntegrationJobRuntime(world, () => config, {
+  factories: () => ({ HUBSPOT: fakeCrmConnector, SALESFORCE: fakeCrmConnector }),
+  push: testPush,
+});
+const { runJob } = runtime;
+
 afterAll(async () => {
-  await reactor?.stop();
-  worker?.shutdown();
-  await running;
-  await connection?.close();
-  await nativeConnection?.close();
   await hubspot?.close();
   await salesforce?.close();
 });
@@ -161,7 +119,7 @@ const connectCrm = async (tenantId: number, provider: 'HUBSPOT' | 'SALESFORCE' |
 };
 
 const setSettings = async (integrationId: number, settings: Partial<CrmSettings>) => {
-  const response = await admin.patch(`/api/integrations/${integrationId}`, { Settings: settings });
+  const response = await runtime.admin().patch(`/api/integrations/${integrationId}`, { Settings: settings });
   expect(response.statusCode).toBe(200);
 };
 
@@ -180,19 +138,6 @@ const customer = (sellerId: number, customerId: number, name: string, providerId
   changedAt: new Date(),
 });
 
-const runJob = async (action: 'sync' | 'purge' | 'unlink', integrationId: number, body?: unknown) => {
-  const response = await admin.post(`/api/integrations/${integrationId}/${action}`, body);
-  expect(response.statusCode).toBe(200);
-  const { jobId } = response.json<{ jobId: number }>();
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    await world.settle();
-    const job = Job.parse((await admin.get(`/api/jobs/${jobId}`)).json());
-    if (job.Status !== 'created' && job.Status !== 'running') return job;
-    await sleep(200);
-  }
-  throw new Error(`the ${action} job never finished`);
-};
-
 const linksOf = async (integrationId: number) => {
   await world.settle();
   const links = await currentCollection<'links', CrmCompanyLinkDoc>(
@@ -206,7 +151,7 @@ const linksOf = async (integrationId: number) => {
 };
 
 const account = async (integrationId: number) =>
-  IntegrationResponse.parse((await admin.get(`/api/integrations/${integrationId}`)).json());
+  IntegrationResponse.parse((await runtime.admin().get(`/api/integrations/${integrationId}`)).json());
 
 describe('a HubSpot account of a tenant with two sellers', () => {
   let tenantId: number;
@@ -326,7 +271,7 @@ describe('a HubSpot account of a tenant with two sellers', () => {
 
   it('answers the matched companies page with each company’s customers, filters and summary', async () => {
     const page = async (query: string) => {
-      const response = await admin.get(`/api/integrations/${integrationId}/companies${query}`);
+      const response = await runtime.admin().get(`/api/integrations/${integrationId}/companies${query}`);
       expect(response.statusCode).toBe(200);
       return IntegrationCompaniesResponse.parse(response.json());
     };
@@ -340,7 +285,7 @@ describe('a HubSpot account of a tenant with two sellers', () => {
     });
     expect(matched.filtered).toBe(4);
     // The admin table's Customers column counts the same linked customers.
-    const listed = await admin.get('/api/integrations?scope=all&provider=HUBSPOT');
+    const listed = await runtime.admin().get('/api/integrations?scope=all&provider=HUBSPOT');
     const row = listed
       .json<{ rows: { Id: number; CustomerCount?: number | null }[] }>()
       .rows.find((r) => r.Id === integrationId);
@@ -410,12 +355,14 @@ describe('a HubSpot account of a tenant with two sellers', () => {
   });
 
   it('refuses a purge while the account is active, then purges with unlink once it is not', async () => {
-    const refused = await admin.post(`/api/integrations/${integrationId}/purge`, { unlink: true });
+    const refused = await runtime.admin().post(`/api/integrations/${integrationId}/purge`, { unlink: true });
     expect(refused.statusCode).toBe(409);
     expect(refused.json<{ message: string }>().message).toBe(
       'Only an inactive account with valid credentials can be purged.',
     );
-    expect((await admin.patch(`/api/integrations/${integrationId}`, { Active: false })).statusCode).toBe(200);
+    expect(
+      (await runtime.admin().patch(`/api/integrations/${integrationId}`, { Active: false })).statusCode,
+    ).toBe(200);
     const job = await runJob('purge', integrationId, { unlink: true });
     expect(job.Status).toBe('completed');
     expect(job.Result).toEqual({ removed: 1, unlinked: 2, linksDropped: 5 });
@@ -430,7 +377,7 @@ describe('a HubSpot account of a tenant with two sellers', () => {
   });
 
   it('deletes the account, and the clean-up removes its mirror', async () => {
-    const response = await admin.delete(`/api/integrations/${integrationId}`);
+    const response = await runtime.admin().delete(`/api/integrations/${integrationId}`);
     expect(response.statusCode).toBe(200);
     for (let attempt = 0; attempt < 200; attempt += 1) {
       const counts = await countMirror(world.services.db, integrationId);
@@ -475,7 +422,7 @@ describe('a Salesforce account whose renewal is refused', () => {
     expect(refused.CredentialsProblem).toBe('Salesforce refused our credentials (invalid_grant).');
     expect(refused.Sync?.last).toMatchObject({ outcome: 'failed' });
     // And the decider keeps refusing syncs until a reconnect.
-    const again = await admin.post(`/api/integrations/${integrationId}/sync`);
+    const again = await runtime.admin().post(`/api/integrations/${integrationId}/sync`);
     expect(again.statusCode).toBe(409);
 
     // Reconnecting (a new authorisation) makes the credentials valid again, and the next sync uses them.

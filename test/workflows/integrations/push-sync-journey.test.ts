@@ -1,22 +1,16 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import pino from 'pino';
-import { Job } from '../../../contracts/api/jobs';
+import type { Config } from '../../../contracts/config';
 import type { LedgerCustomer, LedgerInvoice } from '../../../contracts/ledger';
 import { integrationStream, sellerStream } from '../../../contracts/stream-ids';
 import { integrationDecider } from '../../../domain/integration/integration-decider';
 import type { SellerCommand } from '../../../domain/seller/decide';
 import { sellerDecider } from '../../../domain/seller/seller-decider';
-import { createCrmServices, crmConnectorFactories } from '../../../workflows/integrations/crm-services';
-import { startIntegrationJobReactor } from '../../../workflows/integrations/crm/integration-job-reactor';
-import { createCrmPushActivities } from '../../../workflows/integrations/crm/push/push-activities';
-import { createIntegrationsWorker } from '../../../workflows/integrations/worker';
 import { ledgerCollections, ledgerDocId } from '../../../workflows/ledger/ledger-collections';
 import type { CustomerReceivablesDoc } from '../../../workflows/metrics/customer-receivables';
 import { storeCustomerReceivables } from '../../../workflows/metrics/metric-store';
 import { startHubSpotFake, type HubSpotFake } from '../../fakes/hubspot-fake';
-import { companyFor, platformAdmin, signUp } from '../../gateway/fixtures';
-import { useGatewayWorld, type Browser } from '../../gateway/gateway-world';
+import { companyFor, signUp } from '../../gateway/fixtures';
+import { useGatewayWorld } from '../../gateway/gateway-world';
+import { useIntegrationJobRuntime } from '../../integrations/integration-job-world';
 
 /**
  * Issue 17, helper push, end to end: the integration jobs on the real Temporal server, started from
@@ -28,66 +22,24 @@ jest.setTimeout(180_000);
 
 const world = useGatewayWorld(__filename);
 let fake: HubSpotFake;
-let nativeConnection: NativeConnection;
-let connection: Connection;
-let worker: Worker;
-let running: Promise<unknown>;
-let reactor: { stop: () => Promise<void> };
-let admin: Browser;
+let config: Config;
 
 const sellerId = 730_001;
 const integrationId = 730_101;
 const collectedAt = new Date('2026-03-31T18:00:00.000Z');
 const DAY = 86_400_000;
 const daysBefore = (days: number) => new Date(Date.UTC(2026, 2, 31) - days * DAY);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   fake = await startHubSpotFake();
   fake.setRateLimit(null);
-  const config = { ...world.config, ...fake.configValues };
-  const { services } = world;
-  const now = () => new Date();
-  const crm = createCrmServices({
-    db: services.db,
-    writeSide: services.writeSide,
-    config,
-    now,
-    factories: crmConnectorFactories(config),
-    debug: () => undefined,
-  });
-  nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  worker = await createIntegrationsWorker({
-    connection: nativeConnection,
-    config,
-    deps: {
-      db: services.db,
-      writeSide: services.writeSide,
-      vault: crm.vault,
-      now,
-      connectors: crm.connectors,
-    },
-    push: createCrmPushActivities({
-      db: services.db,
-      writeSide: services.writeSide,
-      now,
-      connectorFor: crm.connectors.connectorFor,
-      companyOwners: crm.companyOwners,
-    }),
-  });
-  running = worker.run();
-  reactor = startIntegrationJobReactor({
-    writeSide: services.writeSide,
-    db: services.db,
-    client,
-    config,
-    logger: pino({ level: 'silent' }),
-    pageSize: 25,
-  });
-  admin = (await platformAdmin(world)).browser;
+  config = { ...world.config, ...fake.configValues };
+});
 
+const runtime = useIntegrationJobRuntime(world, () => config);
+
+beforeAll(async () => {
+  const { services } = world;
   const owner = await signUp(world, { name: 'push-owner' });
   const tenantId = await companyFor(world, owner, { name: 'Push Journey Co' });
   const seller = <T extends SellerCommand['type']>(
@@ -186,7 +138,7 @@ beforeAll(async () => {
   fake.addCompany({ name: 'Tamarind Foods' });
 
   const tokens = fake.issueTokens();
-  const credentialsRef = await crm.vault.store({
+  const credentialsRef = await runtime.vault().store({
     tenantId,
     kind: 'oauth',
     secret: {
@@ -214,33 +166,17 @@ beforeAll(async () => {
     },
   });
   await world.settle();
-  const settings = await admin.patch(`/api/integrations/${integrationId}`, {
+  const settings = await runtime.admin().patch(`/api/integrations/${integrationId}`, {
     Settings: { MatchUsingNamesExact: true },
   });
   expect(settings.statusCode).toBe(200);
 });
 
 afterAll(async () => {
-  await reactor?.stop();
-  worker?.shutdown();
-  await running;
-  await connection?.close();
-  await nativeConnection?.close();
   await fake?.close();
 });
 
-const runJob = async (action: 'sync' | 'purge', body?: unknown) => {
-  const response = await admin.post(`/api/integrations/${integrationId}/${action}`, body);
-  expect(response.statusCode).toBe(200);
-  const { jobId } = response.json<{ jobId: number }>();
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    await world.settle();
-    const job = Job.parse((await admin.get(`/api/jobs/${jobId}`)).json());
-    if (job.Status !== 'created' && job.Status !== 'running') return job;
-    await sleep(200);
-  }
-  throw new Error(`the ${action} job never finished`);
-};
+const runJob = (action: 'sync' | 'purge', body?: unknown) => runtime.runJob(action, integrationId, body);
 
 const ours = () => ({
   notes: fake.created('notes').map((note) => note.properties.hs_note_body ?? ''),
@@ -277,7 +213,9 @@ describe('a HubSpot sync that pushes, a second that does not, and a purge', () =
 
   it('a purge deletes the notes and tasks Ledgerwise made and leaves the companies', async () => {
     const companies = fake.stored('companies').length;
-    expect((await admin.patch(`/api/integrations/${integrationId}`, { Active: false })).statusCode).toBe(200);
+    expect(
+      (await runtime.admin().patch(`/api/integrations/${integrationId}`, { Active: false })).statusCode,
+    ).toBe(200);
     const job = await runJob('purge', { unlink: false });
     expect(job.Status).toBe('completed');
     expect(job.Result).toMatchObject({ removed: 9 });
