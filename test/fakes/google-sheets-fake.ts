@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyReply } from 'fastify';
-import { failureTypes, userFailure } from '../../workflows/connectors/shared/connector-failure';
 import type { IntegrationAccessToken } from '../../workflows/integrations/cloud/cloud-http';
+import { fakeAccessTokens, serveFakeOAuthProvider } from './fake-oauth-provider';
 
 /**
  * A local Google Sheets API v4 and Drive API v3, as much as Live Reports use
@@ -76,51 +76,35 @@ export const parseA1 = (range: string): { title: string; row: number; column: nu
 
 export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
   const app = Fastify({ logger: false, bodyLimit: 50 * 1024 * 1024 });
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-  );
   const spreadsheets = new Map<string, FakeSpreadsheet>();
-  const access = new Map<string, number>();
-  const refresh = new Set<string>();
-  const requests: GoogleSheetsFake['requests'] = [];
-  let throttled = { count: 0, retryAfter: 0 };
-  let failing = { count: 0, status: 503 };
-  let refusing = false;
   let createdCount = 0;
-  let refreshCount = 0;
   let nextSheetId = 1;
-
-  const issue = () => {
-    const accessToken = `ya29.fake-${randomBytes(12).toString('hex')}`;
-    const refreshToken = `1//fake-${randomBytes(12).toString('hex')}`;
-    access.set(accessToken, Date.now() + 3600_000);
-    refresh.add(refreshToken);
-    return { accessToken, refreshToken };
-  };
-
-  // OpenID discovery, as the provider's issuer answers it: the token endpoint is what renewal needs.
-  app.get('/.well-known/openid-configuration', (request, reply) => {
-    const issuer = `http://${request.headers.host}`;
-    return reply.send({
-      issuer,
-      token_endpoint: `${issuer}/token`,
-      grant_types_supported: ['refresh_token'],
-    });
-  });
-
-  app.post('/token', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, string>;
-    if (body.grant_type !== 'refresh_token' || refusing || !refresh.has(body.refresh_token ?? ''))
-      return reply
-        .code(400)
-        .send({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
-    refreshCount += 1;
-    const accessToken = `ya29.fake-${randomBytes(12).toString('hex')}`;
-    access.set(accessToken, Date.now() + 3600_000);
+  const { guard, controls } = serveFakeOAuthProvider(app, {
+    accessTokenPrefix: 'ya29.fake-',
+    refreshTokenPrefix: '1//fake-',
+    refusedGrantDescription: 'Token has been expired or revoked.',
     // Google keeps the refresh token: none comes back.
-    return { access_token: accessToken, expires_in: 3599, token_type: 'Bearer', scope: 'drive.file' };
+    grantBody: (accessToken) => ({
+      access_token: accessToken,
+      expires_in: 3599,
+      token_type: 'Bearer',
+      scope: 'drive.file',
+    }),
+    errors: {
+      unauthenticated: (reply) =>
+        googleError(
+          reply,
+          401,
+          'UNAUTHENTICATED',
+          'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+        ),
+      throttled: (reply) =>
+        reply
+          .code(429)
+          .send({ error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } }),
+      unavailable: (reply, status) =>
+        googleError(reply, status, 'UNAVAILABLE', 'The service is currently unavailable.'),
+    },
   });
 
   const sheetJson = (sheet: FakeSheet, index: number) => ({
@@ -153,34 +137,6 @@ export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
     cells: [],
     columnFormats: {},
     boldHeader: false,
-  });
-
-  /** Answers the request, or null when a fault or the token answered already. */
-  const guard = (authorization: string | undefined, reply: FastifyReply): FastifyReply | null => {
-    const expiresAt = access.get(authorization?.replace(/^Bearer /, '') ?? '');
-    if (!expiresAt || expiresAt < Date.now())
-      return googleError(
-        reply,
-        401,
-        'UNAUTHENTICATED',
-        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
-      );
-    if (throttled.count > 0) {
-      throttled.count -= 1;
-      return reply
-        .code(429)
-        .header('retry-after', String(throttled.retryAfter))
-        .send({ error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } });
-    }
-    if (failing.count > 0) {
-      failing.count -= 1;
-      return googleError(reply, failing.status, 'UNAVAILABLE', 'The service is currently unavailable.');
-    }
-    return null;
-  };
-
-  app.addHook('onResponse', async (request, reply) => {
-    requests.push({ method: request.method, path: request.url.split('?')[0]!, status: reply.statusCode });
   });
 
   const findBook = (id: string) => {
@@ -359,7 +315,7 @@ export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
   return {
     url,
     configValues: { GOOGLE_SHEETS_API_URL: url, GOOGLE_DRIVE_API_URL: url, OAUTH_GOOGLE_ISSUER: url },
-    issueTokens: issue,
+    ...controls,
     accessTokens: (tokens) => fakeAccessTokens('Google', tokenUrl, tokens),
     spreadsheets,
     valuesOf: (spreadsheetId, sheetTitle) => {
@@ -373,56 +329,9 @@ export const startGoogleSheetsFake = async (): Promise<GoogleSheetsFake> => {
       while (rows.length > 0 && rows.at(-1)!.length === 0) rows.pop();
       return rows;
     },
-    throttle: (count, retryAfter) => {
-      throttled = { count, retryAfter };
-    },
-    failNext: (count, status = 503) => {
-      failing = { count, status };
-    },
-    expireAccessTokens: () => {
-      for (const token of access.keys()) access.set(token, 0);
-    },
-    refuseRefresh: (refuse = true) => {
-      refusing = refuse;
-    },
-    requests,
     created: () => createdCount,
-    refreshes: () => refreshCount,
     close: () => app.close(),
   };
 };
 
-/**
- * An IntegrationAccessToken over a fake's token endpoint, as the real provider behaves: the access
- * token until a 401, then one refresh; a refused refresh (invalid_grant) is the user failure that
- * asks to reconnect.
- */
-export const fakeAccessTokens = (
-  platform: string,
-  tokenUrl: string,
-  tokens: { accessToken: string; refreshToken: string },
-): IntegrationAccessToken => {
-  let current = tokens.accessToken;
-  return {
-    current: () => Promise.resolve({ accessToken: current, instanceUrl: null }),
-    renewAfterRejection: async (rejected) => {
-      if (rejected !== current) return { accessToken: current, instanceUrl: null };
-      const response = await fetch(tokenUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refreshToken,
-        }).toString(),
-      });
-      const body = (await response.json()) as { access_token?: string; error?: string };
-      if (!response.ok || !body.access_token)
-        throw userFailure(
-          `${platform} refused to renew our access (${body.error ?? response.status}). Reconnect the integration.`,
-          failureTypes.revoked,
-        );
-      current = body.access_token;
-      return { accessToken: current, instanceUrl: null };
-    },
-  };
-};
+export { fakeAccessTokens };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyReply } from 'fastify';
 import type { IntegrationAccessToken } from '../../workflows/integrations/cloud/cloud-http';
-import { fakeAccessTokens } from './google-sheets-fake';
+import { fakeAccessTokens, serveFakeOAuthProvider } from './fake-oauth-provider';
 
 /**
  * A local Microsoft Graph v1.0, as much as Live Reports use (docs/adr/0049-live-reports.md): the
@@ -55,80 +55,26 @@ const graphError = (reply: FastifyReply, status: number, code: string, message: 
 export const startMicrosoftGraphFake = async (): Promise<MicrosoftGraphFake> => {
   const app = Fastify({ logger: false, bodyLimit: 300 * 1024 * 1024 });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-  );
   const items = new Map<string, FakeDriveItem>();
-  const access = new Map<string, number>();
-  const refresh = new Set<string>();
-  const requests: MicrosoftGraphFake['requests'] = [];
-  let throttled = { count: 0, retryAfter: 0 };
-  let failing = { count: 0, status: 503 };
-  let refusing = false;
-  let refreshCount = 0;
   let url = '';
-
-  const issue = () => {
-    const accessToken = `EwB-fake-${randomBytes(12).toString('hex')}`;
-    const refreshToken = `M.R3-fake-${randomBytes(12).toString('hex')}`;
-    access.set(accessToken, Date.now() + 3600_000);
-    refresh.add(refreshToken);
-    return { accessToken, refreshToken };
-  };
-
-  // OpenID discovery, as the provider's issuer answers it: the token endpoint is what renewal needs.
-  app.get('/.well-known/openid-configuration', (request, reply) => {
-    const issuer = `http://${request.headers.host}`;
-    return reply.send({
-      issuer,
-      token_endpoint: `${issuer}/token`,
-      grant_types_supported: ['refresh_token'],
-    });
-  });
-
-  app.post('/token', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, string>;
-    if (body.grant_type !== 'refresh_token' || refusing || !refresh.has(body.refresh_token ?? ''))
-      return reply.code(400).send({
-        error: 'invalid_grant',
-        error_description: 'AADSTS70000: The provided grant has expired due to it being revoked.',
-      });
-    refreshCount += 1;
-    const accessToken = `EwB-fake-${randomBytes(12).toString('hex')}`;
-    access.set(accessToken, Date.now() + 3600_000);
-    return {
+  const { guard, controls } = serveFakeOAuthProvider(app, {
+    accessTokenPrefix: 'EwB-fake-',
+    refreshTokenPrefix: 'M.R3-fake-',
+    refusedGrantDescription: 'AADSTS70000: The provided grant has expired due to it being revoked.',
+    grantBody: (accessToken) => ({
       token_type: 'Bearer',
       scope: 'Files.ReadWrite offline_access',
       expires_in: 3600,
       access_token: accessToken,
-    };
-  });
-
-  const guard = (authorization: string | undefined, reply: FastifyReply): FastifyReply | null => {
-    const expiresAt = access.get(authorization?.replace(/^Bearer /, '') ?? '');
-    if (!expiresAt || expiresAt < Date.now())
-      return graphError(
-        reply,
-        401,
-        'InvalidAuthenticationToken',
-        'Access token has expired or is not yet valid.',
-      );
-    if (throttled.count > 0) {
-      throttled.count -= 1;
-      reply.header('retry-after', String(throttled.retryAfter));
-      return graphError(reply, 429, 'activityLimitReached', 'The app or user has been throttled.');
-    }
-    if (failing.count > 0) {
-      failing.count -= 1;
-      return graphError(reply, failing.status, 'serviceNotAvailable', 'Service unavailable.');
-    }
-    return null;
-  };
-
-  app.addHook('onResponse', async (request, reply) => {
-    requests.push({ method: request.method, path: request.url.split('?')[0]!, status: reply.statusCode });
+    }),
+    errors: {
+      unauthenticated: (reply) =>
+        graphError(reply, 401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.'),
+      throttled: (reply) =>
+        graphError(reply, 429, 'activityLimitReached', 'The app or user has been throttled.'),
+      unavailable: (reply, status) =>
+        graphError(reply, status, 'serviceNotAvailable', 'Service unavailable.'),
+    },
   });
 
   const itemJson = (item: FakeDriveItem) => {
@@ -199,27 +145,13 @@ export const startMicrosoftGraphFake = async (): Promise<MicrosoftGraphFake> => 
   return {
     url,
     configValues: { MICROSOFT_GRAPH_API_URL: `${url}/v1.0`, OAUTH_MICROSOFT_ISSUER: url },
-    issueTokens: issue,
+    ...controls,
     accessTokens: (tokens) => fakeAccessTokens('Microsoft', tokenUrl, tokens),
     items,
     itemAt: (path) => [...items.values()].find((item) => item.path === path),
     deleteItem: (id) => {
       items.delete(id);
     },
-    throttle: (count, retryAfter) => {
-      throttled = { count, retryAfter };
-    },
-    failNext: (count, status = 503) => {
-      failing = { count, status };
-    },
-    expireAccessTokens: () => {
-      for (const token of access.keys()) access.set(token, 0);
-    },
-    refuseRefresh: (refuse = true) => {
-      refusing = refuse;
-    },
-    requests,
-    refreshes: () => refreshCount,
     close: () => app.close(),
   };
 };
