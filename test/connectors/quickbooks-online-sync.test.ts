@@ -10,8 +10,6 @@ import {
 } from '../../projections/analytics/analytics-store';
 import { recomputeSeller } from '../../workflows/analytics/analytics-recompute';
 import { factOf } from '../../workflows/analytics/ledger-facts-consumer';
-import { LEDGER_OUTBOX, outboxValuesOf, type LedgerOutboxEntry } from '../../workflows/ledger/ledger-outbox';
-import { ledgerEntities } from '../../workflows/ledger/ledger-collections';
 import { ledgerIdOf } from '../../workflows/connectors/shared/ledger-ids';
 import { useLedgerWorld } from '../workflows/ledger-world';
 import {
@@ -34,6 +32,7 @@ import {
   sumOf,
   usePlatformFake,
 } from './connector-world';
+import { bookFigures, cents, ledgerFigures, outboxLines } from './qbo-ledger-figures';
 
 jest.setTimeout(180_000);
 
@@ -42,51 +41,10 @@ const { fake, workers } = usePlatformFake(world, startQuickBooksOnlineFake, {
   settings: { CONNECTOR_MAX_RETRY_WAIT_SECONDS: 120 },
 });
 
-const cents = (value: unknown) => Math.round(Number(value) * 100);
-
-/** The seller's feed lines still in the outbox (no feed sender in these tests), in write order. */
-const outboxLines = async (sellerId: number) => {
-  const entries = await world
-    .db()
-    .collection<LedgerOutboxEntry>(LEDGER_OUTBOX)
-    .find({ sellerId })
-    .sort({ createdAt: 1 })
-    .toArray();
-  return entries.flatMap((entry) => ledgerEntities.flatMap((entity) => outboxValuesOf(entry, entity)));
-};
-
-/** What the company's books say, straight from the fixtures' QBO JSON. */
-const figuresOf = (company: MaterializedCompany, skip: Set<string> = new Set()) => {
-  const invoices = [...company.tables.Invoice.records.values()].filter((r) => !skip.has(String(r.Id)));
-  const payments = [...company.tables.Payment.records.values()];
-  return {
-    invoiceIds: invoices
-      .filter((r) => cents(r.TotalAmt) !== 0)
-      .map((r) => String(r.Id))
-      .sort(),
-    sales: sumOf(invoices, (r) => cents(r.TotalAmt)),
-    open: sumOf(invoices, (r) => cents(r.Balance)),
-    paid: sumOf(payments, (r) => cents(r.TotalAmt)),
-    customers: company.tables.Customer.records.size,
-    credits: sumOf([...company.tables.CreditMemo.records.values()], (r) => cents(r.TotalAmt)),
-  };
-};
-
-const ledgerFigures = async (sellerId: number) => {
-  const ledger = await storedLedger(world.db(), sellerId);
-  return {
-    ledger,
-    invoiceIds: ledger.invoices
-      .filter((r) => r.amount !== 0)
-      .map((r) => r.providerId)
-      .sort(),
-    sales: sumOf(ledger.invoices, (r) => r.amount),
-    open: sumOf(ledger.invoices, (r) => r.balance),
-    paid: sumOf(ledger.payments, (r) => r.amount),
-    customers: ledger.customers.length,
-    credits: sumOf(ledger.creditMemos, (r) => r.amount),
-  };
-};
+/** Books and ledger counted as a user sees them: voided invoices (zero amounts) are not invoices. */
+const figuresOf = (company: MaterializedCompany, skip?: Set<string>) =>
+  bookFigures(company, { voided: 'drop' }, skip);
+const storedFigures = (sellerId: number) => ledgerFigures(world.db(), sellerId, { voided: 'drop' });
 
 describe('QuickBooks Online sync through the fake', () => {
   const tenantId = 31;
@@ -139,7 +97,7 @@ describe('QuickBooks Online sync through the fake', () => {
     expect(outcome).toMatchObject({ ok: true });
 
     const expected = figuresOf(company, new Set(['5000']));
-    const stored = await ledgerFigures(sellerId);
+    const stored = await storedFigures(sellerId);
     // Every invoice still in the books is in the ledger; the ones deleted after being read wait for the next sync.
     const storedIds = new Set(stored.invoiceIds);
     expect(expected.invoiceIds.filter((id) => !storedIds.has(id))).toEqual([]);
@@ -186,7 +144,7 @@ describe('QuickBooks Online sync through the fake', () => {
     expect(fake().requests.filter((r) => r.path === 'cdc').length).toBeGreaterThanOrEqual(5);
 
     const expected = figuresOf(company, new Set(['5000']));
-    const stored = await ledgerFigures(sellerId);
+    const stored = await storedFigures(sellerId);
     expect(stored.invoiceIds).toEqual(expected.invoiceIds);
     expect(stored.sales).toBe(expected.sales);
     expect(stored.open).toBe(expected.open);
@@ -194,7 +152,7 @@ describe('QuickBooks Online sync through the fake', () => {
     // Deleted invoices and the deleted payment leave no row; the feed carries their tombstones.
     expect(stored.ledger.invoices.filter((r) => ['10', '11'].includes(r.providerId))).toEqual([]);
     expect(stored.ledger.payments.some((r) => r.providerId === '3')).toBe(false);
-    const lines = await outboxLines(sellerId);
+    const lines = await outboxLines(world.db(), sellerId);
     const tombstones = lines.filter((line) => (JSON.parse(line) as LedgerFeedRecord).deleted);
     expect(tombstones.map((line) => (JSON.parse(line) as LedgerFeedRecord).recordId).sort()).toEqual(
       // 5 and 17 went while the populate read past them; CDC lists them deleted now.
