@@ -6,8 +6,10 @@ import { pathExpression } from './filter-sql';
  * What one connection knows of the embedded read store's schema: which collections exist and their
  * indexes. Several processes share the file, so the knowledge is refreshed whenever another connection
  * changed it: SQLite bumps `schema_version` on every CREATE or DROP, and the store bumps `user_version`
- * whenever it marks an index multikey (a row change, which schema_version does not see). Both are read
- * from the file header, so checking them before each operation costs next to nothing.
+ * whenever it marks an index multikey (a row change, which schema_version does not see). Before each
+ * operation one `PRAGMA data_version` says whether any other connection committed since the last look
+ * (it does not move for this connection's own commits, which mark the catalog stale themselves); only
+ * then are the two versions read, and the catalog reloaded if either moved.
  */
 export type IndexInfo = {
   name: string;
@@ -133,15 +135,20 @@ export class EmbeddedCatalog {
   private changesAtOptimize = 0;
   private schemaVersion = -1;
   private userVersion = -1;
+  private dataVersion = -1;
+  /** This connection changed the catalog's tables: the next refresh reads the versions again. */
+  private stale = true;
   private tables = new Set<string>();
   private indexes = new Map<string, IndexInfo[]>();
   private readonly readSchemaVersion: Database.Statement;
   private readonly readUserVersion: Database.Statement;
+  private readonly readDataVersion: Database.Statement;
 
   constructor(private readonly sqlite: Database.Database) {
     sqlite.exec(CATALOG_SCHEMA);
     this.readSchemaVersion = sqlite.prepare('PRAGMA schema_version').pluck();
     this.readUserVersion = sqlite.prepare('PRAGMA user_version').pluck();
+    this.readDataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     this.addPathColumns();
   }
 
@@ -155,6 +162,11 @@ export class EmbeddedCatalog {
 
   /** Reloads what another connection changed since the last look. */
   refresh(): void {
+    // One statement when nothing changed: data_version moves only when another connection commits.
+    const data = this.readDataVersion.get() as number;
+    if (data === this.dataVersion && !this.stale) return;
+    this.dataVersion = data;
+    this.stale = false;
     const schema = this.readSchemaVersion.get() as number;
     const user = this.readUserVersion.get() as number;
     if (schema === this.schemaVersion && user === this.userVersion) return;
@@ -246,6 +258,7 @@ export class EmbeddedCatalog {
       `CREATE TABLE IF NOT EXISTS ${tableName(collection)} (id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL, tags TEXT)`,
     );
     this.tables.add(collection);
+    this.stale = true;
   }
 
   createIndex(
@@ -416,6 +429,7 @@ export class EmbeddedCatalog {
     this.sqlite.prepare('DELETE FROM _read_store_counts WHERE collection = ?').run(collection);
     this.bumpUserVersion();
     this.tables.delete(collection);
+    this.stale = true;
     return existed;
   }
 
@@ -503,6 +517,7 @@ export class EmbeddedCatalog {
   }
 
   private bumpUserVersion(): void {
+    this.stale = true;
     const next = ((this.readUserVersion.get() as number) + 1) % 2_000_000_000;
     this.sqlite.pragma(`user_version = ${next}`);
   }
