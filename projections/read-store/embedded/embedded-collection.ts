@@ -12,7 +12,7 @@ import {
 import { EmbeddedCursor, type FindSpec } from './embedded-cursor';
 import { cloneDocument, decodeDocument, encodeDocument, idKey, isDate } from './document-codec';
 import { applyDirectUpdate, matcherFor } from './fast-paths';
-import { compileFilter, compileSort, type PathKnowledge } from './filter-sql';
+import { compileFilter, compileSort, pathExpression, type PathKnowledge } from './filter-sql';
 import { applyProjection } from './projection';
 
 type Doc = Record<string, unknown>;
@@ -378,6 +378,74 @@ export class EmbeddedCollection<TSchema = Doc> {
 
   async findOne<T = TSchema>(filter: Filter = {}, options: Omit<FindSpec, 'filter'> = {}): Promise<T | null> {
     return this.find<T>(filter, { ...options, limit: 1 }).next();
+  }
+
+  /**
+   * Every matching document with the document of collection `from` whose `_id` is the value of its
+   * `localField` (or null) under `as`, in one statement: the joined row comes from a keyed subquery
+   * on `from`'s id, so both come from one snapshot. Not a driver method: lookup-by-key.ts calls it
+   * on this store and makes two queries on MongoDB. `localField` holds one id (not an array of them);
+   * a row whose id is no number and was not found in the statement is looked up by a keyed read.
+   */
+  findWithKeyLookup<T = Doc>(
+    filter: Filter,
+    lookup: { from: string; localField: string; as: string },
+  ): Promise<T[]> {
+    this.catalog.refresh();
+    if (!this.catalog.exists(this.collectionName)) return Promise.resolve([]);
+    const plan = compileFilter(filter, this.pathKnowledge());
+    const matcher = plan.exact ? null : matcherFor(filter);
+    const joins = this.catalog.exists(lookup.from);
+    const key = `json_quote(${pathExpression(lookup.localField).replace('(doc,', '(lw_outer.doc,')})`;
+    const foreign = tableName(lookup.from);
+    const joined = joins
+      ? `(SELECT doc FROM ${foreign} WHERE id = ${key}), (SELECT tags FROM ${foreign} WHERE id = ${key})`
+      : 'NULL, NULL';
+    const statement = `SELECT rowid, doc, tags, ${joined} FROM ${this.table} AS lw_outer WHERE ${plan.where} ORDER BY rowid`;
+    this.observe?.({
+      collection: this.collectionName,
+      sql: statement,
+      params: plan.params,
+      where: plan.where,
+      exact: plan.exact,
+    });
+    const rows = this.prepare(statement)
+      .raw(true)
+      .all(...plan.params) as [number, string, string | null, string | null, string | null][];
+    const out: T[] = [];
+    let others: EmbeddedCollection | undefined;
+    for (const [, json, tags, foreignJson, foreignTags] of rows) {
+      const doc = decodeDocument<Doc>(json, tags);
+      if (matcher && !matcher.test(doc)) continue;
+      let value: unknown = doc;
+      for (const segment of lookup.localField.split('.')) {
+        value = value !== null && typeof value === 'object' ? (value as Doc)[segment] : undefined;
+      }
+      let found: Doc | null = foreignJson === null ? null : decodeDocument<Doc>(foreignJson, foreignTags);
+      if (found === null && joins && value !== undefined && value !== null) {
+        // A number's JSON text is its key; other ids (strings with escapes, ObjectIds, dates) are
+        // checked by a keyed read rather than trusting SQLite's quoting to equal idKey's.
+        if (typeof value !== 'number') {
+          others ??= new EmbeddedCollection({
+            sqlite: this.sqlite,
+            catalog: this.catalog,
+            name: lookup.from,
+            observe: this.observe,
+          });
+          found = others.findOneNow(value);
+        }
+      }
+      doc[lookup.as] = found;
+      out.push(doc as T);
+    }
+    return Promise.resolve(out);
+  }
+
+  /** The document with this `_id`, read at once (findWithKeyLookup's fallback). */
+  private findOneNow(id: unknown): Doc | null {
+    const row = this.prepare(`SELECT doc, tags FROM ${this.table} WHERE id = ?`).raw(true).get(idKey(id)) as
+      [string, string | null] | undefined;
+    return row ? decodeDocument<Doc>(row[0], row[1]) : null;
   }
 
   countDocuments(filter: Filter = {}, options: { skip?: number; limit?: number } = {}): Promise<number> {
