@@ -4,7 +4,8 @@ import type { MembershipClassification, MembershipStatus, TenantRole } from '../
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
 import { membershipsCollection } from './membership-counts';
 import { toUserView, usersCollection } from './user-view';
-import { USERS } from './users-projection';
+import { USERS, type UserDocument } from './users-projection';
+import { findWithKeyLookup } from '../read-store/lookup-by-key';
 
 /** The link of a user to one tenant (UserTenants), as the API's Membership. */
 export type MembershipView = Membership;
@@ -29,28 +30,32 @@ export const toMembershipView = (membership: {
   joinedAt: membership.joinedAt.toISOString(),
 });
 
-/** The team page (/users): the tenant's members, active and disabled, by name. */
+/** Orders team members as MongoDB's sort `{ sortName: 1, _id: 1 }` would (binary string order). */
+const byName = (a: UserDocument, b: UserDocument): number =>
+  a.sortName < b.sortName ? -1 : a.sortName > b.sortName ? 1 : a._id - b._id;
+
+/**
+ * The team page (/users): the tenant's members, active and disabled, by name. One read: the
+ * tenant's memberships, each with its user by key (lookup-by-key.ts; one statement on the embedded
+ * store, where the request path counts every query: bench/README.md, gateway).
+ */
 export const queryTeam = async (
   db: Db,
   query: Consistency & { tenantId: number },
 ): Promise<{ members: TeamMember[]; stale: boolean }> => {
   const stale = await waitForReadModels(db, [USERS], query);
-  const memberships = await (
-    await membershipsCollection(db)
-  )
-    .find({ tenantId: query.tenantId, userDeleted: false })
-    .toArray();
-  if (memberships.length === 0) return { members: [], stale };
-  const byUser = new Map(memberships.map((m) => [m.userId, m]));
-  const users = await (
-    await usersCollection(db)
-  )
-    .find({ _id: { $in: [...byUser.keys()] }, deleted: false })
-    .sort({ sortName: 1, _id: 1 })
-    .toArray();
-  const members = users.flatMap((user): TeamMember[] => {
-    const membership = byUser.get(user._id);
-    return membership ? [{ ...toUserView(user), Membership: toMembershipView(membership) }] : [];
-  });
+  const [memberships, users] = await Promise.all([membershipsCollection(db), usersCollection(db)]);
+  const rows = await findWithKeyLookup(
+    memberships,
+    { tenantId: query.tenantId, userDeleted: false },
+    { from: users, localField: 'userId', as: 'user' },
+  );
+  const members = rows
+    .flatMap(({ user, ...membership }) => (user && !user.deleted ? [{ user, membership }] : []))
+    .sort((a, b) => byName(a.user, b.user))
+    .map(({ user, membership }): TeamMember => ({
+      ...toUserView(user),
+      Membership: toMembershipView(membership),
+    }));
   return { members, stale };
 };
