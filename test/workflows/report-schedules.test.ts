@@ -14,7 +14,10 @@ import {
   type ScheduledFrequency,
 } from '../../workflows/reports/report-schedules/schedule-spec';
 import { createScheduledReportsActivities } from '../../workflows/reports/report-schedules/scheduled-reports-activities';
-import type { ScheduledReportsResult } from '../../workflows/reports/report-schedules/scheduled-reports-input';
+import type {
+  ScheduledBlockResult,
+  ScheduledReportsResult,
+} from '../../workflows/reports/report-schedules/scheduled-reports-input';
 import { createReportsWorker } from '../../workflows/reports/worker';
 import { useGatewayWorld } from '../gateway/gateway-world';
 
@@ -292,6 +295,7 @@ describe('report schedules', () => {
       expect(jobs.map((job) => job.sellerId).sort()).toEqual(synced);
       for (const job of jobs) {
         expect(job).toMatchObject({ kind: 'report', tenantId });
+        const runId = fired.info.recentActions[index]!.action.workflow.workflowId;
         expect(job.parameters).toEqual({
           type: 'workflow',
           frequency: 'weekly',
@@ -300,13 +304,20 @@ describe('report schedules', () => {
           onlyArchive: false,
           skipRecentDataChecks: false,
           scheduledAt: due[index]!.toISOString(),
+          // Sent by the scheduled run's own batches, not by a run of its own (docs/adr/0038).
+          batchRunId: runId,
         });
         expect(job.workflowId).toBe(
           `${world.config.TEMPORAL_TASK_QUEUE_PREFIX}-report-seller-${job.sellerId}-job-${job.jobId}`,
         );
-        // Its run is started with it (the job reactor would find it started).
-        const run = await client.workflow.getHandle(job.workflowId).describe();
-        expect(run.type).toBe('reportJobWorkflow');
+        // The scheduled run ended each job itself (these sellers have no metrics yet: skipped).
+        const ended = await world.services.writeSide.store.readStream(jobStream(job.jobId));
+        expect(ended.map((event) => event.type)).toEqual(['JobCreated', 'JobStarted', 'JobCompleted']);
+        expect(ended[2]?.data).toMatchObject({
+          result: { skipped: 'The seller has not synced yet.', sent: [], archived: [] },
+        });
+        // No run per job: the job reactor leaves a batched job to its scheduled run.
+        await expect(client.workflow.getHandle(job.workflowId).describe()).rejects.toThrow();
       }
     }
     // The jobs are in the tables like the ones users ask for.
@@ -346,6 +357,60 @@ describe('report schedules', () => {
     expect(again).toEqual(first);
     const events = await services.writeSide.store.readStream(jobStream(first.jobIds[0]!));
     expect(events.map((event) => event.type)).toEqual(['JobCreated']);
+  });
+
+  it("record a batched send's jobs once, with one block of ids, however often it is retried", async () => {
+    const tenantId = await createTenant('Schedules Block Ltd');
+    const sellerIds = [await connectSeller(tenantId, 'synced'), await connectSeller(tenantId, 'synced')];
+    await world.settle();
+    const { services, config } = world;
+    const activities = createScheduledReportsActivities({
+      db: services.db,
+      writeSide: services.writeSide,
+      now: () => new Date(),
+      config,
+      client,
+    });
+    const step = {
+      tenantId,
+      frequency: 'weekly' as const,
+      scheduledRunId: `${reportScheduleId(config, { tenantId, frequency: 'weekly' })}-2026-03-10T07:00:00Z`,
+      scheduledAt: '2026-03-10T07:00:00.000Z',
+    };
+    const environment = new MockActivityEnvironment();
+    const record = () =>
+      environment.run<[typeof step], ScheduledBlockResult, typeof activities.recordScheduledJobBlock>(
+        activities.recordScheduledJobBlock,
+        step,
+      );
+    const idsBefore = await services.writeSide.store.readStream('ids-job', {
+      direction: 'backwards',
+      maxCount: 1,
+    });
+    const first = await record();
+    const again = await record();
+
+    expect(again).toEqual(first);
+    expect(first.jobs.map((job) => job.sellerId).sort()).toEqual(sellerIds);
+    // One block: consecutive ids, allocated once.
+    const jobIds = first.jobs.map((job) => job.jobId).sort((a, b) => a - b);
+    expect(jobIds[1]).toBe(jobIds[0]! + 1);
+    const allocated = await services.writeSide.store.readStream('ids-job', {
+      fromRevision: (idsBefore[0]?.revision ?? -1) + 1,
+    });
+    expect(
+      allocated.filter((event) =>
+        (event.data as { claimKey: string }).claimKey.startsWith(step.scheduledRunId),
+      ),
+    ).toHaveLength(2);
+    for (const job of first.jobs) {
+      const events = await services.writeSide.store.readStream(jobStream(job.jobId));
+      expect(events.map((event) => event.type)).toEqual(['JobCreated']);
+      expect(events[0]?.data).toMatchObject({
+        sellerId: job.sellerId,
+        parameters: { type: 'workflow', frequency: 'weekly', batchRunId: step.scheduledRunId },
+      });
+    }
   });
 
   it('pause with a disabled tenant and go with its purge', async () => {

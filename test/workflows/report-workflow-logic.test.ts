@@ -1,6 +1,7 @@
 import { ActivityFailure } from '@temporalio/common';
 import type { ReportActivities } from '../../workflows/reports/activities';
 import type { ReportJobInput, ReportJobResult } from '../../workflows/reports/report-job-input';
+import type { ScheduledBatchActivities } from '../../workflows/reports/report-schedules/scheduled-batch-activities';
 import type { ScheduledReportsActivities } from '../../workflows/reports/report-schedules/scheduled-reports-activities';
 import type { reportJobWorkflow, scheduledReportsWorkflow } from '../../workflows/reports/workflows';
 import { activitiesCalling, failureOf, refusal, useTimeSkippingWorkers } from '../harness/time-skipping';
@@ -13,7 +14,11 @@ import { keepHistory } from '../harness/workflow-histories';
  * CreateSchedule answers "unimplemented"; the schedules run on the dev server in report-schedules.test.ts.)
  */
 
-type Mocks = { [K in keyof ReportActivities | keyof ScheduledReportsActivities]: jest.Mock };
+type Mocks = {
+  [
+    K in keyof ReportActivities | keyof ScheduledReportsActivities | keyof ScheduledBatchActivities
+  ]: jest.Mock;
+};
 
 const queue = 'test-reports';
 
@@ -71,6 +76,15 @@ const newMocks = () => {
     }),
     finishReportJob: jest.fn().mockResolvedValue(undefined),
     recordScheduledReportJobs: jest.fn().mockResolvedValue({ skipped: null, jobIds: [70, 71] }),
+    recordScheduledJobBlock: jest.fn().mockResolvedValue({
+      skipped: null,
+      jobs: [70, 71, 72, 73, 74].map((jobId) => ({ jobId, sellerId: jobId * 10 })),
+      batching: { size: 2, lanes: 2 },
+    }),
+    sendScheduledBatch: jest.fn((step: { jobs: unknown[] }) =>
+      Promise.resolve({ finished: step.jobs.length, alreadyEnded: 0 }),
+    ),
+    failScheduledBatch: jest.fn().mockResolvedValue(undefined),
   };
 };
 newMocks();
@@ -88,6 +102,9 @@ const environment = useTimeSkippingWorkers([
       'renderArchiveAndSend',
       'finishReportJob',
       'recordScheduledReportJobs',
+      'recordScheduledJobBlock',
+      'sendScheduledBatch',
+      'failScheduledBatch',
     ] satisfies (keyof Mocks)[]),
   },
 ]);
@@ -284,23 +301,73 @@ describe('reportJobWorkflow', () => {
 });
 
 describe('scheduledReportsWorkflow', () => {
-  it('records the jobs under its own run id, the idempotency key of the send', async () => {
-    const handle = await environment().client.workflow.start<typeof scheduledReportsWorkflow>(
-      'scheduledReportsWorkflow',
-      {
-        taskQueue: queue,
-        workflowId: 'scheduled-reports-weekly-tenant-3-2026-03-10T07:00:00Z',
-        args: [{ tenantId: 3, frequency: 'weekly', scheduledAt: '2026-03-10T07:00:00.000Z' }],
-      },
-    );
+  const startScheduled = (workflowId: string) =>
+    environment().client.workflow.start<typeof scheduledReportsWorkflow>('scheduledReportsWorkflow', {
+      taskQueue: queue,
+      workflowId,
+      args: [{ tenantId: 3, frequency: 'weekly', scheduledAt: '2026-03-10T07:00:00.000Z' }],
+    });
+  const batchesSent = () =>
+    mocks.sendScheduledBatch.mock.calls
+      .map(([call]: [{ jobs: { jobId: number }[] }]) => call.jobs.map((job) => job.jobId))
+      .sort((a, b) => a[0]! - b[0]!);
 
-    await expect(handle.result()).resolves.toEqual({ skipped: null, jobIds: [70, 71] });
-    expect(mocks.recordScheduledReportJobs).toHaveBeenCalledWith({
+  // Runs recorded before the scheduled-send-in-batches patch (recordScheduledReportJobs, a run per
+  // job) replay from test/workflows/histories/scheduled-reports-weekly-tenant-3-2026-03-10T07:00:00Z.json.
+  it('records the jobs as one block under its own run id, then sends them in batches', async () => {
+    const workflowId = 'scheduled-reports-batched-weekly-tenant-3-2026-03-10T07:00:00Z';
+    const handle = await startScheduled(workflowId);
+
+    await expect(handle.result()).resolves.toEqual({ skipped: null, jobIds: [70, 71, 72, 73, 74] });
+    const step = {
       tenantId: 3,
       frequency: 'weekly',
       scheduledAt: '2026-03-10T07:00:00.000Z',
-      scheduledRunId: 'scheduled-reports-weekly-tenant-3-2026-03-10T07:00:00Z',
-    });
+      scheduledRunId: workflowId,
+    };
+    expect(mocks.recordScheduledJobBlock).toHaveBeenCalledWith(step);
+    expect(mocks.recordScheduledReportJobs).not.toHaveBeenCalled();
+    // Two sellers a batch, as the recording worker chose; every job in exactly one batch.
+    expect(batchesSent()).toEqual([[70, 71], [72, 73], [74]]);
+    expect(mocks.sendScheduledBatch).toHaveBeenCalledWith(expect.objectContaining(step));
+    expect(mocks.failScheduledBatch).not.toHaveBeenCalled();
     await keepHistory(handle);
+  });
+
+  it('fails the open jobs of a batch that fails for good, and sends the other batches', async () => {
+    mocks.sendScheduledBatch.mockImplementation((step: { jobs: { jobId: number }[] }) =>
+      step.jobs.some((job) => job.jobId === 72)
+        ? Promise.reject(refusal('validation', 'The archive refused the file.'))
+        : Promise.resolve({ finished: step.jobs.length, alreadyEnded: 0 }),
+    );
+    const handle = await startScheduled('scheduled-reports-batch-refused');
+
+    await expect(handle.result()).resolves.toEqual({ skipped: null, jobIds: [70, 71, 72, 73, 74] });
+    expect(batchesSent()).toEqual([[70, 71], [72, 73], [74]]);
+    expect(mocks.failScheduledBatch).toHaveBeenCalledTimes(1);
+    expect(mocks.failScheduledBatch).toHaveBeenCalledWith(
+      expect.objectContaining({
+        jobs: [
+          { jobId: 72, sellerId: 720 },
+          { jobId: 73, sellerId: 730 },
+        ],
+        reason: 'The archive refused the file.',
+      }),
+    );
+  });
+
+  it('sends nothing when the send is disabled', async () => {
+    mocks.recordScheduledJobBlock.mockResolvedValue({
+      skipped: 'Weekly emails are disabled for this company.',
+      jobs: [],
+      batching: { size: 20, lanes: 4 },
+    });
+    const handle = await startScheduled('scheduled-reports-disabled');
+
+    await expect(handle.result()).resolves.toEqual({
+      skipped: 'Weekly emails are disabled for this company.',
+      jobIds: [],
+    });
+    expect(mocks.sendScheduledBatch).not.toHaveBeenCalled();
   });
 });

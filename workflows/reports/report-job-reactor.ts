@@ -93,11 +93,14 @@ const failJob = async (
 /**
  * A recorded report job of a seller becomes a run on the reports queue; one run per job, however
  * often the event is delivered. A job already ended (cancelled while the worker was down) starts
- * nothing; the advisors' Client Performance job (no seller) starts its own workflow.
+ * nothing; the advisors' Client Performance job (no seller) starts its own workflow; a scheduled
+ * send's job with a `batchRunId` is left to that send's run, which sends it in one of its batches.
  */
 const startRecorded = async (deps: ReportJobReactorDeps, event: RecordedEvent) => {
   const { data } = JobCreated.parse({ type: event.type, data: event.data });
   if (data.kind !== 'report') return;
+  // A scheduled send's job in batches is run by the send's own workflow (docs/adr/0038).
+  if (typeof data.parameters.batchRunId === 'string') return;
   const job = await readState(deps.writeSide, jobDecider, jobStream(data.jobId));
   if (job.status === 'none' || isFinished(job.status)) return;
   // A job left "created" would read as processing for good: what cannot run is failed, saying why.

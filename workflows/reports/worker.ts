@@ -4,6 +4,8 @@ import type { Config } from '../../contracts/config';
 import { taskQueues } from '../task-queues';
 import { createReportActivities, type ReportDeps } from './activities';
 import { createClientPerformanceActivities } from './client-performance/client-performance-activities';
+import { createScheduledBatchActivities } from './report-schedules/scheduled-batch-activities';
+import type { ScheduledBatching } from './report-schedules/scheduled-reports-input';
 import { createScheduledReportsActivities } from './report-schedules/scheduled-reports-activities';
 
 /**
@@ -21,6 +23,8 @@ export const createReportsWorker = (options: {
   client: Client;
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
+  /** How a scheduled send splits its sellers into batches (the bench tries others). */
+  scheduledBatching?: Partial<ScheduledBatching>;
 }) =>
   Worker.create({
     connection: options.connection,
@@ -34,7 +38,9 @@ export const createReportsWorker = (options: {
         ...options.deps,
         config: options.config,
         client: options.client,
+        ...(options.scheduledBatching ? { batching: options.scheduledBatching } : {}),
       }),
+      ...createScheduledBatchActivities(options.deps, options.config),
     },
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 8,
     // A report job's first workflow task holds its slot while the begin and plan local activities

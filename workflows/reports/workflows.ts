@@ -23,8 +23,10 @@ import type {
   SendOutcome,
   SkippedRecipient,
 } from './report-job-input';
+import type { ScheduledBatchActivities } from './report-schedules/scheduled-batch-activities';
 import type { ScheduledReportsActivities } from './report-schedules/scheduled-reports-activities';
 import type {
+  ScheduledJob,
   ScheduledReportsInput,
   ScheduledReportsResult,
 } from './report-schedules/scheduled-reports-input';
@@ -180,21 +182,74 @@ const ScheduledStartTime = defineSearchAttributeKey(
 );
 
 /**
+ * A batch of a scheduled send: render, archive and send each of its sellers' reports, each under its
+ * own job. It may run for minutes (heartbeats at least every 5 s; a killed worker's batch is retried
+ * within a minute and skips what its jobs record as done) and retries like a send, for about an hour
+ * of SMTP trouble.
+ */
+const { sendScheduledBatch } = proxyActivities<ScheduledBatchActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: refusals,
+  },
+});
+
+const batchEnd = proxyLocalActivities<ScheduledBatchActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 8 },
+});
+
+/**
  * A tenant's scheduled send (its weekly or monthly Temporal Schedule's action): one report job per
- * active seller, recorded as the gateway records them, so each shows in the jobs tables and the audit
- * and the job reactor runs it. The schedule names each run `<schedule id>-<scheduled time>`: that id
- * keys the jobs, so a retried or replayed run records none twice.
+ * active seller, recorded as the gateway records them, so each shows in the jobs tables, the audit and
+ * Live Reports. The schedule names each run `<schedule id>-<scheduled time>`: that id keys the jobs,
+ * so a retried or replayed run records none twice.
+ *
+ * From the `scheduled-send-in-batches` patch on, this run also sends them: the jobs' ids come as one
+ * block, and the sellers go in batches (a few sellers per activity, a few activities at a time)
+ * instead of one workflow run per job (docs/adr/0038, the scheduled send in batches). A run recorded
+ * before the patch replays its one step, which started a run per job.
  */
 export async function scheduledReportsWorkflow(
   input: ScheduledReportsInput,
 ): Promise<ScheduledReportsResult> {
   const info = workflowInfo();
   const due = info.typedSearchAttributes.get(ScheduledStartTime) ?? info.startTime;
-  return scheduledSteps.recordScheduledReportJobs({
+  const step = {
     ...input,
     scheduledRunId: info.workflowId,
     scheduledAt: input.scheduledAt ?? new Date(due).toISOString(),
-  });
+  };
+  if (!patched('scheduled-send-in-batches')) return scheduledSteps.recordScheduledReportJobs(step);
+  const recorded = await scheduledSteps.recordScheduledJobBlock(step);
+  if (recorded.skipped !== null) return { skipped: recorded.skipped, jobIds: [] };
+  const size = Math.max(1, recorded.batching.size);
+  const batches: ScheduledJob[][] = [];
+  for (let index = 0; index < recorded.jobs.length; index += size)
+    batches.push(recorded.jobs.slice(index, index + size));
+  let next = 0;
+  const lane = async () => {
+    while (next < batches.length) {
+      const jobs = batches[next]!;
+      next += 1;
+      try {
+        await sendScheduledBatch({ ...step, jobs });
+      } catch (error) {
+        if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
+        // The batch's retries are spent: its open jobs fail with the reason, the other batches go on.
+        await batchEnd.failScheduledBatch({ ...step, jobs, reason: reasonOf(error) });
+      }
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(Math.max(1, recorded.batching.lanes), batches.length) }, lane),
+  );
+  return { skipped: null, jobIds: recorded.jobs.map((job) => job.jobId) };
 }
 
 /** The Client Performance job's short steps (begin, an advisor's failure, finish), as the report job's. */

@@ -7,10 +7,20 @@ import { tenantDecider } from '../../../domain/tenant/tenant-decider';
 import { tenantStream } from '../../../contracts/stream-ids';
 import { listTenantSellers } from '../../../projections/sellers/query-sellers';
 import { readState } from '../../sync/system-commands';
+import { runWithRequestContext, systemActorId } from '../../../commands/request-context';
+import { jobStream } from '../../../contracts/stream-ids';
+import { jobDecider } from '../../../domain/job/job-decider';
+import { runSystemCommand } from '../../sync/system-commands';
 import { recordReportJob } from '../record-report-job';
-import { reportRunOf } from '../report-job';
+import { reportJobWorkflowId, reportRunOf } from '../report-job';
 import { startReportJob } from '../report-job-reactor';
-import type { ScheduledReportsResult, ScheduledReportsStep } from './scheduled-reports-input';
+import { allocateJobIdBlock } from './job-id-block';
+import type {
+  ScheduledBatching,
+  ScheduledBlockResult,
+  ScheduledReportsResult,
+  ScheduledReportsStep,
+} from './scheduled-reports-input';
 
 export type ScheduledReportsDeps = {
   db: Db;
@@ -18,7 +28,17 @@ export type ScheduledReportsDeps = {
   now: () => Date;
   config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>;
   client: Client;
+  /** How the batched send splits its sellers (default: DEFAULT_BATCHING). */
+  batching?: Partial<ScheduledBatching>;
 };
+
+/**
+ * Sellers per batch activity and batch activities at a time, chosen by measurement on the
+ * reports-schedule bench (bench/README.md): a batch renders, archives and sends its sellers one
+ * after another, and several batches at once keep the PDF process busy while the others wait on the
+ * stores.
+ */
+export const DEFAULT_BATCHING: ScheduledBatching = { size: 20, lanes: 4 };
 
 /** Jobs recorded and started at once: enough to hide the round trips, few enough for a small store. */
 const RECORDING_CONCURRENCY = 8;
@@ -70,15 +90,7 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
           process: 'report-schedules',
           tenantId: step.tenantId,
           sellerId: seller.Id,
-          parameters: {
-            type: 'workflow',
-            frequency: step.frequency,
-            noOverride: true,
-            noRecent: true,
-            onlyArchive: false,
-            skipRecentDataChecks: false,
-            scheduledAt: step.scheduledAt,
-          },
+          parameters: scheduledJobParameters(step),
           now,
         },
       );
@@ -92,6 +104,89 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
     });
     return { skipped: null, jobIds };
   },
+
+  /**
+   * The batched send's first step (from the `scheduled-send-in-batches` patch on): a job per active,
+   * synced seller, as above, with the block of ids allocated at once, and no run started per job: the
+   * tick's own workflow runs them in batches (`batchRunId` in the parameters tells the job reactor to
+   * leave them alone). A retry finds the block and the jobs it recorded and answers the same list.
+   */
+  async recordScheduledJobBlock(step: ScheduledReportsStep): Promise<ScheduledBlockResult> {
+    const batching = { ...DEFAULT_BATCHING, ...deps.batching };
+    const none = (skipped: string): ScheduledBlockResult => ({ skipped, jobs: [], batching });
+    const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
+    if (tenant.status !== 'active') return none(scheduledSkips.tenantInactive);
+    const disabled =
+      step.frequency === 'weekly'
+        ? tenant.reporting.WeeklyEmailsDisabled
+        : tenant.reporting.MonthlyEmailsDisabled;
+    if (disabled) return none(scheduledSkips[step.frequency]);
+    const now = deps.now();
+    const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
+    const keyOf = (sellerId: number) => `${step.scheduledRunId}:seller-${sellerId}`;
+    const synced = sellers.filter((seller) => seller.CollectionDate !== null);
+    const ids = await runWithRequestContext(
+      { actor: systemActorId('report-schedules'), tenantId: step.tenantId },
+      () =>
+        allocateJobIdBlock(deps.writeSide.store, {
+          commandId: step.scheduledRunId,
+          keys: synced.map((seller) => keyOf(seller.Id)),
+          now,
+        }),
+    );
+    heartbeat('ids');
+    // A retry after the sellers changed: only those of the first attempt's block have jobs.
+    const jobs = synced
+      .map((seller) => ({ sellerId: seller.Id, jobId: ids.get(keyOf(seller.Id)) }))
+      .filter((job): job is { sellerId: number; jobId: number } => job.jobId !== undefined);
+    let done = 0;
+    await inPool(jobs.length, RECORDING_CONCURRENCY * 2, async (index) => {
+      const { jobId, sellerId } = jobs[index]!;
+      const requestId = keyOf(sellerId);
+      await runSystemCommand(
+        {
+          writeSide: deps.writeSide,
+          workflowId: requestId,
+          tenantId: step.tenantId,
+          process: 'report-schedules',
+        },
+        jobDecider,
+        {
+          streamId: jobStream(jobId),
+          step: 'create-job',
+          command: {
+            type: 'CreateJob',
+            now,
+            data: {
+              jobId,
+              kind: 'report',
+              tenantId: step.tenantId,
+              sellerId,
+              parameters: {
+                ...scheduledJobParameters(step),
+                batchRunId: step.scheduledRunId,
+              },
+              workflowId: reportJobWorkflowId(deps.config, { sellerId, jobId }),
+            },
+          },
+        },
+      );
+      done += 1;
+      if (done % 50 === 0) heartbeat(done);
+    });
+    return { skipped: null, jobs, batching };
+  },
+});
+
+/** The parameters of a scheduled send's job: the workflow options' defaults (admin.md section 9). */
+export const scheduledJobParameters = (step: ScheduledReportsStep) => ({
+  type: 'workflow',
+  frequency: step.frequency,
+  noOverride: true,
+  noRecent: true,
+  onlyArchive: false,
+  skipRecentDataChecks: false,
+  scheduledAt: step.scheduledAt,
 });
 
 export type ScheduledReportsActivities = ReturnType<typeof createScheduledReportsActivities>;

@@ -19,3 +19,26 @@ export type ScheduledReportsResult = {
   skipped: string | null;
   jobIds: number[];
 };
+
+/** How a batched send splits its jobs: sellers per batch activity, batch activities at a time. */
+export type ScheduledBatching = { size: number; lanes: number };
+
+/** A scheduled send's job of one seller, run by one of the send's batches. */
+export type ScheduledJob = { jobId: number; sellerId: number };
+
+export type ScheduledBlockResult = {
+  skipped: string | null;
+  jobs: ScheduledJob[];
+  /** Chosen by the worker that recorded the jobs, kept in the history so a replay splits the same way. */
+  batching: ScheduledBatching;
+};
+
+/** One batch activity's input: the send's step and its share of the jobs. */
+export type ScheduledBatchStep = ScheduledReportsStep & { jobs: ScheduledJob[] };
+
+export type ScheduledBatchResult = {
+  /** Jobs this attempt ran to their end (completed, or failed with a refusal's reason). */
+  finished: number;
+  /** Jobs already ended when the attempt began (an earlier attempt's work, or cancelled). */
+  alreadyEnded: number;
+};

@@ -1,0 +1,186 @@
+import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import type { Config } from '../../../contracts/config';
+import { jobStream } from '../../../contracts/stream-ids';
+import { isFinished } from '../../../domain/job/job';
+import { jobDecider } from '../../../domain/job/job-decider';
+import { failureReasonOf } from '../../failure-reason';
+import { createReportActivities, type ReportDeps, type ReportSummary } from '../activities';
+import { currentState } from '../current-state';
+import { reportJobWorkflowId, reportRunOf } from '../report-job';
+import type { ArchivedFile, ReportJobResult, ReportJobStep } from '../report-job-input';
+import { scheduledJobParameters } from './scheduled-reports-activities';
+import type {
+  ScheduledBatchResult,
+  ScheduledBatchStep,
+  ScheduledJob,
+  ScheduledReportsStep,
+} from './scheduled-reports-input';
+
+/** Jobs of a batch begun and planned at once (a few reads and one append each). */
+const PLANNING_CONCURRENCY = 5;
+
+/**
+ * A scheduled send's job as its own run would see it (report-job.ts reads the same JobCreated): the
+ * workflow options' defaults, as of the send's due time, under the job's own workflow id, the key of
+ * its side effects' idempotency (the commands' ids, the email's Message-ID).
+ */
+export const scheduledJobStep = (
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>,
+  step: ScheduledReportsStep,
+  job: ScheduledJob,
+): ReportJobStep => {
+  const workflowId = reportJobWorkflowId(config, job);
+  const run = reportRunOf({
+    jobId: job.jobId,
+    kind: 'report',
+    tenantId: step.tenantId,
+    sellerId: job.sellerId,
+    parameters: scheduledJobParameters(step),
+    workflowId,
+    createdAt: step.scheduledAt,
+  });
+  if (!run) throw new Error(`job ${job.jobId}: a scheduled send's job must be runnable`);
+  return { ...run, workflowId };
+};
+
+/** A refusal (a decider's, or a file the archive refuses): retrying the batch would not change it. */
+const isRefusal = (error: unknown): error is ApplicationFailure =>
+  error instanceof ApplicationFailure && error.nonRetryable === true;
+
+const sendFailed = 'Sending the report failed.';
+
+/**
+ * The scheduled send in batches (docs/adr/0038, the scheduled send in batches): one activity renders,
+ * archives and sends the reports of a batch of sellers, each under its own job, with each job's
+ * once-only rules (the archive per job and type, the emailed record per recipient) kept as the job's
+ * own run keeps them. A retried batch (a killed worker) skips the jobs already ended, and for the
+ * others finds what was archived and emailed before and only completes it: no duplicate email, no
+ * second archive, no job left behind. A refusal ends that job with its reason and the batch goes on;
+ * any other failure is thrown after the rest of the batch, so the retry does only what is left.
+ */
+export const createScheduledBatchActivities = (
+  deps: ReportDeps,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>,
+) => {
+  const steps = createReportActivities(deps);
+
+  const finish = (job: ReportJobStep, outcome: { result: ReportJobResult } | { failure: string }) =>
+    steps.finishReportJob({
+      ...job,
+      failure: 'failure' in outcome ? outcome.failure : null,
+      result: 'result' in outcome ? outcome.result : null,
+    });
+
+  /** Begins and plans one job; null when it had ended already. */
+  const begin = async (job: ReportJobStep) => {
+    const state = await currentState(deps.writeSide, jobDecider, jobStream(job.jobId));
+    if (state.status === 'none' || isFinished(state.status)) return null;
+    return steps.beginAndPlanReport(job);
+  };
+
+  /** Renders, archives and sends one planned job; its result. */
+  const run = async (
+    job: ReportJobStep,
+    plan: Awaited<ReturnType<typeof steps.beginAndPlanReport>>,
+  ): Promise<ReportJobResult> => {
+    const skippedRecipients = [...plan.skippedRecipients];
+    if (plan.skipped !== null) return { skipped: plan.skipped, archived: [], sent: [], skippedRecipients };
+    const archived: ArchivedFile[] = [];
+    let summary: ReportSummary | null = null;
+    for (const [index, file] of plan.files.entries()) {
+      const rendered = await steps.renderAndArchive({
+        ...job,
+        file,
+        index,
+        total: plan.files.length,
+        recipientCount: plan.recipientIds.length,
+      });
+      if (rendered.archived) archived.push(rendered.archived);
+      summary ??= rendered.summary;
+    }
+    const sent: number[] = [];
+    for (const [index, recipientId] of plan.recipientIds.entries()) {
+      const outcome = await steps.sendReportEmail({
+        ...job,
+        recipientId,
+        archived,
+        summary,
+        index,
+        total: plan.recipientIds.length,
+        fileCount: plan.files.length,
+      });
+      if (outcome.status === 'skipped') skippedRecipients.push({ recipientId, reason: outcome.reason });
+      else sent.push(recipientId);
+    }
+    return { skipped: null, archived, sent, skippedRecipients };
+  };
+
+  return {
+    async sendScheduledBatch(step: ScheduledBatchStep): Promise<ScheduledBatchResult> {
+      const jobs = step.jobs.map((job) => scheduledJobStep(config, step, job));
+      const errors: Error[] = [];
+      let finished = 0;
+      let alreadyEnded = 0;
+      const ending: Promise<void>[] = [];
+      const fail = (job: ReportJobStep, error: unknown) => {
+        if (!isRefusal(error)) {
+          errors.push(error instanceof Error ? error : new Error(String(error)));
+          return;
+        }
+        finished += 1;
+        ending.push(finish(job, { failure: failureReasonOf(error, sendFailed) }));
+      };
+      // Begun and planned a few at a time: their JobStarted events are appended together.
+      const plans = new Array<Awaited<ReturnType<typeof begin>> | undefined>(jobs.length);
+      let next = 0;
+      const planLane = async () => {
+        while (next < jobs.length) {
+          const index = next;
+          next += 1;
+          try {
+            plans[index] = await begin(jobs[index]!);
+          } catch (error) {
+            fail(jobs[index]!, error);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PLANNING_CONCURRENCY, jobs.length) }, planLane));
+      heartbeat('planned');
+      // Rendered one after another (the PDF process draws one at a time); each job is completed as
+      // soon as it is sent, its append overlapping the next render.
+      for (const [index, job] of jobs.entries()) {
+        const plan = plans[index];
+        if (plan === null) {
+          alreadyEnded += 1;
+          continue;
+        }
+        if (plan === undefined) continue;
+        try {
+          const result = await run(job, plan);
+          finished += 1;
+          ending.push(finish(job, { result }));
+        } catch (error) {
+          fail(job, error);
+        }
+        heartbeat(index + 1);
+      }
+      await Promise.all(ending);
+      const [firstError] = errors;
+      if (firstError) throw firstError;
+      return { finished, alreadyEnded };
+    },
+
+    /**
+     * A batch whose activity failed for good (its retries spent): its jobs still open are failed
+     * with the reason, so none reads as processing for ever (the gateway's "still processing" rule).
+     */
+    async failScheduledBatch(step: ScheduledBatchStep & { reason: string }): Promise<void> {
+      for (const scheduled of step.jobs) {
+        const job = scheduledJobStep(config, step, scheduled);
+        await finish(job, { failure: step.reason });
+      }
+    },
+  };
+};
+
+export type ScheduledBatchActivities = ReturnType<typeof createScheduledBatchActivities>;
