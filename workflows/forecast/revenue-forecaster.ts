@@ -5,6 +5,8 @@
  * The M4 recipe: a 90% seasonality test, classical decomposition when seasonal, then on the adjusted
  * series the median of three forecasts: the ETS model (SES, Holt or damped trend) with the lowest AICc,
  * Theta (SES with drift) and the damped trend, parameters fitted to their 1..3-step errors (AMSE).
+ * When a Dickey-Fuller and a KPSS test agree (both at 1%) that the adjusted series is stationary, an
+ * AR(1) or AR(2) forecast, which returns to the mean, is blended in by inverse in-sample AMSE.
  * Short series fall back to naive, intermittent ones to Croston-SBA. Bands are the models' analytic
  * ETS bands averaged, all values clamped at 0 (revenue).
  */
@@ -208,6 +210,8 @@ type EtsFit = {
   sse: number;
   aicc: number;
   parameters: number;
+  /** The fitting criterion (1..FIT_STEPS-step AMSE) at the fitted parameters. */
+  amse: number;
 };
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -398,7 +402,16 @@ const fitEts = (y: readonly number[], trend: TrendKind): EtsFit | null => {
   const sse = Math.max(etsPass(y, fitted, final), 1e-12 * n);
   const k = parameters + 1;
   const aicc = n * Math.log(sse / n) + 2 * k + (n - k - 1 > 0 ? (2 * k * (k + 1)) / (n - k - 1) : Infinity);
-  return { trend, ...fitted, level: final.level, slope: final.slope, sse, aicc, parameters };
+  return {
+    trend,
+    ...fitted,
+    level: final.level,
+    slope: final.slope,
+    sse,
+    aicc,
+    parameters,
+    amse: amse(y, fitted),
+  };
 };
 
 /** h-step forecasts and standard deviations of an additive-error ETS model (Hyndman et al., class 1). */
@@ -472,6 +485,171 @@ const medianPoint = (forecasts: readonly ModelForecast[], horizon: number): Mode
   };
 };
 
+// ---- A mean-reverting member: AR(1) or AR(2) around the mean, only for a stationary series ----
+
+/**
+ * One test each way, both at 1%: the Dickey-Fuller test (a constant, no trend) must reject a unit
+ * root and the KPSS test must not reject level stationarity. Only then is the adjusted series taken
+ * to return to its mean, and an AR model's forecast (which goes back to that mean) joins the median.
+ * A trending series, a level shift or a random walk fails one test or the other (ADR 0032).
+ */
+const dickeyFullerRejects = (y: readonly number[]): boolean => {
+  const n = y.length - 1;
+  if (n < 8) return false;
+  let sumX = 0;
+  let sumY = 0;
+  for (let t = 1; t <= n; t++) {
+    sumX += y[t - 1] ?? 0;
+    sumY += y[t] ?? 0;
+  }
+  const meanX = sumX / n;
+  const meanY = sumY / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (let t = 1; t <= n; t++) {
+    const x = (y[t - 1] ?? 0) - meanX;
+    sxx += x * x;
+    sxy += x * ((y[t] ?? 0) - meanY);
+  }
+  if (sxx <= 0) return false;
+  const phi = sxy / sxx;
+  const c = meanY - phi * meanX;
+  let sse = 0;
+  for (let t = 1; t <= n; t++) sse += ((y[t] ?? 0) - c - phi * (y[t - 1] ?? 0)) ** 2;
+  const t = (phi - 1) / Math.sqrt(sse / (n - 2) / sxx);
+  // MacKinnon (2010) 1% critical value for a constant and n observations.
+  const critical = -3.43035 - 6.5393 / n - 16.786 / n ** 2 - 79.433 / n ** 3;
+  return t < critical;
+};
+
+/** KPSS level-stationarity statistic below its 1% critical value, 0.739 (Bartlett lags 3 sqrt(n) / 13). */
+const kpssAccepts = (y: readonly number[]): boolean => {
+  const n = y.length;
+  let mean = 0;
+  for (const value of y) mean += value;
+  mean /= n;
+  let partial = 0;
+  let numerator = 0;
+  let variance = 0;
+  for (const value of y) {
+    partial += value - mean;
+    numerator += partial * partial;
+    variance += (value - mean) ** 2;
+  }
+  const lags = Math.floor((3 * Math.sqrt(n)) / 13);
+  for (let lag = 1; lag <= lags; lag++) {
+    let sum = 0;
+    for (let t = lag; t < n; t++) sum += ((y[t] ?? 0) - mean) * ((y[t - lag] ?? 0) - mean);
+    variance += 2 * (1 - lag / (lags + 1)) * sum;
+  }
+  if (variance <= 0) return false;
+  return numerator / (n * variance) < 0.739;
+};
+
+/** y_t = c + a1 y_{t-1} + a2 y_{t-2} (a2 = 0 for AR(1)), least squares. */
+type ArFit = { order: 1 | 2; c: number; a1: number; a2: number };
+
+/** Solves the normal equations of a least-squares fit by Gaussian elimination; null when singular. */
+const solve = (matrix: number[][], rhs: number[]): number[] | null => {
+  const size = rhs.length;
+  const a = matrix.map((row, i) => [...row, rhs[i] ?? 0]);
+  for (let col = 0; col < size; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < size; row++)
+      if (Math.abs(a[row]?.[col] ?? 0) > Math.abs(a[pivot]?.[col] ?? 0)) pivot = row;
+    const pivotRow = a[pivot] ?? [];
+    if (Math.abs(pivotRow[col] ?? 0) < 1e-12) return null;
+    a[pivot] = a[col] ?? [];
+    a[col] = pivotRow;
+    for (let row = 0; row < size; row++) {
+      if (row === col) continue;
+      const target = a[row] ?? [];
+      const factor = (target[col] ?? 0) / (pivotRow[col] ?? 1);
+      for (let k = col; k <= size; k++) target[k] = (target[k] ?? 0) - factor * (pivotRow[k] ?? 0);
+    }
+  }
+  return a.map((row, i) => (row[size] ?? 0) / (row[i] ?? 1));
+};
+
+/**
+ * AR(1) and AR(2) with a constant fitted on the same points (t >= 2); AR(2), which can follow a cycle
+ * (sunspots, lynx), is taken when its AIC is lower and it is stationary. Null if neither is stationary.
+ */
+const fitAr = (y: readonly number[]): ArFit | null => {
+  const n = y.length;
+  const points = n - 2;
+  const fit = (order: 1 | 2) => {
+    const size = order + 1;
+    const xtx = Array.from({ length: size }, () => zeros(size));
+    const xty = zeros(size);
+    for (let t = 2; t < n; t++) {
+      const x = order === 1 ? [1, y[t - 1] ?? 0] : [1, y[t - 1] ?? 0, y[t - 2] ?? 0];
+      for (let i = 0; i < size; i++) {
+        xty[i] = (xty[i] ?? 0) + (x[i] ?? 0) * (y[t] ?? 0);
+        const row = xtx[i] ?? [];
+        for (let j = 0; j < size; j++) row[j] = (row[j] ?? 0) + (x[i] ?? 0) * (x[j] ?? 0);
+      }
+    }
+    const solution = solve(xtx, xty);
+    if (!solution) return null;
+    const [c = 0, a1 = 0, a2 = 0] = solution;
+    const stationary = order === 1 ? Math.abs(a1) < 1 : a1 + a2 < 1 && a2 - a1 < 1 && Math.abs(a2) < 1;
+    if (!stationary) return null;
+    let sse = 0;
+    for (let t = 2; t < n; t++) sse += ((y[t] ?? 0) - c - a1 * (y[t - 1] ?? 0) - a2 * (y[t - 2] ?? 0)) ** 2;
+    const aic = points * Math.log(Math.max(sse, 1e-12) / points) + 2 * (size + 1);
+    return { fit: { order, c, a1, a2 }, aic };
+  };
+  const first = points > 4 ? fit(1) : null;
+  const second = points > 6 ? fit(2) : null;
+  if (first && second) return second.aic < first.aic ? second.fit : first.fit;
+  return (first ?? second)?.fit ?? null;
+};
+
+/** The AR model's forecasts of the `steps` points after y[origin] (y[origin] and before known). */
+const arPath = (fit: ArFit, y: readonly number[], from: { origin: number; steps: number }): number[] => {
+  const { origin, steps } = from;
+  let last = y[origin] ?? 0;
+  let before = y[origin - 1] ?? last;
+  const path: number[] = [];
+  for (let step = 0; step < steps; step++) {
+    const next = fit.c + fit.a1 * last + fit.a2 * before;
+    path.push(next);
+    before = last;
+    last = next;
+  }
+  return path;
+};
+
+/** The AR model's 1..FIT_STEPS-step AMSE over the series, as the ETS fits are judged. */
+const arAmse = (fit: ArFit, y: readonly number[]): number => {
+  const n = y.length;
+  const sums = zeros(FIT_STEPS);
+  const counts = zeros(FIT_STEPS);
+  for (let origin = fit.order - 1; origin < n - 1; origin++) {
+    const path = arPath(fit, y, { origin, steps: Math.min(FIT_STEPS, n - 1 - origin) });
+    path.forEach((point, j) => {
+      sums[j] = (sums[j] ?? 0) + ((y[origin + 1 + j] ?? 0) - point) ** 2;
+      counts[j] = (counts[j] ?? 0) + 1;
+    });
+  }
+  let total = 0;
+  for (let j = 0; j < FIT_STEPS; j++) total += (sums[j] ?? 0) / Math.max(1, counts[j] ?? 0);
+  return total / FIT_STEPS;
+};
+
+/** The mean-reverting member of a stationary series, with its in-sample AMSE; null otherwise. */
+const meanReverting = (y: readonly number[], horizon: number) => {
+  if (!dickeyFullerRejects(y) || !kpssAccepts(y)) return null;
+  const fit = fitAr(y);
+  if (!fit) return null;
+  return {
+    order: fit.order,
+    mean: arPath(fit, y, { origin: y.length - 1, steps: horizon }),
+    amse: arAmse(fit, y),
+  };
+};
+
 const trendLabel: Record<TrendKind, string> = { none: 'ANN', additive: 'AAN', damped: 'AAdN' };
 
 /** ETS by AICc, Theta and damped trend on a non-intermittent series of at least MIN_MODEL_POINTS. */
@@ -498,7 +676,23 @@ const combination = (values: readonly number[], horizon: number, seasonLength: n
   const chosen = candidates.reduce((best, fit) => (fit.aicc < best.aicc ? fit : best));
   const members = [etsForecast(chosen, n, horizon), thetaForecast(y, ses, horizon)];
   if (damped) members.push(etsForecast(damped, n, horizon));
-  const combined = medianPoint(members, horizon);
+  const median = medianPoint(members, horizon);
+  // A stationary series: the AR forecast blended with the median, weights the inverse of their
+  // in-sample AMSE (the median's taken as its best member's, which favours the median).
+  const reverting = meanReverting(y, horizon);
+  const combined = reverting
+    ? (() => {
+        const medianWeight = 1 / Math.max(1e-12, Math.min(...candidates.map((fit) => fit.amse)));
+        const arWeight = 1 / Math.max(1e-12, reverting.amse);
+        return {
+          mean: median.mean.map(
+            (point, h) =>
+              (medianWeight * point + arWeight * (reverting.mean[h] ?? point)) / (medianWeight + arWeight),
+          ),
+          sd: median.sd,
+        };
+      })()
+    : median;
 
   const unscale = (value: number, h: number, isSd: boolean) => {
     const raw = value * scale;
@@ -511,8 +705,8 @@ const combination = (values: readonly number[], horizon: number, seasonLength: n
     sd: combined.sd.map((value, h) => unscale(value, h, true)),
   };
   const label = `median(ets=${trendLabel[chosen.trend]},theta${damped ? ',damped' : ''})${
-    seasonality ? `+${seasonality.kind}-seasonal` : ''
-  }`;
+    reverting ? `+ar${reverting.order}` : ''
+  }${seasonality ? `+${seasonality.kind}-seasonal` : ''}`;
   return { label, forecast };
 };
 
