@@ -2,7 +2,9 @@ import type { Db } from 'mongodb';
 import type { RecordedEvent } from '../../contracts/events/envelope';
 import type { EventStore } from '../../commands/event-store/event-store';
 import { keepRunning, transientStoreError } from '../../commands/retry';
+import { flushCheckpoints, saveCheckpointSoon } from './checkpoint-batch';
 import { checkpointSignal } from './checkpoint-signal';
+import { acquireFeed, type EventFeed } from './event-feed';
 import type { Projection } from './projection';
 import {
   dropVersions,
@@ -81,6 +83,11 @@ export class ProjectionProcessor {
   /** Ends the background loop, and the pause after a failure at once. */
   private stopping: AbortController | undefined;
   private prefetched: { after: number; version: number; batch: Promise<FetchedBatch> } | undefined;
+  /**
+   * The process's shared news of new events while running live (event-feed.ts); live processors
+   * also save their checkpoint in batches with the others of the process (checkpoint-batch.ts).
+   */
+  private feed: EventFeed | undefined;
 
   constructor(options: ProcessorOptions) {
     this.options = options;
@@ -111,14 +118,25 @@ export class ProjectionProcessor {
     this.stopped = false;
     this.running = true;
     this.stopping = new AbortController();
+    this.feed = acquireFeed(this.options.store);
     // Read-your-writes waiters in this process then hear of each checkpoint instead of polling for it.
     const endProjecting =
       this.options.version === undefined
         ? checkpointSignal.projecting(this.options.db.databaseName, this.name)
         : () => undefined;
-    this.loop = this.runLoop(this.stopping.signal).finally(() => {
-      this.running = false;
-      endProjecting();
+    this.loop = this.runLoop(this.stopping.signal).finally(async () => {
+      const feed = this.feed;
+      this.feed = undefined;
+      try {
+        // Every position announced is saved before stop resolves (a lease's next holder reads it).
+        await flushCheckpoints(this.options.db);
+      } catch (error) {
+        this.logger.warn({ projection: this.name, err: error }, 'checkpoint not saved at stop');
+      } finally {
+        this.running = false;
+        endProjecting();
+        await feed?.release();
+      }
     });
   }
 
@@ -149,6 +167,12 @@ export class ProjectionProcessor {
   private async processNextBatch(): Promise<{ caughtUp: boolean }> {
     const { db, projection } = this.options;
     const version = await this.resolveVersion();
+    // Live, a projector whose filter skips every event since its checkpoint moves past them unread.
+    const skipTo = this.feed?.skippableUpTo(this.checkpoint, projection.filter) ?? null;
+    if (skipTo !== null && this.prefetched === undefined) {
+      this.moveCheckpoint(version, skipTo);
+      return { caughtUp: true };
+    }
     const prefetched = this.prefetched;
     this.prefetched = undefined;
     const { head, events, decoded } =
@@ -173,10 +197,27 @@ export class ProjectionProcessor {
     await this.options.beforeCheckpoint?.(events);
     const next = caughtUp ? Math.max(last, head) : last;
     if (next > this.checkpoint) {
-      await saveCheckpoint(db, { name: projection.name, version }, next);
-      this.checkpoint = next;
+      // Caught up (live, small batches) the save waits for the process's next checkpoint write;
+      // catching up, each large batch saves its own, so a crash mid-catch-up replays one batch.
+      if (this.feed && caughtUp) this.moveCheckpoint(version, next);
+      else {
+        await saveCheckpoint(db, { name: projection.name, version }, next);
+        this.checkpoint = next;
+      }
     }
     return { caughtUp };
+  }
+
+  /**
+   * Live: everything up to `position` is written. Waits in this process hear of it now; the
+   * checkpoint is saved with the process's others within CHECKPOINT_SAVE_MS (ADR 52).
+   */
+  private moveCheckpoint(version: number, position: number): void {
+    if (position <= this.checkpoint) return;
+    const { db, projection } = this.options;
+    this.checkpoint = position;
+    saveCheckpointSoon(db, { name: projection.name, version }, position);
+    checkpointSignal.moved({ database: db.databaseName, name: projection.name, version, position });
   }
 
   private async fetchBatch(after: number): Promise<FetchedBatch> {
@@ -200,6 +241,8 @@ export class ProjectionProcessor {
     const wanted = this.options.version ?? (await ensurePointer(db, projection.name)).version;
     if (wanted === this.version) return wanted;
     const previous = this.version;
+    // The old version's recorded checkpoint is saved first, so it cannot outlive the drop below.
+    if (previous !== null && this.feed) await flushCheckpoints(db);
     await ensureIndexes(db, projection, wanted);
     this.checkpoint = await loadCheckpoint(db, projection.name, wanted);
     this.version = wanted;
@@ -217,25 +260,21 @@ export class ProjectionProcessor {
   /**
    * Resolves when any event after `position` exists (or on stop). Unfiltered on purpose: a filtered
    * read model must still move its checkpoint past other events, or a read-your-writes wait for an
-   * event it does not read would never end.
+   * event it does not read would never end. One subscription of the process serves every projector.
    */
   private async waitForEventsAfter(position: number): Promise<void> {
-    const { store } = this.options;
-    await new Promise<void>((resolve, reject) => {
-      const subscription = store.subscribe(
-        () => {
-          resolve();
-          void subscription.stop(); // not awaited: stop waits for this handler to return
-          return Promise.resolve();
-        },
-        { after: position },
-      );
-      subscription.done.catch(reject);
-      this.interrupt = () => {
-        resolve();
-        void subscription.stop();
-      };
-    });
-    this.interrupt = undefined;
+    if (!this.feed || this.feed.ended) {
+      const ended = this.feed;
+      this.feed = acquireFeed(this.options.store);
+      await ended?.release();
+    }
+    const interrupt = new AbortController();
+    this.interrupt = () => interrupt.abort();
+    if (this.stopped) interrupt.abort();
+    try {
+      await this.feed.waitForEventsAfter(position, interrupt.signal);
+    } finally {
+      this.interrupt = undefined;
+    }
   }
 }

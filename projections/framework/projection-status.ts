@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { EventStore } from '../../commands/event-store/event-store';
 import type { Projection } from './projection';
+import { checkpointSignal } from './checkpoint-signal';
 import { currentVersion, listCheckpoints } from './read-model-versions';
 
 export type ProjectionLag = {
@@ -26,7 +27,11 @@ export const projectionStatus = async (
     projections.map(async ({ name }) => {
       const version = await currentVersion(db, name);
       const checkpoints = await listCheckpoints(db, name);
-      const checkpoint = checkpoints.find((c) => c.version === version)?.position ?? -1;
+      // A projector of this process may have written further than its last saved checkpoint (ADR 52).
+      const checkpoint = Math.max(
+        checkpoints.find((c) => c.version === version)?.position ?? -1,
+        checkpointSignal.announcedHere(db.databaseName, name, version),
+      );
       const rebuilding = checkpoints
         .filter((c) => c.version > version)
         .map((c) => ({ version: c.version, checkpoint: c.position }));

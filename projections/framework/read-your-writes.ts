@@ -14,8 +14,13 @@ export const DEFAULT_WAIT_MS = 5000;
 const WATCH_MS = 20;
 
 /** The position the read model that queries see has reached (its current version's checkpoint). */
-export const readModelPosition = async (db: Db, projectionName: string): Promise<number> =>
-  loadCheckpoint(db, projectionName, await currentVersion(db, projectionName));
+export const readModelPosition = async (db: Db, projectionName: string): Promise<number> => {
+  const version = await currentVersion(db, projectionName);
+  return Math.max(
+    await loadCheckpoint(db, projectionName, version),
+    checkpointSignal.announcedHere(db.databaseName, projectionName, version),
+  );
+};
 
 export type ProjectionPositions = {
   /** The position the read model that queries see has reached. */
@@ -120,7 +125,10 @@ export const projectionPositions = (db: Db): ProjectionPositions => {
     position,
     waitForPosition: async (projectionName, target, timeoutMs = DEFAULT_WAIT_MS) => {
       const version = await currentVersion(db, projectionName);
-      const look = () => loadCheckpoint(db, projectionName, version);
+      // A projector in this process announces what it wrote before its checkpoint is saved (ADR 52).
+      const here = () => checkpointSignal.announcedHere(db.databaseName, projectionName, version);
+      if (here() >= target) return { reached: true, position: here() };
+      const look = async () => Math.max(await loadCheckpoint(db, projectionName, version), here());
       if (timeoutMs <= 0) {
         const reached = await look();
         return { reached: reached >= target, position: reached };

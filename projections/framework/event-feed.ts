@@ -1,0 +1,154 @@
+import {
+  categoryOf,
+  type EventStore,
+  type ReadAllFilter,
+  type Subscription,
+} from '../../commands/event-store/event-store';
+
+/**
+ * One subscription per event store and process for every live projector in it (docs/adr/0052). Each
+ * projector used to open its own subscription to learn that an event had arrived, so every event was
+ * read and parsed once per projector; and a projector whose filter skips the event then read its
+ * filtered batch only to find it empty. The feed reads each event once and remembers the type and
+ * category of the recent ones, so such a projector moves past them without reading anything.
+ */
+
+type Seen = { position: number; type: string; category: string };
+type Waiter = { after: number; resolve: () => void; reject: (error: unknown) => void };
+
+/** Types and categories remembered; a projector further behind than this reads its batch as before. */
+const REMEMBERED = 4096;
+
+export const matchesFilter = (filter: ReadAllFilter | undefined, seen: Omit<Seen, 'position'>): boolean =>
+  (!filter?.categories || filter.categories.includes(seen.category)) &&
+  (!filter?.eventTypes || filter.eventTypes.includes(seen.type));
+
+export class EventFeed {
+  /** The newest position known to exist. */
+  private last = -1;
+  /** Every event after this position up to `last` is in `seen`. */
+  private coveredFrom = Number.POSITIVE_INFINITY;
+  private seen: Seen[] = [];
+  private readonly waiters = new Set<Waiter>();
+  private subscription: Subscription | undefined;
+  private failure: unknown;
+  private users = 0;
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly onEnd: () => void,
+  ) {
+    this.ready = this.open();
+    this.ready.catch(() => undefined);
+  }
+
+  private async open(): Promise<void> {
+    const head = await this.store.headPosition();
+    this.last = Math.max(this.last, head);
+    this.coveredFrom = head;
+    const subscription = this.store.subscribe(
+      (event) => {
+        this.note({ position: event.position, type: event.type, category: categoryOf(event.streamId) });
+        return Promise.resolve();
+      },
+      { after: head },
+    );
+    this.subscription = subscription;
+    subscription.done.then(
+      () => this.end(new Error('the event feed stopped')),
+      (error: unknown) => this.end(error),
+    );
+  }
+
+  private note(event: Seen): void {
+    this.seen.push(event);
+    this.last = Math.max(this.last, event.position);
+    if (this.seen.length > 2 * REMEMBERED) {
+      const dropped = this.seen.splice(0, this.seen.length - REMEMBERED);
+      this.coveredFrom = dropped.at(-1)?.position ?? this.coveredFrom;
+    }
+    for (const waiter of this.waiters) {
+      if (waiter.after < this.last) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  private end(error: unknown): void {
+    this.failure = error;
+    this.onEnd();
+    for (const waiter of this.waiters) waiter.reject(error);
+    this.waiters.clear();
+  }
+
+  /** True once the subscription ended (stopped or failed): acquire a new feed. */
+  get ended(): boolean {
+    return this.failure !== undefined;
+  }
+
+  acquire(): void {
+    this.users += 1;
+  }
+
+  /** The last user's release stops the subscription. */
+  async release(): Promise<void> {
+    this.users -= 1;
+    if (this.users > 0) return;
+    this.onEnd();
+    await this.ready.catch(() => undefined);
+    await this.subscription?.stop();
+  }
+
+  /** Resolves when an event after `position` exists; `interrupt` ends the wait early. */
+  async waitForEventsAfter(position: number, interrupt: AbortSignal): Promise<void> {
+    await this.ready;
+    if (this.failure !== undefined)
+      throw this.failure instanceof Error ? this.failure : new Error('feed ended');
+    if (this.last > position || interrupt.aborted) return;
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { after: position, resolve, reject };
+      this.waiters.add(waiter);
+      interrupt.addEventListener(
+        'abort',
+        () => {
+          this.waiters.delete(waiter);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /**
+   * The newest position when no event after `after` up to it passes `filter` (a projector with that
+   * filter may then move its checkpoint there without reading); null when the feed cannot tell.
+   */
+  skippableUpTo(after: number, filter: ReadAllFilter | undefined): number | null {
+    if (!filter || after < this.coveredFrom || this.failure !== undefined) return null;
+    if (this.last <= after) return null;
+    for (let i = this.seen.length - 1; i >= 0; i -= 1) {
+      const event = this.seen[i]!;
+      if (event.position <= after) break;
+      if (matchesFilter(filter, event)) return null;
+    }
+    return this.last;
+  }
+}
+
+const feeds = new WeakMap<EventStore, EventFeed>();
+
+/** The feed of `store` in this process, shared by every live projector; release it when done. */
+export const acquireFeed = (store: EventStore): EventFeed => {
+  let feed = feeds.get(store);
+  if (!feed) {
+    const created: EventFeed = new EventFeed(store, () => {
+      if (feeds.get(store) === created) feeds.delete(store);
+    });
+    feeds.set(store, created);
+    feed = created;
+  }
+  feed.acquire();
+  return feed;
+};

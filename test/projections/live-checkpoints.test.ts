@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '../../commands/event-store/event-store';
+import { auditHistoryProjection } from '../../projections/audit-history/audit-history-projection';
+import { CHECKPOINT_SAVE_MS } from '../../projections/framework/checkpoint-batch';
+import { defineProjection } from '../../projections/framework/projection';
+import { ProjectionProcessor } from '../../projections/framework/projection-processor';
+import { loadCheckpoint } from '../../projections/framework/read-model-versions';
+import { projectionPositions } from '../../projections/framework/read-your-writes';
+import { appendWorkload } from './audit-workload';
+import { useProjectionTestSetup } from './projection-test-setup';
+
+/**
+ * Live projectors of one process share one event subscription and save their checkpoints together
+ * (docs/adr/0052): waits in the process end as soon as the writes are done, the saved checkpoint
+ * follows within CHECKPOINT_SAVE_MS, and a projector whose filter skips an event does no reading for it.
+ */
+const { context, openStore } = useProjectionTestSetup(__filename);
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls the saved checkpoint (what other processes read) until it reaches `position`; the time taken. */
+const savedWithin = async (name: string, position: number, limitMs: number): Promise<number> => {
+  const started = performance.now();
+  while (performance.now() - started < limitMs) {
+    if ((await loadCheckpoint(context.db, name, 1)) >= position) return performance.now() - started;
+    await later(5);
+  }
+  return Number.POSITIVE_INFINITY;
+};
+
+/** The store, counting the batch reads (readAll) projectors make. */
+const countingReads = (store: EventStore) => {
+  const counter = { reads: 0 };
+  const counted = new Proxy(store, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (property !== 'readAll') return method.bind(target);
+      return (...args: unknown[]) => {
+        counter.reads += 1;
+        return method.apply(target, args);
+      };
+    },
+  });
+  return { store: counted, counter };
+};
+
+const tenantEvent = (tenantId: number) => ({
+  id: randomUUID(),
+  type: 'TenantRenamed',
+  schemaVersion: 1,
+  data: { TenantId: tenantId, Name: `Renamed ${tenantId}` },
+  metadata: {
+    tenantId,
+    actor: 'system:test',
+    ip: null,
+    method: null,
+    url: null,
+    body: null,
+    requestId: null,
+    correlationId: randomUUID(),
+    causationId: null,
+    time: new Date().toISOString(),
+  },
+});
+
+describe('live projectors', () => {
+  it('save their checkpoint soon after a wait in the process ended, and the last one at stop', async () => {
+    const store = openStore();
+    const { db, decode } = context;
+    const live = new ProjectionProcessor({ db, store, decode, projection: auditHistoryProjection });
+    live.start();
+    let stopped = false;
+    try {
+      const positions = projectionPositions(db);
+      const first = await appendWorkload(store, context.keys, { events: 30, label: 'saved' });
+      expect((await positions.waitForPosition(auditHistoryProjection.name, first, 30_000)).reached).toBe(
+        true,
+      );
+      // Another process reads the saved checkpoint: it follows within the save delay (plus a busy machine).
+      expect(await savedWithin(auditHistoryProjection.name, first, 5_000)).toBeLessThan(
+        CHECKPOINT_SAVE_MS + 2_000,
+      );
+
+      const second = await appendWorkload(store, context.keys, { events: 5, label: 'saved', firstIndex: 30 });
+      expect((await positions.waitForPosition(auditHistoryProjection.name, second, 30_000)).reached).toBe(
+        true,
+      );
+      await live.stop();
+      stopped = true;
+      // No waiting here: stop resolves only once every announced position is saved.
+      expect(await loadCheckpoint(db, auditHistoryProjection.name, 1)).toBeGreaterThanOrEqual(second);
+    } finally {
+      if (!stopped) await live.stop();
+    }
+  });
+
+  it('move a filtered read model past events it does not read without reading them', async () => {
+    const { store, counter } = countingReads(openStore());
+    const { db } = context;
+    const usersOnly = defineProjection<'rows'>({
+      name: 'users-only-live',
+      collections: { rows: 'users_only_live' },
+      filter: { categories: ['user'] },
+      project: (event) => [{ kind: 'insert', collection: 'rows', id: event.id, doc: { type: event.type } }],
+    });
+    const live = new ProjectionProcessor({ db, store, projection: usersOnly });
+    live.start();
+    try {
+      const positions = projectionPositions(db);
+      const before = await store.append('tenant-71', [tenantEvent(71)], { kind: 'any' });
+      expect((await positions.waitForPosition(usersOnly.name, before.position, 30_000)).reached).toBe(true);
+      await later(50); // the start-up catch-up and the first wake are over
+      const readsBefore = counter.reads;
+
+      let position = before.position;
+      for (let i = 0; i < 20; i += 1) {
+        position = (await store.append('tenant-71', [tenantEvent(71)], { kind: 'any' })).position;
+        expect((await positions.waitForPosition(usersOnly.name, position, 30_000)).reached).toBe(true);
+      }
+
+      expect(counter.reads).toBe(readsBefore);
+      expect(await db.collection('users_only_live_v1').countDocuments()).toBe(0);
+      expect(await savedWithin(usersOnly.name, position, 5_000)).toBeLessThan(Number.POSITIVE_INFINITY);
+
+      // An event it does read is read and written as before.
+      const userEvent = { ...tenantEvent(71), type: 'UserRenamed' };
+      const user = await store.append('user-9', [userEvent], { kind: 'any' });
+      expect((await positions.waitForPosition(usersOnly.name, user.position, 30_000)).reached).toBe(true);
+      expect(counter.reads).toBeGreaterThan(readsBefore);
+      expect(await db.collection('users_only_live_v1').find().toArray()).toEqual([
+        expect.objectContaining({ _id: userEvent.id, type: 'UserRenamed' }),
+      ]);
+    } finally {
+      await live.stop();
+    }
+  });
+});
