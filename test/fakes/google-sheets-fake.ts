@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyReply } from 'fastify';
 import type { IntegrationAccessToken } from '../../workflows/integrations/cloud/cloud-http';
-import { fakeAccessTokens, serveFakeOAuthProvider } from './fake-oauth-provider';
+import { fakeAccessTokens, serveFakeOAuthProvider, type FakeProviderControls } from './fake-oauth-provider';
 
 /**
  * A local Google Sheets API v4 and Drive API v3, as much as Live Reports use
@@ -40,24 +40,16 @@ export type FakeSpreadsheet = {
 
 type Json = Record<string, unknown>;
 
-export type GoogleSheetsFake = {
+export type GoogleSheetsFake = FakeProviderControls & {
   url: string;
   /** The APIs, and the issuer whose discovery names the fake's token endpoint. */
   configValues: { GOOGLE_SHEETS_API_URL: string; GOOGLE_DRIVE_API_URL: string; OAUTH_GOOGLE_ISSUER: string };
-  /** Tokens for a connected account; the refresh token renews them at the fake's token endpoint. */
-  issueTokens: () => { accessToken: string; refreshToken: string };
   /** The integration's token provider as core's integration-tokens.ts answers it, over this fake. */
   accessTokens: (tokens: { accessToken: string; refreshToken: string }) => IntegrationAccessToken;
   spreadsheets: Map<string, FakeSpreadsheet>;
   /** A worksheet's cells, trailing empty cells and rows trimmed (what a user sees). */
   valuesOf: (spreadsheetId: string, sheetTitle: string) => FakeCell[][];
-  throttle: (count: number, retryAfterSeconds: number) => void;
-  failNext: (count: number, status?: number) => void;
-  expireAccessTokens: () => void;
-  refuseRefresh: (refuse?: boolean) => void;
-  requests: { method: string; path: string; status: number }[];
   created: () => number;
-  refreshes: () => number;
   close: () => Promise<void>;
 };
 

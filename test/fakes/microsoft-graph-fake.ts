@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyReply } from 'fastify';
 import type { IntegrationAccessToken } from '../../workflows/integrations/cloud/cloud-http';
-import { fakeAccessTokens, serveFakeOAuthProvider } from './fake-oauth-provider';
+import { fakeAccessTokens, serveFakeOAuthProvider, type FakeProviderControls } from './fake-oauth-provider';
 
 /**
  * A local Microsoft Graph v1.0, as much as Live Reports use (docs/adr/0049-live-reports.md): the
@@ -24,22 +24,15 @@ export type FakeDriveItem = {
   lastModifiedDateTime: string;
 };
 
-export type MicrosoftGraphFake = {
+export type MicrosoftGraphFake = FakeProviderControls & {
   url: string;
   /** The API, and the issuer whose discovery names the fake's token endpoint. */
   configValues: { MICROSOFT_GRAPH_API_URL: string; OAUTH_MICROSOFT_ISSUER: string };
-  issueTokens: () => { accessToken: string; refreshToken: string };
   accessTokens: (tokens: { accessToken: string; refreshToken: string }) => IntegrationAccessToken;
   items: Map<string, FakeDriveItem>;
   itemAt: (path: string) => FakeDriveItem | undefined;
   /** The user deletes the file in OneDrive. */
   deleteItem: (id: string) => void;
-  throttle: (count: number, retryAfterSeconds: number) => void;
-  failNext: (count: number, status?: number) => void;
-  expireAccessTokens: () => void;
-  refuseRefresh: (refuse?: boolean) => void;
-  requests: { method: string; path: string; status: number }[];
-  refreshes: () => number;
   close: () => Promise<void>;
 };
 
