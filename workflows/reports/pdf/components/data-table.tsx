@@ -1,7 +1,7 @@
 import type { Style } from '@react-pdf/types';
 import { pdf } from '../react-pdf';
 import { colors, CONTENT_WIDTH, text } from './theme';
-import { textWidth } from './text-width';
+import { boxStyle, drawText, fitsWidth, type Painter, type Run } from './paint';
 
 export type Column = { title: string; width: number; align?: 'left' | 'right' };
 
@@ -16,11 +16,11 @@ const MAX_COLUMN_ROWS = 20;
 const rowStyle: Style = { flexDirection: 'row', borderBottomWidth: 0.5, borderBottomColor: colors.faint };
 const headerStyle: Style = { flexDirection: 'row', backgroundColor: colors.panel };
 const emptyStyle: Style = { ...text.muted, padding: 4 };
-const bodyStyle: Style = { flexDirection: 'row' };
-const headRunStyle: Style = { ...text.bold, ...text.small, lineHeight: `${HEADER_HEIGHT}pt` };
-const rulesStyle: Style = { position: 'absolute', top: 0, left: 0 };
 
-type ColumnStyles = { cell: Style; head: Style; line: Style; inner: number };
+const headRun: Run = { size: text.small.fontSize, bold: true, color: colors.ink };
+const cellRun: Run = { size: text.base.fontSize, color: colors.ink };
+
+type ColumnStyles = { cell: Style; head: Style; left: number; inner: number; align: 'left' | 'right' };
 
 /** Each column's styles, made once per table shape (react-pdf resolves every node's style). */
 const stylesCache = new Map<string, ColumnStyles[]>();
@@ -28,6 +28,7 @@ const stylesOf = (columns: Column[]): ColumnStyles[] => {
   const key = columns.map((c) => `${c.width}${c.align ?? 'left'}`).join(',');
   let styles = stylesCache.get(key);
   if (!styles) {
+    let left = 0;
     styles = columns.map((column) => {
       const width = (column.width / 100) * CONTENT_WIDTH;
       const cell: Style = {
@@ -38,14 +39,15 @@ const stylesOf = (columns: Column[]): ColumnStyles[] => {
         paddingRight: CELL_PADDING,
         textAlign: column.align ?? 'left',
       };
-      return {
+      const styled = {
         cell,
         head: { ...cell, ...text.bold, ...text.small },
-        // A line of ROW_HEIGHT holds its glyphs at its top: moved down by the cell's padding, they
-        // sit where a row of cells puts them.
-        line: { ...cell, paddingTop: 0, paddingBottom: 0, top: 3, lineHeight: `${ROW_HEIGHT}pt` },
+        left,
         inner: width - 2 * CELL_PADDING,
+        align: column.align ?? 'left',
       };
+      left += width;
+      return styled;
     });
     stylesCache.set(key, styles);
   }
@@ -54,44 +56,56 @@ const stylesOf = (columns: Column[]): ColumnStyles[] => {
 
 /**
  * Whether every cell fits on one line of its column (a point to spare): then no row can grow and
- * the table can be drawn column by column.
+ * the table has a fixed size.
  */
 const fitsOneLine = (columns: Column[], styles: ColumnStyles[], rows: string[][]) =>
   rows.length <= MAX_COLUMN_ROWS &&
-  columns.every((column, i) => {
-    const width = textWidth(column.title, text.small.fontSize, true);
-    return width !== null && width <= (styles[i]?.inner ?? 0) - 1;
-  }) &&
+  columns.every((column, i) => fitsWidth([column.title], headRun, styles[i]?.inner ?? 0)) &&
   rows.every((row) =>
     styles.every((column, i) => {
       const cell = row[i] ?? '';
       // An empty line might not keep its height: such a table keeps its rows.
-      if (cell === '' || cell.includes('\n')) return false;
-      const width = textWidth(cell, text.base.fontSize);
-      return width !== null && width <= column.inner - 1;
+      return cell !== '' && !cell.includes('\n') && fitsWidth([cell], cellRun, column.inner);
     }),
   );
 
-/** The shaded header and the light rules under each row of a table drawn by columns: one drawing. */
-const Rules = ({ rows }: { rows: number }) => (
-  <pdf.Svg width={CONTENT_WIDTH} height={HEADER_HEIGHT + rows * ROW_HEIGHT} style={rulesStyle}>
-    <pdf.Rect x={0} y={0} width={CONTENT_WIDTH} height={HEADER_HEIGHT} fill={colors.panel} />
-    {Array.from({ length: rows }, (_, i) => {
-      const y = HEADER_HEIGHT + (i + 1) * ROW_HEIGHT - 0.25;
-      return (
-        <pdf.Line key={i} x1={0} x2={CONTENT_WIDTH} y1={y} y2={y} stroke={colors.faint} strokeWidth={0.5} />
-      );
-    })}
-  </pdf.Svg>
-);
+/**
+ * A table of one-line cells drawn in one Canvas: the shaded header, a light rule under each row
+ * and each cell's text, where a row of cells would put them (a cell's line starts 3 pt below its
+ * row's top).
+ */
+const paintTable = (styles: ColumnStyles[], titles: string[], rows: string[][]) => (painter: Painter) => {
+  painter.rect(0, 0, CONTENT_WIDTH, HEADER_HEIGHT).fill(colors.panel);
+  painter.lineWidth(0.5).strokeColor(colors.faint);
+  for (let i = 1; i <= rows.length; i += 1) {
+    const y = HEADER_HEIGHT + i * ROW_HEIGHT - 0.25;
+    painter.moveTo(0, y).lineTo(CONTENT_WIDTH, y);
+  }
+  if (rows.length > 0) painter.stroke();
+  const cellAt = (column: ColumnStyles) =>
+    column.align === 'right' ? column.left + CELL_PADDING + column.inner : column.left + CELL_PADDING;
+  styles.forEach((column, i) => {
+    const x = cellAt(column);
+    drawText(painter, titles[i] ?? '', { run: headRun, x: x, top: 3, align: column.align });
+    rows.forEach((row, r) =>
+      drawText(painter, row[i] ?? '', {
+        run: cellRun,
+        x: x,
+        top: HEADER_HEIGHT + r * ROW_HEIGHT + 3,
+        align: column.align,
+      }),
+    );
+  });
+  return null;
+};
 
 /**
  * A table of text cells: a shaded header, light row rules, numbers right-aligned.
  *
  * When every cell fits on one line (measured with the font's metrics, components/text-width.ts),
- * each column is one text, its title then one line per row at a fixed pitch, over one drawing of
- * the header's shade and the rules: the same page as a row of cells per row, with a sixth of the
- * nodes to lay out (react-pdf's cost is per node and per text, docs/adr/0036-report-content.md).
+ * the table has a fixed size: it is one Canvas whose cells are drawn with pdfkit's calls where a
+ * row of cells would put them (components/paint.ts), the same page as rows of cells without
+ * react-pdf's text engine laying out each cell (docs/adr/0036-report-content.md).
  * Otherwise (a long name that must wrap, or a table long enough to cross pages) each row is a row
  * of cells that grows with its tallest one, under a header repeated on every page.
  */
@@ -99,15 +113,14 @@ export const DataTable = (props: { columns: Column[]; rows: string[][]; empty: s
   const styles = stylesOf(props.columns);
   if (props.rows.length > 0 && fitsOneLine(props.columns, styles, props.rows))
     return (
-      <pdf.View style={bodyStyle} wrap={false}>
-        <Rules rows={props.rows.length} />
-        {props.columns.map((column, i) => (
-          <pdf.Text key={column.title} style={styles[i]?.line}>
-            <pdf.Text style={headRunStyle}>{`${column.title}\n`}</pdf.Text>
-            {props.rows.map((row) => row[i] ?? '').join('\n')}
-          </pdf.Text>
-        ))}
-      </pdf.View>
+      <pdf.Canvas
+        style={boxStyle(CONTENT_WIDTH, HEADER_HEIGHT + props.rows.length * ROW_HEIGHT)}
+        paint={paintTable(
+          styles,
+          props.columns.map((column) => column.title),
+          props.rows,
+        )}
+      />
     );
   const header = (
     <pdf.View style={headerStyle} fixed>
