@@ -154,6 +154,38 @@ export const prepareLedgerPage = async (
   return { sellerId, docs, deletions, entries };
 };
 
+/**
+ * Whether a prepared page can be written together with others (mergePreparedPages): its outbox
+ * entries are written already (a populate that compares nothing) and it deletes nothing.
+ */
+export const isMergeable = (prepared: PreparedLedgerPage): boolean =>
+  prepared.entries !== null && prepared.deletions.length === 0 && prepared.sellerId !== undefined;
+
+/**
+ * Consecutive mergeable pages of one seller as one prepared page: commitLedgerPage then writes their
+ * rows in one insert per entity, so one transaction instead of one per page. Each commit of the
+ * embedded store writes every index page it dirtied, and the ledger's date, due-date and balance
+ * indexes take a page's rows all over their range (the DEMO platform pages customer by customer):
+ * a commit of 2,000 records rewrites most of those indexes, 10x more bytes at 1M invoices than at
+ * 100k. Ten pages in one commit write each such index page once instead of ten times.
+ */
+export const mergePreparedPages = (pages: readonly PreparedLedgerPage[]): PreparedLedgerPage => {
+  const [first] = pages;
+  if (first === undefined) throw new Error('No pages to merge.');
+  if (!pages.every((page) => isMergeable(page) && page.sellerId === first.sellerId))
+    throw new Error('Only pages of one seller with their outbox entries written can be merged.');
+  if (pages.length === 1) return first;
+  return {
+    sellerId: first.sellerId,
+    docs: ledgerEntities.map((entity) => ({
+      entity,
+      docs: pages.flatMap((page) => page.docs.find((d) => d.entity === entity)?.docs ?? []),
+    })),
+    deletions: [],
+    entries: pages.flatMap((page) => page.entries ?? []),
+  };
+};
+
 export type CommittedLedgerPage = {
   /** Rows new, changed or removed. */
   written: number;

@@ -8,6 +8,8 @@ import { ensureLedgerIndexes } from '../ledger/ledger-collections';
 import {
   commitLedgerPage,
   deleteSellerLedger,
+  isMergeable,
+  mergePreparedPages,
   prepareLedgerPage,
   type LedgerWriteContext,
   type PreparedLedgerPage,
@@ -31,6 +33,35 @@ export type SyncDeps = {
    * fallback. Without it the outbox publisher sends everything.
    */
   feed?: LedgerFeedSender;
+};
+
+/**
+ * A populate writes its pages in groups (mergePreparedPages, docs/adr/0053-sync-writes-pages-in-groups.md):
+ * a group is written once it holds this many records or pages, or has waited this long for pages
+ * (a slow platform's pages are not held back). A sync that dies loses at most the group in flight,
+ * whose records its next attempt writes and sends again (their outbox entries were written first).
+ */
+export const SYNC_GROUP_RECORDS = 20_000;
+export const SYNC_GROUP_PAGES = 16;
+export const SYNC_GROUP_MS = 5_000;
+
+/** Whether `promise` settles (either way) within `ms`. */
+const settlesWithin = async (promise: Promise<unknown>, ms: number): Promise<boolean> => {
+  if (ms <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 };
 
 /** A page fetched from the platform and serialized, waiting to be written. */
@@ -153,24 +184,60 @@ export const createSyncActivities = (deps: SyncDeps) => {
           },
         });
       await sender?.sendLeftovers(input.sellerId);
+      // Pages of a populate are written in groups (mergePreparedPages): the group's rows in one commit,
+      // then its outbox entries sent, then the checkpoint moved past its last page.
+      const group: FetchedAndPrepared[] = [];
+      let groupRecords = 0;
+      let groupStarted = 0;
+      const commit = async (pages: FetchedAndPrepared[]) => {
+        const last = pages[pages.length - 1];
+        if (!last) return;
+        const prepared =
+          pages.length === 1 ? last.prepared : mergePreparedPages(pages.map((page) => page.prepared));
+        const { written, alreadyStored, entries } = await commitLedgerPage(last.context, prepared);
+        if (input.mode !== 'sync' && written > 0 && alreadyStored === 0) compare = false;
+        await sender?.sendPage(entries);
+        checkpoint.records += written;
+        checkpoint.pages += pages.length;
+        checkpoint.cursor = last.fetched.nextCursor;
+        checkpoint.finished = last.fetched.nextCursor === null;
+        heartbeat(checkpoint);
+        await progress.record({ stage: 'fetching', done: last.fetched.done, total: last.fetched.total });
+      };
+      const commitGroup = async () => {
+        const pages = group.splice(0, group.length);
+        groupRecords = 0;
+        await commit(pages);
+      };
       let next: Promise<FetchedAndPrepared> | null = fetchAndPrepare(checkpoint.cursor);
       while (next) {
         if (cancellationSignal().aborted) throw new CancelledFailure('the sync was cancelled');
+        // A group waits for the platform's next page no longer than the group's time allows.
+        if (group.length > 0 && !(await settlesWithin(next, groupStarted + SYNC_GROUP_MS - Date.now())))
+          await commitGroup();
         const current: FetchedAndPrepared = await next;
-        const { fetched, context, prepared } = current;
+        const { fetched, prepared } = current;
         // The next page is fetched, serialized and its outbox entries written while this page's rows
         // are written; it touches no rows.
         next = fetched.nextCursor === null ? null : fetchAndPrepare(fetched.nextCursor);
         next?.catch(() => undefined);
-        const { written, alreadyStored, entries } = await commitLedgerPage(context, prepared);
-        if (input.mode !== 'sync' && written > 0 && alreadyStored === 0) compare = false;
-        await sender?.sendPage(entries);
-        checkpoint.records += written;
-        checkpoint.pages += 1;
-        checkpoint.cursor = fetched.nextCursor;
-        checkpoint.finished = fetched.nextCursor === null;
-        heartbeat(checkpoint);
-        await progress.record({ stage: 'fetching', done: fetched.done, total: fetched.total });
+        if (!isMergeable(prepared)) {
+          await commitGroup();
+          await commit([current]);
+          continue;
+        }
+        if (group.length === 0) groupStarted = Date.now();
+        group.push(current);
+        groupRecords += prepared.docs.reduce((n, { docs }) => n + docs.length, 0);
+        if (
+          next === null ||
+          groupRecords >= SYNC_GROUP_RECORDS ||
+          group.length >= SYNC_GROUP_PAGES ||
+          Date.now() - groupStarted >= SYNC_GROUP_MS
+        )
+          await commitGroup();
+        // Still alive: the checkpoint stays at the last page written.
+        else heartbeat(checkpoint);
       }
       await sender?.flush();
       return checkpoint;
