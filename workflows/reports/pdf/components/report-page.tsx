@@ -2,6 +2,7 @@ import type { Style } from '@react-pdf/types';
 import type { ReactNode } from 'react';
 import { longDate } from '../pdf-format';
 import { pdf } from '../react-pdf';
+import { boxStyle, drawText, fitsWidth, widthOf, type Painter, type Run } from './paint';
 import { A4_HEIGHT, colors, PAGE_PADDING, text } from './theme';
 
 export type PageCompany = {
@@ -53,7 +54,37 @@ const styles = {
   titleRun: { ...text.sectionTitle, marginBottom: 0, lineHeight: '15.1pt' },
 } satisfies Record<string, Style>;
 
-const Header = ({ company, title, subtitle }: { company: PageCompany; title: string; subtitle: string }) => (
+/** The page's content box: A4 is 595.28 points wide. */
+const PAGE_CONTENT_WIDTH = 595.28 - 2 * PAGE_PADDING;
+const BRAND_MAX_WIDTH = 300;
+const nameRun: Run = { size: 16, bold: true, color: colors.ink };
+const titleRun: Run = { size: 12, bold: true, color: colors.accent };
+const subtitleRun: Run = { size: 9, color: colors.muted };
+const footerRun: Run = { size: text.small.fontSize, color: colors.muted };
+/** The header's titles: the title's line 15.2 pt high over the period's (9.9 pt). */
+const TITLES_HEIGHT = 15.2 + 9.9;
+/** The company's name, 16 pt (17.6 pt high), centred on the titles. */
+const NAME_TOP = (TITLES_HEIGHT - 16 * 1.1) / 2;
+const HEADER_RULE_TOP = TITLES_HEIGHT + 8;
+const headerBoxStyle: Style = { ...boxStyle(PAGE_CONTENT_WIDTH, HEADER_RULE_TOP + 2), marginBottom: 14 };
+const FOOTER_HEIGHT = text.small.fontSize * 1.1;
+const footerBoxStyle: Style = {
+  ...boxStyle(PAGE_CONTENT_WIDTH, FOOTER_HEIGHT),
+  position: 'absolute',
+  bottom: 18,
+  left: PAGE_PADDING,
+};
+
+/** The header as react-pdf lays it out: the logo, the company's name, the titles. */
+const HeaderLaidOut = ({
+  company,
+  title,
+  subtitle,
+}: {
+  company: PageCompany;
+  title: string;
+  subtitle: string;
+}) => (
   <pdf.View fixed style={styles.header}>
     <pdf.View style={styles.brand}>
       {company.logo && (
@@ -71,16 +102,50 @@ const Header = ({ company, title, subtitle }: { company: PageCompany; title: str
   </pdf.View>
 );
 
-const Footer = ({ note, page }: { note: string; page: string | null }) => (
-  <pdf.View fixed style={styles.footer}>
-    <pdf.Text>{note}</pdf.Text>
-    {page === null ? (
+/**
+ * The page's header: without a logo, and with a name and titles that fit on their lines, one
+ * Canvas drawn with pdfkit's calls where react-pdf puts them (components/paint.ts); a logo (an
+ * image react-pdf sizes) keeps react-pdf's layout.
+ */
+const Header = (props: { company: PageCompany; title: string; subtitle: string }) => {
+  const { company, title, subtitle } = props;
+  const titles = Math.max(widthOf(title, titleRun), widthOf(subtitle, subtitleRun));
+  if (
+    company.logo !== null ||
+    !fitsWidth([company.name], nameRun, Math.min(BRAND_MAX_WIDTH, PAGE_CONTENT_WIDTH - titles))
+  )
+    return <HeaderLaidOut {...props} />;
+  const paint = (painter: Painter) => {
+    drawText(painter, company.name, { run: nameRun, x: 0, top: NAME_TOP });
+    drawText(painter, title, { run: titleRun, x: PAGE_CONTENT_WIDTH, top: 0, align: 'right' });
+    drawText(painter, subtitle, { run: subtitleRun, x: PAGE_CONTENT_WIDTH, top: 15.2, align: 'right' });
+    painter.rect(0, HEADER_RULE_TOP, PAGE_CONTENT_WIDTH, 2).fill(colors.accent);
+    return null;
+  };
+  return <pdf.Canvas fixed style={headerBoxStyle} paint={paint} />;
+};
+
+/**
+ * The page's foot: the figures' date and the page's number. With the number known (pages laid
+ * out by hand), one Canvas; otherwise react-pdf numbers the pages.
+ */
+const Footer = ({ note, page }: { note: string; page: string | null }) =>
+  page === null ? (
+    <pdf.View fixed style={styles.footer}>
+      <pdf.Text>{note}</pdf.Text>
       <pdf.Text render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`} />
-    ) : (
-      <pdf.Text>{page}</pdf.Text>
-    )}
-  </pdf.View>
-);
+    </pdf.View>
+  ) : (
+    <pdf.Canvas
+      fixed
+      style={footerBoxStyle}
+      paint={(painter: Painter) => {
+        drawText(painter, note, { run: footerRun, x: 0, top: 0 });
+        drawText(painter, page, { run: footerRun, x: PAGE_CONTENT_WIDTH, top: 0, align: 'right' });
+        return null;
+      }}
+    />
+  );
 
 /**
  * A report page: the company's header on every page, the data's date and page numbers at the foot.
@@ -118,6 +183,37 @@ export const ReportPage = (props: {
   </pdf.Page>
 );
 
+const sectionTitleRun: Run = { size: 11, bold: true, color: colors.ink };
+const noteRun: Run = { size: 9, color: colors.muted };
+/** A section's title line: 11 pt (12.1 pt high), 15.1 pt with a note under it (9.9 pt). */
+const titleBoxStyle: Style = { ...boxStyle(PAGE_CONTENT_WIDTH, 12.1), marginBottom: 6 };
+const titledBoxStyle: Style = { ...boxStyle(PAGE_CONTENT_WIDTH, 15.1 + 9.9), marginBottom: 6 };
+
+/**
+ * A section's title over its note: one Canvas when each fits on one line, else one text laid
+ * out by react-pdf (a long note wraps).
+ */
+const SectionHeading = ({ title, note }: { title: string; note?: string }) => {
+  const fits =
+    fitsWidth([title], sectionTitleRun, PAGE_CONTENT_WIDTH) &&
+    (note === undefined || fitsWidth([note], noteRun, PAGE_CONTENT_WIDTH));
+  if (!fits)
+    return note === undefined ? (
+      <pdf.Text style={text.sectionTitle}>{title}</pdf.Text>
+    ) : (
+      <pdf.Text style={styles.titled}>
+        <pdf.Text style={styles.titleRun}>{`${title}\n`}</pdf.Text>
+        <pdf.Text style={text.muted}>{note}</pdf.Text>
+      </pdf.Text>
+    );
+  const paint = (painter: Painter) => {
+    drawText(painter, title, { run: sectionTitleRun, x: 0, top: 0 });
+    if (note !== undefined) drawText(painter, note, { run: noteRun, x: 0, top: 15.1 });
+    return null;
+  };
+  return <pdf.Canvas style={note === undefined ? titleBoxStyle : titledBoxStyle} paint={paint} />;
+};
+
 /** A titled block kept on one page when it fits. */
 export const Section = (props: {
   title: string;
@@ -126,14 +222,7 @@ export const Section = (props: {
   breakable?: boolean;
 }) => (
   <pdf.View wrap={props.breakable ?? false} style={styles.section}>
-    {props.note === undefined ? (
-      <pdf.Text style={text.sectionTitle}>{props.title}</pdf.Text>
-    ) : (
-      <pdf.Text style={styles.titled}>
-        <pdf.Text style={styles.titleRun}>{`${props.title}\n`}</pdf.Text>
-        <pdf.Text style={text.muted}>{props.note}</pdf.Text>
-      </pdf.Text>
-    )}
+    <SectionHeading title={props.title} {...(props.note === undefined ? {} : { note: props.note })} />
     {props.children}
   </pdf.View>
 );
