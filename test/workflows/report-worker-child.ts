@@ -1,10 +1,11 @@
 /**
  * The reports worker (real renderers, archive and mailer) in a process of its own, so a test can
  * SIGKILL it in the middle of a report job. Usage: node --import tsx report-worker-child.ts
- * [stall-after-second-email] (configuration from the environment). That mode records the second
- * email the mail server accepted, says `emailed-twice`, and then never lets its activity finish: the
- * test kills the process at that exact point, the worst moment for a duplicate, since Temporal will
- * run that send again on the next worker.
+ * [stall-after-second-email | batch-stall-after-second-email] (configuration from the environment).
+ * That mode records the second email the mail server accepted, says `emailed-twice`, and then never
+ * lets its activity finish: the test kills the process at that exact point, the worst moment for a
+ * duplicate, since Temporal will run that send (or the scheduled send's whole batch) again on the next
+ * worker. The batch mode puts every seller of a scheduled send in one batch.
  */
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -41,11 +42,13 @@ const main = async () => {
       await new Promise(() => undefined);
     },
   };
+  const mode = process.argv[2];
   const worker = await createReportsWorker({
     connection,
     config,
     client,
-    deps: { ...deps, config, parts: process.argv[2] === 'stall-after-second-email' ? stalling : parts },
+    deps: { ...deps, config, parts: mode?.endsWith('stall-after-second-email') ? stalling : parts },
+    ...(mode === 'batch-stall-after-second-email' ? { scheduledBatching: { size: 10, lanes: 1 } } : {}),
   });
   process.stdout.write('ready\n');
   await worker.run();

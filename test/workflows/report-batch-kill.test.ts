@@ -1,0 +1,271 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import pino from 'pino';
+import { JobEvent } from '../../contracts/events/job';
+import { jobStream, recipientStream, tenantStream } from '../../contracts/stream-ids';
+import { systemActor } from '../../domain/actor';
+import { recipientDecider } from '../../domain/recipient/recipient-decider';
+import { sellerDecider } from '../../domain/seller/seller-decider';
+import { tenantDecider } from '../../domain/tenant/tenant-decider';
+import { handleCommand } from '../../commands/command-handler';
+import { ProjectionProcessor } from '../../projections/framework/projection-processor';
+import { projections } from '../../projections/registry';
+import { projectionPositions } from '../../projections/framework/read-your-writes';
+import { listArchivedReports } from '../../projections/reports/query-reports';
+import { createMetricsWorker } from '../../workflows/metrics/worker';
+import { archiveObjectKey, tenantArchivePrefix } from '../../workflows/reports/archive/report-archive';
+import { startReportJobReactor } from '../../workflows/reports/report-job-reactor';
+import type { ReportJobResult } from '../../workflows/reports/report-job-input';
+import { reportScheduleId } from '../../workflows/reports/report-schedules/schedule-spec';
+import type { scheduledReportsWorkflow } from '../../workflows/reports/workflows';
+import { connectorsFor } from '../../workflows/sync/connectors';
+import { startSyncRequestReactor } from '../../workflows/sync/sync-request-reactor';
+import { readState } from '../../workflows/sync/system-commands';
+import { createSyncWorker } from '../../workflows/sync/worker';
+import { taskQueues } from '../../workflows/task-queues';
+import { withReadStoreEnv } from '../harness/isolation';
+import { childSays, connectDemoSeller, killHard, useLedgerWorld } from './ledger-world';
+import { mailTo, waitForMail } from './report-mail';
+
+/**
+ * The scheduled send in batches (docs/adr/0038), killed mid-batch: a weekly send to three DEMO
+ * sellers, one reader each, all three in one batch activity of the reports worker, which runs in a
+ * process of its own and is SIGKILLed just after the mail server accepted the second seller's email
+ * and its job recorded it. Temporal retries the batch on a new worker process, which skips what the
+ * jobs record as done. Then: one email per reader, each report archived once (one record, one object,
+ * one row), every job completed, and the job reactor (running throughout) started no run of its own
+ * for any of them.
+ */
+jest.setTimeout(300_000);
+
+const world = useLedgerWorld(__filename);
+const tenantId = 32;
+const sellerIds = [320, 321, 322];
+let nativeConnection: NativeConnection;
+let workers: Worker[] = [];
+let running: Promise<unknown>;
+let processors: ProjectionProcessor[] = [];
+const reactors: { stop: () => Promise<void> }[] = [];
+let child: ChildProcess | null = null;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const reactorDeps = () => ({
+  writeSide: world.events().writeSide,
+  db: world.db(),
+  client: world.client(),
+  config: world.config,
+  logger: pino({ level: 'silent' }),
+});
+
+const spawnReportsWorker = (mode: 'batch-stall-after-second-email' | 'normal') =>
+  spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'report-worker-child.ts'), mode], {
+    env: {
+      ...withReadStoreEnv(process.env, world.config),
+      DATA_DIR: world.dataDir,
+      TEMPORAL_TASK_QUEUE_PREFIX: world.config.TEMPORAL_TASK_QUEUE_PREFIX,
+      S3_BUCKET: world.config.S3_BUCKET,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+
+beforeAll(async () => {
+  const { config } = world;
+  const events = world.events();
+  const db = world.db();
+  processors = projections.map(
+    (projection) =>
+      new ProjectionProcessor({
+        db,
+        store: events.store,
+        decode: events.decode,
+        projection,
+        logger: pino({ level: 'silent' }),
+      }),
+  );
+  for (const processor of processors) processor.start();
+  nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const deps = { db, writeSide: events.writeSide, now: () => new Date() };
+  workers = [
+    await createSyncWorker({
+      connection: nativeConnection,
+      config,
+      deps: { ...deps, connectorFor: connectorsFor(db) },
+    }),
+    await createMetricsWorker({ connection: nativeConnection, config, deps }),
+  ];
+  running = Promise.all(workers.map((worker) => worker.run()));
+  reactors.push(startSyncRequestReactor(reactorDeps()), startReportJobReactor(reactorDeps()));
+});
+
+afterAll(async () => {
+  if (child) await killHard(child);
+  for (const reactor of reactors) await reactor.stop();
+  for (const worker of workers) worker.shutdown();
+  await running;
+  for (const processor of processors) await processor.stop();
+  await nativeConnection?.close();
+});
+
+/** A tenant, three DEMO sellers synced with metrics, and one reader subscribed to each. */
+const seed = async (): Promise<{ emails: string[]; recipientIds: number[] }> => {
+  const { writeSide } = world.events();
+  const run = <S, C extends { now: Date }, E extends { type: string; data: unknown }>(
+    decider: Parameters<typeof handleCommand<S, C, E>>[0],
+    streamId: string,
+    command: C,
+  ) =>
+    handleCommand(
+      decider,
+      { streamId, commandId: `${streamId}:${command.now.getTime()}:${Math.random()}`, command },
+      writeSide,
+    );
+  await run(tenantDecider, tenantStream(tenantId), {
+    type: 'CreateTenant',
+    data: { tenantId, name: 'Batch Safe Ltd', classification: 'BUSINESS' },
+    now: new Date(),
+    actor: systemActor,
+  });
+  const emails = ['gus', 'hal', 'ivy'].map((name) => `${name}.${world.names.runId}@example.test`);
+  const recipientIds = emails.map((_, index) => 3200 + index);
+  for (const [index, sellerId] of sellerIds.entries()) {
+    await connectDemoSeller(world.events(), { sellerId, tenantId });
+    await run(recipientDecider, recipientStream(recipientIds[index]!), {
+      type: 'SubscribeRecipient',
+      now: new Date(),
+      data: {
+        recipientId: recipientIds[index]!,
+        tenantId,
+        sellerId,
+        subscriber: { email: emails[index]!, givenName: 'Reader', familyName: null, jobTitle: null },
+        actor: systemActor,
+        subscriberAlreadySubscribed: false,
+      },
+    });
+  }
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
+    const sellers = await Promise.all(
+      sellerIds.map((sellerId) => readState(writeSide, sellerDecider, `seller-${sellerId}`)),
+    );
+    if (sellers.every((seller) => seller.status === 'known' && seller.metricsDate !== null))
+      return { emails, recipientIds };
+    await sleep(250);
+  }
+  throw new Error('the DEMO sellers never finished their first sync and metrics');
+};
+
+const jobEvents = async (jobId: number) =>
+  (await world.events().store.readStream(jobStream(jobId))).map((event) =>
+    JobEvent.parse({ type: event.type, data: event.data }),
+  );
+
+/** Every read model has the store's last event. */
+const settled = async () => {
+  const head = await world.events().store.headPosition();
+  const positions = projectionPositions(world.db());
+  await Promise.all(projections.map((p) => positions.waitForPosition(p.name, head, 20_000)));
+};
+
+/** The jobs the send recorded, by seller, read from the store (JobCreated of this tenant's sellers). */
+const jobsOfTheSend = async (): Promise<Map<number, number>> => {
+  const created = await world.events().store.readAll({ filter: { eventTypes: ['JobCreated'] } });
+  const jobs = new Map<number, number>();
+  for (const event of created) {
+    const { data } = JobEvent.parse({ type: event.type, data: event.data }) as {
+      data: { jobId: number; sellerId: number | null; tenantId: number };
+    };
+    if (data.tenantId === tenantId && data.sellerId !== null) jobs.set(data.sellerId, data.jobId);
+  }
+  return jobs;
+};
+
+describe('a scheduled send killed mid-batch', () => {
+  it('sends no duplicate, archives each report once and leaves no job behind', async () => {
+    const { emails, recipientIds } = await seed();
+    await settled();
+
+    child = spawnReportsWorker('batch-stall-after-second-email');
+    await childSays(child, 'ready');
+    const emailedTwice = childSays(child, 'emailed-twice');
+    const scheduledAt = new Date();
+    const workflowId = `${reportScheduleId(world.config, { tenantId, frequency: 'weekly' })}-${scheduledAt.toISOString()}`;
+    const handle = await world
+      .client()
+      .workflow.start<typeof scheduledReportsWorkflow>('scheduledReportsWorkflow', {
+        taskQueue: taskQueues(world.config).reports,
+        workflowId,
+        args: [{ tenantId, frequency: 'weekly', scheduledAt: scheduledAt.toISOString() }],
+      });
+
+    await emailedTwice;
+    await killHard(child);
+    child = null;
+    const jobs = await jobsOfTheSend();
+    expect([...jobs.keys()].sort()).toEqual(sellerIds);
+    const emailedBeforeKill = await Promise.all(
+      [...jobs.values()].map(
+        async (jobId) => (await jobEvents(jobId)).filter((e) => e.type === 'JobReportEmailed').length,
+      ),
+    );
+    expect(emailedBeforeKill.sort()).toEqual([0, 1, 1]);
+
+    // A new worker retries the batch where the killed one left it.
+    child = spawnReportsWorker('normal');
+    await childSays(child, 'ready');
+    const result = await handle.result();
+    expect(result.skipped).toBeNull();
+    expect([...result.jobIds].sort()).toEqual([...jobs.values()].sort());
+
+    const s3 = new S3Client({
+      endpoint: world.config.S3_ENDPOINT,
+      region: world.config.S3_REGION,
+      forcePathStyle: world.config.S3_FORCE_PATH_STYLE,
+      credentials: {
+        accessKeyId: world.config.S3_ACCESS_KEY_ID,
+        secretAccessKey: world.config.S3_SECRET_ACCESS_KEY,
+      },
+    });
+    const listed = await s3.send(
+      new ListObjectsV2Command({ Bucket: world.config.S3_BUCKET, Prefix: tenantArchivePrefix(tenantId) }),
+    );
+    s3.destroy();
+    const expectedKeys: string[] = [];
+    for (const [index, sellerId] of sellerIds.entries()) {
+      const jobId = jobs.get(sellerId)!;
+      const events = await jobEvents(jobId);
+      // Each job ended once, completed, sent to its one reader.
+      expect(events.filter((e) => e.type === 'JobCompleted' || e.type === 'JobFailed')).toHaveLength(1);
+      const completed = events.find((e) => e.type === 'JobCompleted');
+      const jobResult = (
+        completed?.type === 'JobCompleted' ? completed.data.result : null
+      ) as ReportJobResult;
+      expect(jobResult.sent).toEqual([recipientIds[index]]);
+      expect(events.filter((e) => e.type === 'JobReportEmailed')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'JobReportArchived')).toHaveLength(1);
+      // Exactly one email to its reader.
+      await waitForMail(world.config, emails[index]!, { jobId });
+      expectedKeys.push(
+        archiveObjectKey({ tenantId, jobId, sellerId, type: 'WEEKLY_REPORT', extension: 'pdf' }),
+      );
+    }
+    await sleep(1000);
+    for (const [index, sellerId] of sellerIds.entries())
+      expect(await mailTo(world.config, emails[index]!, jobs.get(sellerId))).toHaveLength(1);
+    // One object per report in the archive, and one row each in the Report Archive.
+    expect((listed.Contents ?? []).map((object) => object.Key).sort()).toEqual(expectedKeys.sort());
+    await settled();
+    for (const sellerId of sellerIds) {
+      const { rows } = await listArchivedReports(world.db(), { tenantId, sellerId, limit: 100 });
+      expect(rows.map((row) => row.Type)).toEqual(['WEEKLY_REPORT']);
+    }
+    // The job reactor started no run of its own for a batched job.
+    for (const jobId of jobs.values()) {
+      const [created] = await world.events().store.readStream(jobStream(jobId), { maxCount: 1 });
+      const runOfItsOwn = (created?.data as { workflowId: string }).workflowId;
+      await expect(world.client().workflow.getHandle(runOfItsOwn).describe()).rejects.toThrow();
+    }
+  });
+});
