@@ -47,9 +47,16 @@ const textOf = (entry: LedgerOutboxEntry, value: Binary | string | undefined): s
   return (entry.encoding === 'deflate-raw' ? inflateRawSync(bytes) : bytes).toString('utf8');
 };
 
+/**
+ * The feed lines of entries made in this process, before packing: the sync sends the entries it just
+ * wrote, and reads their lines from here instead of inflating what it deflated a moment before.
+ * Entries read back from the store are other objects, and are inflated.
+ */
+const linesOfMadeEntries = new WeakMap<LedgerOutboxEntry, Partial<Record<LedgerEntity, string[]>>>();
+
 /** JSON.stringify escapes newlines inside strings, so a newline always separates two records. */
 export const outboxValuesOf = (entry: LedgerOutboxEntry, entity: LedgerEntity): string[] =>
-  textOf(entry, entry.records[entity])?.split('\n') ?? [];
+  linesOfMadeEntries.get(entry)?.[entity] ?? textOf(entry, entry.records[entity])?.split('\n') ?? [];
 
 const ID_START = '{"schemaVersion":1,"recordId":'.length;
 
@@ -157,9 +164,12 @@ export const outboxEntriesOf = async (
       ...(options.sendAfter ? { sendAfter: options.sendAfter } : {}),
       records: {},
     };
+    const lines: Partial<Record<LedgerEntity, string[]>> = {};
     for (const entity of new Set(chunk.map((r) => r.entity))) {
-      entry.records[entity] = await packed(chunk.filter((r) => r.entity === entity).map((r) => r.line()));
+      lines[entity] = chunk.filter((r) => r.entity === entity).map((r) => r.line());
+      entry.records[entity] = await packed(lines[entity]);
     }
+    linesOfMadeEntries.set(entry, lines);
     entries.push(entry);
   }
   return entries;
