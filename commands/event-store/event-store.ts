@@ -68,6 +68,17 @@ export interface EventStore {
     events: readonly EventToAppend[],
     expected: ExpectedRevision,
   ): Promise<AppendResult>;
+  /**
+   * Optional pair (the embedded store, docs/adr/0052): `appendVisible` resolves once the append is
+   * committed and readable, maybe before it would survive a power cut; `whenDurable` resolves once
+   * everything committed so far would. `append` is the two in one.
+   */
+  appendVisible?(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult>;
+  whenDurable?(): Promise<void>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event in the store, or -1 when it is empty. */

@@ -1,3 +1,4 @@
+import type * as NodeFs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -251,5 +252,75 @@ describe('SQLite event store: several processes on one file', () => {
       expect(own.map((e) => e.revision)).toEqual(results[i]?.revisions);
     }
     await store.close();
+  });
+});
+
+describe('SQLite event store: grouped sync (docs/adr/0052)', () => {
+  // The module object the store's own import reads (a namespace import would be a copy).
+  const fs = jest.requireActual<typeof NodeFs>('node:fs');
+  /** Holds every WAL sync until released, counting them. */
+  const holdSyncs = () => {
+    const real = fs.fdatasync;
+    const held: (() => void)[] = [];
+    const spy = jest
+      .spyOn(fs, 'fdatasync')
+      .mockImplementation((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+        held.push(() => real(fd, callback));
+      });
+    return {
+      held,
+      count: () => spy.mock.calls.length,
+      release: () => held.splice(0).forEach((run) => run()),
+      restore: () => spy.mockRestore(),
+    };
+  };
+  const settled = async (promise: Promise<unknown>) => {
+    let done = false;
+    void promise.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return done;
+  };
+
+  it('answers an append only after its sync, and one sync serves the appends committed during another', async () => {
+    const store = new SqliteEventStore({ path: freshFile() });
+    const syncs = holdSyncs();
+    try {
+      const first = store.append('grouped-1', events(1), { kind: 'no_stream' });
+      expect(await settled(first)).toBe(false);
+      // Committed and readable already; not answered until durable.
+      expect(await store.readStream('grouped-1')).toHaveLength(1);
+      expect(syncs.count()).toBe(1);
+
+      const later = Array.from({ length: 5 }, (_, i) =>
+        store.append(`grouped-${i + 2}`, events(1), { kind: 'no_stream' }),
+      );
+      expect(await settled(Promise.all(later))).toBe(false);
+      syncs.release();
+      await first;
+      expect(await settled(Promise.all(later))).toBe(false);
+      expect(syncs.count()).toBe(2); // one more sync for the five appends made during the first
+      syncs.release();
+      expect((await Promise.all(later)).map((result) => result.nextRevision)).toEqual([0, 0, 0, 0, 0]);
+      expect(syncs.count()).toBe(2);
+    } finally {
+      syncs.release();
+      syncs.restore();
+      await store.close();
+    }
+  });
+
+  it('syncs on every commit when full, without the grouped sync', async () => {
+    const store = new SqliteEventStore({ path: freshFile(), synchronous: 'full' });
+    const syncs = holdSyncs();
+    try {
+      await store.append('full-1', events(2), { kind: 'no_stream' });
+      expect(syncs.count()).toBe(0);
+    } finally {
+      syncs.restore();
+      await store.close();
+    }
   });
 });
