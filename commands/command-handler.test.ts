@@ -1,3 +1,4 @@
+import type * as NodeFs from 'node:fs';
 import { AppError } from '../contracts/errors';
 import { handleCommand, type CommandHandlerDeps, type CommandRequest } from './command-handler';
 import type { EventStore } from './event-store/event-store';
@@ -283,6 +284,46 @@ describe('handleCommand: 50 concurrent commands on one stream', () => {
     },
     contendedTimeout,
   );
+});
+
+describe('handleCommand: durability (docs/adr/0052)', () => {
+  it('starts the next command on the stream during the sync, and answers each only once it is durable', async () => {
+    const { store, deps } = await openedAccount();
+    // The module object the store's own import reads; holds every WAL sync until released.
+    const fs = jest.requireActual<typeof NodeFs>('node:fs');
+    const real = fs.fdatasync;
+    const held: (() => void)[] = [];
+    const spy = jest
+      .spyOn(fs, 'fdatasync')
+      .mockImplementation((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+        held.push(() => real(fd, callback));
+      });
+    try {
+      let answered = 0;
+      const commands = [1, 2, 3].map((n) =>
+        handleCommand(accountDecider, request(`durable-${n}`, deposit(n)), deps).then((result) => {
+          answered += 1;
+          return result;
+        }),
+      );
+      // All three are committed while the first sync is still running; none is answered yet.
+      for (let i = 0; i < 50 && (await store.readStream('account-1')).length < 4; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await store.readStream('account-1')).toHaveLength(4);
+      expect(answered).toBe(0);
+
+      while (held.length > 0 || answered < 3) {
+        held.splice(0).forEach((run) => run());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect((await Promise.all(commands)).map((result) => result.nextRevision)).toEqual([1, 2, 3]);
+      // One sync for the first, one for the two committed during it.
+      expect(spy.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      held.splice(0).forEach((run) => run());
+      spy.mockRestore();
+    }
+  });
 });
 
 describe('handleCommand: metadata', () => {

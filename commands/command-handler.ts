@@ -104,40 +104,59 @@ const oneAtATime = <T>(store: EventStore, streamId: string, work: () => Promise<
   return run;
 };
 
-export const handleCommand = <State, Command extends { now: Date }, Event extends DomainEvent>(
+/**
+ * Decides and appends; answers once the events are durable. The next command on the stream starts
+ * as soon as this one's append is committed, so with a store that syncs in groups (the embedded one,
+ * docs/adr/0052) one sync serves a queue of commands instead of each waiting for its own.
+ */
+export const handleCommand = async <State, Command extends { now: Date }, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   request: CommandRequest<Command>,
   deps: CommandHandlerDeps,
-): Promise<CommandResult<Event>> =>
-  oneAtATime(deps.store, request.streamId, () => decideAndAppend(decider, request, deps));
+): Promise<CommandResult<Event>> => {
+  const { result, committed } = await oneAtATime(deps.store, request.streamId, () =>
+    decideAndAppend(decider, request, deps),
+  );
+  // Also when answered from an earlier delivery's events: they may be committed but not yet durable.
+  if (committed) await deps.store.whenDurable?.();
+  return result;
+};
+
+/** The command's answer, and whether it rests on committed events that must be durable before it is given. */
+type Decided<Event> = { result: CommandResult<Event>; committed: boolean };
 
 const decideAndAppend = async <State, Command extends { now: Date }, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   request: CommandRequest<Command>,
   deps: CommandHandlerDeps,
-): Promise<CommandResult<Event>> => {
+): Promise<Decided<Event>> => {
   const { streamId, commandId, command, ifMatch } = request;
   const { store } = deps;
   const maxRetries = ifMatch === undefined ? (deps.maxRetries ?? DEFAULT_MAX_RETRIES) : 0;
   let current = await loadStreamState(deps, decider, streamId);
 
   /** A command id seen before: answer from the events its first delivery appended. */
-  const answerRetried = async () =>
-    answerFrom<Event>(deps, ownEvents(await store.readStream(streamId), commandId));
+  const answerRetried = async (): Promise<Decided<Event>> => ({
+    result: await answerFrom<Event>(deps, ownEvents(await store.readStream(streamId), commandId)),
+    committed: true,
+  });
+  // Visible before durable where the store offers it; handleCommand waits for durability.
+  const append = store.appendVisible ? store.appendVisible.bind(store) : store.append.bind(store);
 
-  const attempt = async (): Promise<CommandResult<Event>> => {
+  const attempt = async (): Promise<Decided<Event>> => {
     if (current.appendedBy(commandId)) return answerRetried();
 
     const { revision } = current;
     if (ifMatch !== undefined && ifMatch !== revision) throw staleError(streamId, ifMatch, revision);
 
     const decided = decider.decide(command, current.state);
-    if (decided.length === 0) return { events: [], nextRevision: revision, position: current.position };
+    if (decided.length === 0)
+      return { result: { events: [], nextRevision: revision, position: current.position }, committed: false };
 
     const batch = await encodeEvents(deps, { streamId, commandId, now: command.now, events: decided });
     try {
-      const appended = await store.append(streamId, batch.toAppend, expectedRevisionOf(revision));
-      return { events: batch.events as Event[], ...appended };
+      const appended = await append(streamId, batch.toAppend, expectedRevisionOf(revision));
+      return { result: { events: batch.events as Event[], ...appended }, committed: true };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       current = await loadStreamState(deps, decider, streamId);
