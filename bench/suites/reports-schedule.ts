@@ -198,23 +198,23 @@ type EventTime = { seconds?: unknown; nanos?: number | null } | null | undefined
 const millisOf = (time: EventTime): number => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 
 /**
- * Where a job's time went, from 30 of the tick's jobs' Temporal histories read back afterwards: start
- * to first workflow task, and each activity's queue wait (scheduled to started) and run, mean seconds.
+ * Where a job's time went, from up to 30 Temporal histories read back afterwards (the jobs' own runs,
+ * or with the scheduled send in batches the tick's one run): start to first workflow task, and each
+ * activity's queue wait (scheduled to started) and run, mean seconds.
  */
 const logJobHistories = async (
   client: Client,
-  created: { data: unknown }[],
+  workflowIds: string[],
   log: (message: string) => void,
 ): Promise<void> => {
-  const step = Math.max(1, Math.floor(created.length / 30));
+  const step = Math.max(1, Math.floor(workflowIds.length / 30));
   const sums = new Map<string, { total: number; count: number }>();
   const add = (name: string, value: number) => {
     const sum = sums.get(name) ?? { total: 0, count: 0 };
     sums.set(name, { total: sum.total + value, count: sum.count + 1 });
   };
-  for (let index = 0; index < created.length; index += step) {
-    const workflowId = (created[index]!.data as { workflowId?: string }).workflowId;
-    if (!workflowId) continue;
+  for (let index = 0; index < workflowIds.length; index += step) {
+    const workflowId = workflowIds[index]!;
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
     const events = history.events ?? [];
     const started = millisOf(events[0]?.eventTime);
@@ -339,7 +339,8 @@ export const suite: BenchSuite = {
   description:
     'A weekly schedule tick for N sellers (record, render, archive, email), beside rendering the same PDFs alone',
   // activities: 0 runs the reports worker's own number of activity slots.
-  params: { sellers: 1000, invoicesPerYear: 360, activities: 0 },
+  // batch and lanes: 0 runs the scheduled send's own batching (sellers per batch, batches at a time).
+  params: { sellers: 1000, invoicesPerYear: 360, activities: 0, batch: 0, lanes: 0 },
   run: async (params, { log }) => {
     const sellers = params.sellers ?? 1000;
     const config = {
@@ -406,6 +407,11 @@ export const suite: BenchSuite = {
         connection: nativeConnection,
         // --activities=N tries another number of activity slots (the worker's default otherwise).
         ...(params.activities ? { maxConcurrentActivities: params.activities } : {}),
+        // --batch=N --lanes=M try another batching of the scheduled send.
+        scheduledBatching: {
+          ...(params.batch ? { size: params.batch } : {}),
+          ...(params.lanes ? { lanes: params.lanes } : {}),
+        },
         config,
         client,
         deps: { ...deps, config, parts: createReportParts({ ...deps, objects, mailer }) },
@@ -491,11 +497,13 @@ export const suite: BenchSuite = {
           ...(byType.get(event.type) ?? []),
           (Date.parse(event.recordedAt) - triggeredAt) / 1000,
         ]);
-      await logJobHistories(
-        client,
-        appended.filter((event) => event.type === 'JobCreated'),
-        log,
-      );
+      // A batched send's jobs have no run of their own: the tick's run holds their batches.
+      const created = appended
+        .filter((event) => event.type === 'JobCreated')
+        .map((event) => event.data as { workflowId: string; parameters: { batchRunId?: unknown } });
+      const tickRunId = created.find((job) => typeof job.parameters.batchRunId === 'string')?.parameters
+        .batchRunId as string | undefined;
+      await logJobHistories(client, tickRunId ? [tickRunId] : created.map((job) => job.workflowId), log);
       log(
         `events appended in the tick: ${appended.length} (${(appended.length / sellers).toFixed(1)} a job)`,
       );
