@@ -1,6 +1,6 @@
 import { contentTypeOf } from '../../../contracts/api/reports';
 import type { RenderedReport } from '../rendered-report';
-import { reportEmail, reportEmailMessage, reportMessageId } from './report-email';
+import { reportEmail, reportEmailHtmlUncached, reportEmailMessage, reportMessageId } from './report-email';
 
 const pdf: RenderedReport = {
   type: 'WEEKLY_REPORT',
@@ -96,5 +96,31 @@ describe('the report email', () => {
   it('gives every attempt of one job and recipient the same Message-ID', () => {
     expect(reportMessageId(5, 9)).toBe(reportMessageId(5, 9));
     expect(reportMessageId(5, 9)).not.toBe(reportMessageId(5, 10));
+  });
+
+  it('fills a compiled shape in with the same HTML MJML gives each email', async () => {
+    const others = [
+      input,
+      // The same shape again with other texts, some that HTML must escape: the compiled shape is reused.
+      {
+        ...input,
+        recipientName: '  Zoë "Z" O\'Neil ',
+        tenantName: 'Tom & Jerry <Pty>',
+        sellerName: 'A&B lwslot9z',
+        periodLabel: 'Week of 1 Dec 2025',
+        highlights: input.highlights.map((h, index) => ({ ...h, value: `<${index}> & "${h.value}"` })),
+        attachments: [{ ...pdf, displayName: 'Weekly <Report>', bytes: new Uint8Array(700 * 1024) }, sheet],
+        unsubscribeUrl: 'http://127.0.0.1:3000/unsubscribe?token=13.w.sig&y=2',
+      },
+      { ...input, recipientName: null, highlights: [], attachments: [], unsubscribeUrl: null },
+      { ...input, frequency: 'monthly' as const, logoUrl: 'http://127.0.0.1:3000/api/tenants/3/logo?v=2&x' },
+      { ...input, frequency: 'welcome' as const, highlights: input.highlights.slice(0, 2) },
+    ];
+    for (const [index, email] of others.entries()) {
+      const message = await reportEmailMessage({ ...email, jobId: 40 + index, recipientId: 1 });
+      expect(message.html).toBe(await reportEmailHtmlUncached(email));
+      expect(message.text).toBe(reportEmail(email).text);
+      expect(message.subject).toBe(reportEmail(email).subject);
+    }
   });
 });
