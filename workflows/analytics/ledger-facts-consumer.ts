@@ -96,7 +96,19 @@ const parseLine = (value: Buffer | string): LedgerFeedRecord | null => {
   } catch {
     return null;
   }
-  return parsed.schemaVersion === 1 && ledgerEntities.includes(parsed.entity) ? parsed : null;
+  // A line that cannot be keyed is skipped: read on, it would throw, and kafkajs would deliver the
+  // same batch again and again (a poison record stalling its partition).
+  return typeof parsed === 'object' &&
+    parsed !== null &&
+    parsed.schemaVersion === 1 &&
+    ledgerEntities.includes(parsed.entity) &&
+    Number.isSafeInteger(parsed.sellerId) &&
+    Number.isSafeInteger(parsed.epoch) &&
+    typeof parsed.providerId === 'string' &&
+    typeof parsed.record === 'object' &&
+    parsed.record !== null
+    ? parsed
+    : null;
 };
 
 export const factOf = (value: Buffer | string, offset: number): FactDoc | null => {
