@@ -58,6 +58,11 @@ export type PathKnowledge = {
    * value. A contains-search of 3 characters or more on one of them becomes a trigram MATCH there.
    */
   searchPaths?: ReadonlyMap<string, { table: string; column: string }>;
+  /**
+   * The part of a searched text to look up in a search index (search-statistics.ts: the part whose
+   * trigrams cost least to read); the whole text when absent. Any part is a superset of the matches.
+   */
+  searchPart?: (search: { table: string; columns: string[]; text: string }) => string;
 };
 
 /** The stored JSON of a date (document-codec.ts), which json_extract returns for the path. */
@@ -129,9 +134,22 @@ const searchClause = (
   return searchLookup({ table: index.table, columns: [index.column], text });
 };
 
+/**
+ * A MATCH parameter, written once the filter is compiled: `$or` branches merge their lookups first,
+ * so the part of the text to look up (PathKnowledge.searchPart) is chosen once per lookup.
+ */
+class SearchParam {
+  constructor(readonly search: { table: string; columns: string[]; text: string }) {}
+
+  text(knowledge: PathKnowledge): string {
+    const { columns, text } = this.search;
+    return `{${columns.join(' ')}} : "${knowledge.searchPart?.(this.search) ?? text}"`;
+  }
+}
+
 const searchLookup = (search: { table: string; columns: string[]; text: string }): Clause => ({
   sql: `rowid IN (SELECT rowid FROM ${search.table} WHERE ${search.table} MATCH ?)`,
-  params: [`{${search.columns.join(' ')}} : "${search.text}"`],
+  params: [new SearchParam(search)],
   exact: false,
   search,
 });
@@ -353,7 +371,8 @@ export const compileFilter = (
   knowledge: PathKnowledge,
 ): SqlFilter => {
   const clause = compileConjunction(filter ?? {}, knowledge);
-  return { where: clause.sql, params: clause.params, exact: clause.exact };
+  const params = clause.params.map((param) => (param instanceof SearchParam ? param.text(knowledge) : param));
+  return { where: clause.sql, params, exact: clause.exact };
 };
 
 /** ORDER BY for a MongoDB sort; ties keep insertion order, as a collection scan would. */
