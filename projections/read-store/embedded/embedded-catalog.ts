@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { isDate } from './document-codec';
 import { pathExpression } from './filter-sql';
+import { SearchStatistics } from './search-statistics';
 
 /**
  * What one connection knows of the embedded read store's schema: which collections exist and their
@@ -143,9 +144,12 @@ export class EmbeddedCatalog {
   private readonly readSchemaVersion: Database.Statement;
   private readonly readUserVersion: Database.Statement;
   private readonly readDataVersion: Database.Statement;
+  /** How common each trigram is in each search index, for choosing what a search looks up. */
+  readonly searches: SearchStatistics;
 
   constructor(private readonly sqlite: Database.Database) {
     sqlite.exec(CATALOG_SCHEMA);
+    this.searches = new SearchStatistics(sqlite);
     this.readSchemaVersion = sqlite.prepare('PRAGMA schema_version').pluck();
     this.readUserVersion = sqlite.prepare('PRAGMA user_version').pluck();
     this.readDataVersion = sqlite.prepare('PRAGMA data_version').pluck();
