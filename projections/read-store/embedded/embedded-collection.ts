@@ -171,6 +171,7 @@ export class EmbeddedCollection<TSchema = Doc> {
       singleKeyPaths: this.catalog.singleKeyPaths(this.collectionName),
       dateRangePaths: this.catalog.dateRangePaths(this.collectionName),
       searchPaths: this.catalog.searchPaths(this.collectionName),
+      searchPart: (search) => this.catalog.searches.part(search),
     };
   }
 
