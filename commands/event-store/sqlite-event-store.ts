@@ -170,6 +170,7 @@ export class SqliteEventStore implements EventStore {
   private walFd: number | undefined;
   private syncInFlight: Promise<void> | undefined;
   private syncNext: Promise<void> | undefined;
+  private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
     const settings = { ...DEFAULTS, ...options };
@@ -485,6 +486,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    // From here no new polling starts: close awaits the WAL sync below, and a timer left running
+    // would query a closed connection.
+    this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.stopPolling();
     await this.syncNext?.catch(() => undefined);
@@ -504,11 +508,13 @@ export class SqliteEventStore implements EventStore {
 
   private waitForChange(resolve: () => void): void {
     this.waiters.add(resolve);
+    if (this.closed) return;
     // The baseline is not refreshed here: a commit made since the last poll must still wake us.
     this.pollTimer ??= setInterval(() => this.poll(), this.pollIntervalMs);
   }
 
   private poll(): void {
+    if (this.closed) return this.stopPolling();
     const version = this.statements.dataVersion.get() ?? 0;
     if (version !== this.lastDataVersion) {
       this.lastDataVersion = version;
