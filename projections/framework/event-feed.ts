@@ -56,8 +56,10 @@ export class EventFeed {
     );
     this.subscription = subscription;
     subscription.done.then(
-      () => this.end(new Error('the event feed stopped')),
-      (error: unknown) => this.end(error),
+      // Stopped from outside (the store closed): waits stay pending, as on a store with no new
+      // events, until their projector stops; a projector waiting anew takes a new feed.
+      () => this.end(new Error('the event feed stopped'), false),
+      (error: unknown) => this.end(error, true),
     );
   }
 
@@ -76,9 +78,10 @@ export class EventFeed {
     }
   }
 
-  private end(error: unknown): void {
+  private end(error: unknown, failed: boolean): void {
     this.failure = error;
     this.onEnd();
+    if (!failed) return;
     for (const waiter of this.waiters) waiter.reject(error);
     this.waiters.clear();
   }
