@@ -1,4 +1,4 @@
-import { update as mingoUpdate } from 'mingo';
+import { Query, update as mingoUpdate } from 'mingo';
 import { ObjectId } from 'mongodb';
 import { cloneDocument } from './document-codec';
 import { applyDirectUpdate, matcherFor } from './fast-paths';
@@ -97,4 +97,41 @@ describe('matcherFor', () => {
     expect(matcherFor({ name: { $in: ['Ada'] } }).test({ name: 'Grace' })).toBe(false);
     expect(matcherFor(filter).test({ name: 'Grace' })).toBe(true);
   });
+});
+
+describe('matcherFor on simple filters (tested directly, without mingo)', () => {
+  const docs: Doc[] = [
+    { _id: 1, position: 5, name: 'Ada', active: true },
+    { _id: '1', position: 7, name: 'Ada' },
+    { _id: 2, position: null },
+    { _id: 3 },
+    { _id: 4, position: '5' },
+    { _id: 5, position: new Date('2026-01-01T00:00:00Z') },
+    { _id: 6, position: [3, 9] },
+    { _id: 7, position: { at: 5 } },
+    { _id: 8, position: 5, active: false },
+  ];
+  const filters: Doc[] = [
+    {},
+    { _id: 1 },
+    { _id: '1' },
+    { _id: 1, position: { $lt: 6 } },
+    { position: { $lt: 6 } },
+    { position: { $lte: 5 } },
+    { position: { $gt: 4, $lt: 8 } },
+    { position: { $gte: 9 } },
+    { name: 'Ada', position: { $gt: 5 } },
+    { active: true },
+    { active: false },
+    { position: 5 },
+  ];
+
+  it.each(filters.map((filter) => [JSON.stringify(filter), filter] as const))(
+    '%s: matches the same documents as mingo',
+    (_, filter) => {
+      const direct = docs.filter((doc) => matcherFor(filter).test(doc)).map((doc) => doc._id);
+      const byMingoQuery = docs.filter((doc) => new Query(filter).test(doc)).map((doc) => doc._id);
+      expect(direct).toEqual(byMingoQuery);
+    },
+  );
 });
