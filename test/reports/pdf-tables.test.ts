@@ -9,8 +9,9 @@ import { flat, readPdf } from './pdf-text';
 
 /**
  * The weekly report's tables as a reader sees them (pdftotext -layout keeps each printed line):
- * every customer's figures on the line of its name, whether the table is drawn by columns (every
- * cell fits on one line) or by rows (a name long enough to wrap), and the page still A4.
+ * every customer's figures on the line of its name, whether the table is one drawing (every cell
+ * fits on one line) or laid out row by row (a name long enough to wrap), and the page still A4. A
+ * company name too long for the header is laid out by react-pdf too, wrapped, never cut.
  */
 const run = promisify(execFile);
 const layoutText = async (bytes: Uint8Array) => {
@@ -140,5 +141,18 @@ describe('the weekly report tables', () => {
     expect(lineWith('Third Customer', text)).toMatch(/Third Customer\s+12 days\s+44 days\s+\+32 days/);
     expect(lineWith('Fourth Customer', text)).toMatch(/Fourth Customer\s+13 days\s+46 days\s+\+33 days/);
     expect(flat((await readPdf(bytes)).text)).toContain(long);
+  }, 60_000);
+
+  it('wrap a company name too long for the header, printing it in full', async () => {
+    const name = 'Northwestern Consolidated Industrial Refrigeration Holdings';
+    const data = reportData(['First Customer']);
+    const bytes = (
+      await renderPdf({ kind: 'periodic', data: { ...data, company: { ...data.company, name } } })
+    ).bytes;
+    const { text } = await layoutText(bytes);
+    // Too wide for the header's 300 pt: laid out by react-pdf, on two lines beside the titles.
+    expect(lineWith('Northwestern', text)).not.toContain('Holdings');
+    expect(lineWith('Weekly Report', text)).toContain('Northwestern');
+    expect(flat((await readPdf(bytes)).text)).toContain(name);
   }, 60_000);
 });
