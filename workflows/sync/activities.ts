@@ -65,7 +65,12 @@ const settlesWithin = async (promise: Promise<unknown>, ms: number): Promise<boo
 };
 
 /** A page fetched from the platform and serialized, waiting to be written. */
-type FetchedAndPrepared = { fetched: FetchedPage; context: LedgerWriteContext; prepared: PreparedLedgerPage };
+type FetchedAndPrepared = {
+  /** The page's place, without its records: a group of pages waiting holds only their rows. */
+  fetched: Omit<FetchedPage, 'page'>;
+  context: LedgerWriteContext;
+  prepared: PreparedLedgerPage;
+};
 
 /** What a sync activity keeps in its heartbeat: where the next attempt resumes. */
 type PagesCheckpoint = { cursor: string | null; pages: number; records: number; finished: boolean };
@@ -170,7 +175,8 @@ export const createSyncActivities = (deps: SyncDeps) => {
           compare,
           sendAfter: deps.feed ? new Date(Date.now() + SYNC_SEND_LEASE_MS) : undefined,
         };
-        return { fetched, context, prepared: await prepareLedgerPage(context, fetched.page) };
+        const { page, ...place } = fetched;
+        return { fetched: place, context, prepared: await prepareLedgerPage(context, page) };
       };
       const sender =
         deps.feed &&
