@@ -12,6 +12,8 @@ export type PageCompany = {
 
 /** portal.md section 9: reports show the logo scaled to 30 px high. */
 export const LOGO_HEIGHT = 30;
+const LOGO_MAX_WIDTH = 120;
+const LOGO_GAP = 10;
 
 /** Styles made once: react-pdf resolves each node's style, fresh objects cost more to merge. */
 const styles = {
@@ -25,7 +27,7 @@ const styles = {
     borderBottomColor: colors.accent,
   },
   brand: { flexDirection: 'row', alignItems: 'center', maxWidth: 300 },
-  logo: { height: LOGO_HEIGHT, maxWidth: 120, marginRight: 10, objectFit: 'contain' },
+  logo: { height: LOGO_HEIGHT, maxWidth: LOGO_MAX_WIDTH, marginRight: LOGO_GAP, objectFit: 'contain' },
   // The report's title over its period, right-aligned: one text, the title's line (12 pt, so
   // 13.2 pt high) 2 pt higher than its glyphs to keep the period 2 pt below.
   titles: { textAlign: 'right' },
@@ -63,8 +65,6 @@ const subtitleRun: Run = { size: 9, color: colors.muted };
 const footerRun: Run = { size: text.small.fontSize, color: colors.muted };
 /** The header's titles: the title's line 15.2 pt high over the period's (9.9 pt). */
 const TITLES_HEIGHT = 15.2 + 9.9;
-/** The company's name, 16 pt (17.6 pt high), centred on the titles. */
-const NAME_TOP = (TITLES_HEIGHT - 16 * 1.1) / 2;
 const HEADER_RULE_TOP = TITLES_HEIGHT + 8;
 const headerBoxStyle: Style = { ...boxStyle(PAGE_CONTENT_WIDTH, HEADER_RULE_TOP + 2), marginBottom: 14 };
 const FOOTER_HEIGHT = text.small.fontSize * 1.1;
@@ -103,26 +103,78 @@ const HeaderLaidOut = ({
 );
 
 /**
- * The page's header: without a logo, and with a name and titles that fit on their lines, one
- * Canvas drawn with pdfkit's calls where react-pdf puts them (components/paint.ts); a logo (an
- * image react-pdf sizes) keeps react-pdf's layout.
+ * A PNG logo's width at LOGO_HEIGHT, as react-pdf sizes it (its pixel ratio, at most 120 pt wide),
+ * read from the PNG's header; null for a JPEG (whose orientation react-pdf may turn) or a file
+ * that is not a PNG.
+ */
+const pngLogoWidth = (logo: NonNullable<PageCompany['logo']>): number | null => {
+  if (logo.contentType !== 'image/png') return null;
+  const head = Buffer.from(logo.base64.slice(0, 32), 'base64');
+  if (head.length < 24 || head.readUInt32BE(0) !== 0x89504e47 || head.toString('latin1', 12, 16) !== 'IHDR')
+    return null;
+  const width = head.readUInt32BE(16);
+  const height = head.readUInt32BE(20);
+  return width > 0 && height > 0 ? Math.min((LOGO_HEIGHT * width) / height, LOGO_MAX_WIDTH) : null;
+};
+
+/** With a logo the header's row is as tall as the logo: the name and the titles centred on it. */
+const logoHeaderStyle: Style = { marginBottom: 14 };
+const logoHeaderCanvasStyle: Style = boxStyle(PAGE_CONTENT_WIDTH, LOGO_HEIGHT + 8 + 2);
+const logoBoxStyle = (width: number): Style => ({
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  width,
+  height: LOGO_HEIGHT,
+  objectFit: 'contain',
+});
+
+/**
+ * The page's header. With its name and titles fitting on their lines, one Canvas drawn with
+ * pdfkit's calls where react-pdf puts them (components/paint.ts), beside a PNG logo as an image of
+ * the size react-pdf gives it; otherwise (a long name, a JPEG logo) laid out by react-pdf.
  */
 const Header = (props: { company: PageCompany; title: string; subtitle: string }) => {
   const { company, title, subtitle } = props;
   const titles = Math.max(widthOf(title, titleRun), widthOf(subtitle, subtitleRun));
+  const logo = company.logo === null ? 0 : pngLogoWidth(company.logo);
   if (
-    company.logo !== null ||
-    !fitsWidth([company.name], nameRun, Math.min(BRAND_MAX_WIDTH, PAGE_CONTENT_WIDTH - titles))
+    logo === null ||
+    !fitsWidth(
+      [company.name],
+      nameRun,
+      Math.min(BRAND_MAX_WIDTH, PAGE_CONTENT_WIDTH - titles) - (logo > 0 ? logo + LOGO_GAP : 0),
+    )
   )
     return <HeaderLaidOut {...props} />;
+  const row = Math.max(TITLES_HEIGHT, logo > 0 ? LOGO_HEIGHT : 0);
   const paint = (painter: Painter) => {
-    drawText(painter, company.name, { run: nameRun, x: 0, top: NAME_TOP });
-    drawText(painter, title, { run: titleRun, x: PAGE_CONTENT_WIDTH, top: 0, align: 'right' });
-    drawText(painter, subtitle, { run: subtitleRun, x: PAGE_CONTENT_WIDTH, top: 15.2, align: 'right' });
-    painter.rect(0, HEADER_RULE_TOP, PAGE_CONTENT_WIDTH, 2).fill(colors.accent);
+    const titlesTop = (row - TITLES_HEIGHT) / 2;
+    drawText(painter, company.name, {
+      run: nameRun,
+      x: logo > 0 ? logo + LOGO_GAP : 0,
+      top: (row - 16 * 1.1) / 2,
+    });
+    drawText(painter, title, { run: titleRun, x: PAGE_CONTENT_WIDTH, top: titlesTop, align: 'right' });
+    drawText(painter, subtitle, {
+      run: subtitleRun,
+      x: PAGE_CONTENT_WIDTH,
+      top: titlesTop + 15.2,
+      align: 'right',
+    });
+    painter.rect(0, row + 8, PAGE_CONTENT_WIDTH, 2).fill(colors.accent);
     return null;
   };
-  return <pdf.Canvas fixed style={headerBoxStyle} paint={paint} />;
+  if (company.logo === null || logo === 0) return <pdf.Canvas fixed style={headerBoxStyle} paint={paint} />;
+  return (
+    <pdf.View fixed style={logoHeaderStyle}>
+      <pdf.Canvas style={logoHeaderCanvasStyle} paint={paint} />
+      <pdf.Image
+        src={`data:${company.logo.contentType};base64,${company.logo.base64}`}
+        style={logoBoxStyle(logo)}
+      />
+    </pdf.View>
+  );
 };
 
 /**
