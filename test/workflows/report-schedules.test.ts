@@ -13,6 +13,7 @@ import {
   reportScheduleId,
   type ScheduledFrequency,
 } from '../../workflows/reports/report-schedules/schedule-spec';
+import { allocateJobIdBlock } from '../../workflows/reports/report-schedules/job-id-block';
 import { createScheduledReportsActivities } from '../../workflows/reports/report-schedules/scheduled-reports-activities';
 import type {
   ScheduledBlockResult,
@@ -411,6 +412,29 @@ describe('report schedules', () => {
         parameters: { type: 'workflow', frequency: 'weekly', batchRunId: step.scheduledRunId },
       });
     }
+  });
+
+  it('give each key of a send the same job id on every attempt, in blocks of at most the block size', async () => {
+    const { store } = world.services.writeSide;
+    const commandId = `${reportScheduleId(world.config, { tenantId: 1, frequency: 'weekly' })}-block-test-${Date.now()}`;
+    const keys = [1, 2, 3, 4, 5].map((seller) => `${commandId}:seller-${seller}`);
+    const now = new Date();
+    const first = await allocateJobIdBlock(store, { commandId, keys, now, blockSize: 2 });
+    expect([...first.keys()].sort()).toEqual([...keys].sort());
+    expect(new Set(first.values()).size).toBe(5);
+    // A retry, even one given the keys in another order, answers the same ids.
+    expect(
+      await allocateJobIdBlock(store, { commandId, keys: [...keys].reverse(), now, blockSize: 2 }),
+    ).toEqual(first);
+    // Three claimed blocks (2, 2 and 1 ids); a key the first attempt did not have gets a fourth.
+    const added = `${commandId}:seller-6`;
+    const again = await allocateJobIdBlock(store, { commandId, keys: [...keys, added], now, blockSize: 2 });
+    expect(again.get(added)).toBeGreaterThan(Math.max(...first.values()));
+    for (const key of keys) expect(again.get(key)).toBe(first.get(key));
+    const claims = await Promise.all(
+      [0, 1, 2, 3, 4].map((block) => store.readStream(`idclaim-job-${commandId}/block-${block}`)),
+    );
+    expect(claims.map((events) => events.length)).toEqual([1, 1, 1, 1, 0]);
   });
 
   it('pause with a disabled tenant and go with its purge', async () => {

@@ -135,7 +135,7 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
         }),
     );
     heartbeat('ids');
-    // A retry after the sellers changed: only those of the first attempt's block have jobs.
+    // A retry keeps every id the first attempt allocated; a seller added meanwhile gets a new one.
     const jobs = synced
       .map((seller) => ({ sellerId: seller.Id, jobId: ids.get(keyOf(seller.Id)) }))
       .filter((job): job is { sellerId: number; jobId: number } => job.jobId !== undefined);
