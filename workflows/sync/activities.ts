@@ -218,9 +218,18 @@ export const createSyncActivities = (deps: SyncDeps) => {
       let next: Promise<FetchedAndPrepared> | null = fetchAndPrepare(checkpoint.cursor);
       while (next) {
         if (cancellationSignal().aborted) throw new CancelledFailure('the sync was cancelled');
-        // A group waits for the platform's next page no longer than the group's time allows.
-        if (group.length > 0 && !(await settlesWithin(next, groupStarted + SYNC_GROUP_MS - Date.now())))
-          await commitGroup();
+        // A group waits for the platform's next page no longer than the group's time allows, and is
+        // written before a page that failed ends this attempt (the retry resumes after the group).
+        if (group.length > 0) {
+          const settled = await settlesWithin(next, groupStarted + SYNC_GROUP_MS - Date.now());
+          const failed =
+            settled &&
+            (await next.then(
+              () => false,
+              () => true,
+            ));
+          if (!settled || failed) await commitGroup();
+        }
         const current: FetchedAndPrepared = await next;
         const { fetched, prepared } = current;
         // The next page is fetched, serialized and its outbox entries written while this page's rows
