@@ -13,27 +13,11 @@ type Tag = 'date' | 'binary' | 'oid';
 export const isDate = (value: unknown): value is Date =>
   Object.prototype.toString.call(value) === '[object Date]';
 
-/**
- * A field value given as JSON text already made, so that a writer who built it as text need not have
- * it parsed, walked and escaped again. The embedded store writes the text into the stored document as
- * it is; the MongoDB driver stores the value it denotes (`toBSON`). Read back, the field is that value
- * (an array, object, number...) on either store, not the text. The text must be valid JSON and should
- * hold no dates or binary values (they would read back as plain JSON); the embedded store does not
- * check it, and an index on a path inside it does not see its arrays.
- */
-export class RawJson {
-  constructor(readonly json: string) {}
-  toBSON(): unknown {
-    return JSON.parse(this.json);
-  }
-}
-
 /** A deep copy that keeps dates, ObjectIds and binary values as they are (updates work on the copy). */
 export const cloneDocument = <T>(value: T): T => {
   if (value === null || typeof value !== 'object') return value;
   if (isDate(value)) return new Date(value.getTime()) as T;
   if (value instanceof ObjectId || value instanceof Binary || ArrayBuffer.isView(value)) return value;
-  if (value instanceof RawJson) return value;
   if (Array.isArray(value)) return value.map(cloneDocument) as T;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) out[key] = cloneDocument(item);
@@ -43,23 +27,9 @@ type TaggedPath = [path: (string | number)[], tag: Tag];
 
 export type EncodedDocument = { json: string; tags: string | null };
 
-/**
- * Where a RawJson value goes in the encoded text: a string no document holds (a NUL character, this
- * process's random tag, the value's index), replaced by the value's text after JSON.stringify.
- */
-const RAW_TAG = `\u0000rawjson:${Math.random().toString(36).slice(2)}:`;
-
-/** What a walk collects: the tagged paths and the RawJson texts, in the order met. */
-type Found = { tags: TaggedPath[]; raws: string[] };
-
 // `path` is one array pushed and popped along the walk; it is copied only where a tag is recorded.
-const encodeValue = (value: unknown, path: (string | number)[], found: Found): unknown => {
+const encodeValue = (value: unknown, path: (string | number)[], tags: TaggedPath[]): unknown => {
   if (value === null || typeof value !== 'object') return value === undefined ? null : value;
-  const { tags, raws } = found;
-  if (value instanceof RawJson) {
-    raws.push(value.json);
-    return `${RAW_TAG}${raws.length - 1}`;
-  }
   // Realm-safe checks: a Date made by structuredClone or in a jest sandbox is no `instanceof Date` here.
   if (isDate(value)) {
     tags.push([[...path], 'date']);
@@ -78,7 +48,7 @@ const encodeValue = (value: unknown, path: (string | number)[], found: Found): u
     const out = new Array<unknown>(value.length);
     for (let index = 0; index < value.length; index += 1) {
       path.push(index);
-      out[index] = encodeValue(value[index], path, found);
+      out[index] = encodeValue(value[index], path, tags);
       path.pop();
     }
     return out;
@@ -89,7 +59,7 @@ const encodeValue = (value: unknown, path: (string | number)[], found: Found): u
     // Like the driver (ignoreUndefined is off, but undefined has no JSON form): absent, not null.
     if (item === undefined) continue;
     path.push(key);
-    out[key] = encodeValue(item, path, found);
+    out[key] = encodeValue(item, path, tags);
     path.pop();
   }
   return out;
@@ -97,15 +67,8 @@ const encodeValue = (value: unknown, path: (string | number)[], found: Found): u
 
 export const encodeDocument = (doc: Record<string, unknown>): EncodedDocument => {
   const tags: TaggedPath[] = [];
-  const raws: string[] = [];
-  const plain = encodeValue(doc, [], { tags, raws });
-  let json = JSON.stringify(plain);
-  for (let index = 0; index < raws.length; index += 1) {
-    const placeholder = JSON.stringify(`${RAW_TAG}${index}`);
-    const at = json.indexOf(placeholder);
-    json = json.slice(0, at) + raws[index]! + json.slice(at + placeholder.length);
-  }
-  return { json, tags: tags.length > 0 ? JSON.stringify(tags) : null };
+  const plain = encodeValue(doc, [], tags);
+  return { json: JSON.stringify(plain), tags: tags.length > 0 ? JSON.stringify(tags) : null };
 };
 
 const decodeTagged = (stored: Record<string, unknown>, tag: Tag): unknown => {
