@@ -10,7 +10,7 @@ import { startForecastAfterMetricsReactor } from './forecast/forecast-after-metr
 import { createMetricsWorker } from './metrics/worker';
 import { createMailer } from './email/smtp-mailer';
 import { createReportObjectStore } from './reports/archive/report-archive';
-import { stopPdfProcess } from './reports/pdf/pdf-renderer';
+import { startPdfProcess, stopPdfProcess } from './reports/pdf/pdf-renderer';
 import { startReportJobReactor } from './reports/report-job-reactor';
 import { createReportParts } from './reports/report-parts';
 import { startReportScheduleReactor } from './reports/report-schedules/report-schedule-reactor';
@@ -205,6 +205,13 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     config,
     logger: logger.child({ part: 'billing' }),
   });
+  // The PDF process warms up now, in the background, so the first report after a start does not wait
+  // for react-pdf's first renders (docs/adr/0036-report-content.md).
+  startPdfProcess().then(
+    (warmUp) => logger.info({ warmUp }, 'the PDF process is warm'),
+    (error: unknown) =>
+      logger.warn({ err: error }, 'the PDF process did not warm up; reports start it again'),
+  );
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
