@@ -96,6 +96,13 @@ describe.each(stores)('findWithKeyLookup: %s', (name, open) => {
     expect(none.map((row) => row.person)).toEqual([null]);
   });
 
+  it('gives the joined document as it is now: a renamed person reads renamed', async () => {
+    await db.collection<Document>('people').updateOne({ _id: 2 } as never, { $set: { name: 'Robert' } });
+    const rows = await lookup({ team: 8 });
+    expect(rows.map((row): unknown => (row.person as Document | null)?.name)).toEqual(['Robert']);
+    await db.collection<Document>('people').updateOne({ _id: 2 } as never, { $set: { name: 'Bob' } });
+  });
+
   it('looks up ids that are not numbers or strings (an ObjectId)', async () => {
     const id = new ObjectId();
     await db.collection<Document>('people').insertOne({ _id: id, name: 'Object' });
