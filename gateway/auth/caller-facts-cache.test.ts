@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkpointSignal } from '../../projections/framework/checkpoint-signal';
 import { saveCheckpoint } from '../../projections/framework/read-model-versions';
 import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 import { USERS } from '../../projections/users/users-projection';
@@ -79,6 +80,22 @@ describe('the caller facts cache', () => {
     await project(2, 'DISABLED');
     expect((await processA(query)).membership?.status).toBe('DISABLED');
     expect((await processB(query)).membership?.status).toBe('DISABLED');
+  });
+
+  it('sees a change a projector in this process announced before its checkpoint is saved', async () => {
+    // ADR 52: a live projector announces its position at once and saves it within 10 ms; a request
+    // in between (the next one of the user who just enabled a member) must not get cached facts.
+    const projectorEnds = checkpointSignal.projecting(store.db.databaseName, USERS);
+    try {
+      await processA(query);
+      await store.db
+        .collection<{ _id: string }>('memberships_v1')
+        .updateOne({ _id: '7:1' }, { $set: { Status: 'DISABLED', position: 2 } });
+      checkpointSignal.moved({ database: store.db.databaseName, name: USERS, version: 1, position: 2 });
+      expect((await processA(query)).membership?.status).toBe('DISABLED');
+    } finally {
+      projectorEnds();
+    }
   });
 
   it('reads the read models again after the safety TTL', async () => {

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { callerFacts, type CallerFacts } from '../../projections/users/caller-facts';
+import { checkpointSignal } from '../../projections/framework/checkpoint-signal';
 import { cachedVersion, loadCheckpoints } from '../../projections/framework/read-model-versions';
 import { TENANTS } from '../../projections/tenants/tenants-projection';
 import { USERS } from '../../projections/users/users-projection';
@@ -13,16 +14,24 @@ const maxEntries = 10_000;
 /**
  * A value that changes whenever a read model callerFacts reads may have changed: the checkpoints of
  * the versions of the users and tenants read models that callerFacts reads (the process's copy of
- * their pointers, read-model-versions.ts), in one keyed query. A checkpoint moves only after its
- * writes, so facts read after the marker are never older than it says.
+ * their pointers, read-model-versions.ts), in one keyed query, or the position a projector in this
+ * process has announced when it is further (ADR 52: a live projector saves its checkpoint up to 10 ms
+ * after it announces it, and a request in that window must not be answered from facts cached before
+ * the write). Both move only after their writes, so facts read after the marker are never older than
+ * it says.
  */
 const markerOf = async (db: Db): Promise<string> => {
   const targets = [
     { name: USERS, version: await cachedVersion(db, USERS) },
     { name: TENANTS, version: await cachedVersion(db, TENANTS) },
   ];
-  const positions = await loadCheckpoints(db, targets);
-  return [...positions].map(([id, position]) => `${id}=${position}`).join(',');
+  const saved = [...(await loadCheckpoints(db, targets)).values()];
+  return targets
+    .map(({ name, version }, index) => {
+      const announced = checkpointSignal.announcedHere(db.databaseName, name, version);
+      return `${name}@${version}=${Math.max(saved[index] ?? -1, announced)}`;
+    })
+    .join(',');
 };
 
 export type CallerFactsQuery = Consistency & { userId: number; tenantId: number | null };
