@@ -1,32 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import pino from 'pino';
+import type { ChildProcess } from 'node:child_process';
 import { JobEvent } from '../../contracts/events/job';
 import { jobStream, recipientStream, tenantStream } from '../../contracts/stream-ids';
 import { systemActor } from '../../domain/actor';
 import { recipientDecider } from '../../domain/recipient/recipient-decider';
-import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
-import { handleCommand } from '../../commands/command-handler';
-import { ProjectionProcessor } from '../../projections/framework/projection-processor';
-import { projections } from '../../projections/registry';
-import { projectionPositions } from '../../projections/framework/read-your-writes';
 import { listArchivedReports } from '../../projections/reports/query-reports';
-import { createMetricsWorker } from '../../workflows/metrics/worker';
-import { archiveObjectKey, tenantArchivePrefix } from '../../workflows/reports/archive/report-archive';
-import { startReportJobReactor } from '../../workflows/reports/report-job-reactor';
+import { archiveObjectKey } from '../../workflows/reports/archive/report-archive';
 import type { ReportJobResult } from '../../workflows/reports/report-job-input';
 import { reportScheduleId } from '../../workflows/reports/report-schedules/schedule-spec';
 import type { scheduledReportsWorkflow } from '../../workflows/reports/workflows';
-import { connectorsFor } from '../../workflows/sync/connectors';
-import { startSyncRequestReactor } from '../../workflows/sync/sync-request-reactor';
-import { readState } from '../../workflows/sync/system-commands';
-import { createSyncWorker } from '../../workflows/sync/worker';
 import { taskQueues } from '../../workflows/task-queues';
-import { withReadStoreEnv } from '../harness/isolation';
 import { childSays, connectDemoSeller, killHard, useLedgerWorld } from './ledger-world';
+import { useReportKillRuntime } from './report-kill-world';
 import { mailTo, waitForMail } from './report-mail';
 
 /**
@@ -43,86 +28,12 @@ jest.setTimeout(300_000);
 const world = useLedgerWorld(__filename);
 const tenantId = 32;
 const sellerIds = [320, 321, 322];
-let nativeConnection: NativeConnection;
-let workers: Worker[] = [];
-let running: Promise<unknown>;
-let processors: ProjectionProcessor[] = [];
-const reactors: { stop: () => Promise<void> }[] = [];
+const { spawnReportsWorker, run, waitForFirstMetrics, jobEvents, settled, archivedKeys, sleep } =
+  useReportKillRuntime(world);
 let child: ChildProcess | null = null;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const reactorDeps = () => ({
-  writeSide: world.events().writeSide,
-  db: world.db(),
-  client: world.client(),
-  config: world.config,
-  logger: pino({ level: 'silent' }),
-});
-
-const spawnReportsWorker = (mode: 'batch-stall-after-second-email' | 'normal') =>
-  spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'report-worker-child.ts'), mode], {
-    env: {
-      ...withReadStoreEnv(process.env, world.config),
-      DATA_DIR: world.dataDir,
-      TEMPORAL_TASK_QUEUE_PREFIX: world.config.TEMPORAL_TASK_QUEUE_PREFIX,
-      S3_BUCKET: world.config.S3_BUCKET,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-
-beforeAll(async () => {
-  const { config } = world;
-  const events = world.events();
-  const db = world.db();
-  processors = projections.map(
-    (projection) =>
-      new ProjectionProcessor({
-        db,
-        store: events.store,
-        decode: events.decode,
-        projection,
-        logger: pino({ level: 'silent' }),
-      }),
-  );
-  for (const processor of processors) processor.start();
-  nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const deps = { db, writeSide: events.writeSide, now: () => new Date() };
-  workers = [
-    await createSyncWorker({
-      connection: nativeConnection,
-      config,
-      deps: { ...deps, connectorFor: connectorsFor(db) },
-    }),
-    await createMetricsWorker({ connection: nativeConnection, config, deps }),
-  ];
-  running = Promise.all(workers.map((worker) => worker.run()));
-  reactors.push(startSyncRequestReactor(reactorDeps()), startReportJobReactor(reactorDeps()));
-});
-
-afterAll(async () => {
-  if (child) await killHard(child);
-  for (const reactor of reactors) await reactor.stop();
-  for (const worker of workers) worker.shutdown();
-  await running;
-  for (const processor of processors) await processor.stop();
-  await nativeConnection?.close();
-});
 
 /** A tenant, three DEMO sellers synced with metrics, and one reader subscribed to each. */
 const seed = async (): Promise<{ emails: string[]; recipientIds: number[] }> => {
-  const { writeSide } = world.events();
-  const run = <S, C extends { now: Date }, E extends { type: string; data: unknown }>(
-    decider: Parameters<typeof handleCommand<S, C, E>>[0],
-    streamId: string,
-    command: C,
-  ) =>
-    handleCommand(
-      decider,
-      { streamId, commandId: `${streamId}:${command.now.getTime()}:${Math.random()}`, command },
-      writeSide,
-    );
   await run(tenantDecider, tenantStream(tenantId), {
     type: 'CreateTenant',
     data: { tenantId, name: 'Batch Safe Ltd', classification: 'BUSINESS' },
@@ -146,27 +57,8 @@ const seed = async (): Promise<{ emails: string[]; recipientIds: number[] }> => 
       },
     });
   }
-  for (let attempt = 0; attempt < 1200; attempt += 1) {
-    const sellers = await Promise.all(
-      sellerIds.map((sellerId) => readState(writeSide, sellerDecider, `seller-${sellerId}`)),
-    );
-    if (sellers.every((seller) => seller.status === 'known' && seller.metricsDate !== null))
-      return { emails, recipientIds };
-    await sleep(250);
-  }
-  throw new Error('the DEMO sellers never finished their first sync and metrics');
-};
-
-const jobEvents = async (jobId: number) =>
-  (await world.events().store.readStream(jobStream(jobId))).map((event) =>
-    JobEvent.parse({ type: event.type, data: event.data }),
-  );
-
-/** Every read model has the store's last event. */
-const settled = async () => {
-  const head = await world.events().store.headPosition();
-  const positions = projectionPositions(world.db());
-  await Promise.all(projections.map((p) => positions.waitForPosition(p.name, head, 20_000)));
+  await waitForFirstMetrics(sellerIds);
+  return { emails, recipientIds };
 };
 
 /** The jobs the send recorded, by seller, read from the store (JobCreated of this tenant's sellers). */
@@ -219,19 +111,7 @@ describe('a scheduled send killed mid-batch', () => {
     expect(result.skipped).toBeNull();
     expect([...result.jobIds].sort()).toEqual([...jobs.values()].sort());
 
-    const s3 = new S3Client({
-      endpoint: world.config.S3_ENDPOINT,
-      region: world.config.S3_REGION,
-      forcePathStyle: world.config.S3_FORCE_PATH_STYLE,
-      credentials: {
-        accessKeyId: world.config.S3_ACCESS_KEY_ID,
-        secretAccessKey: world.config.S3_SECRET_ACCESS_KEY,
-      },
-    });
-    const listed = await s3.send(
-      new ListObjectsV2Command({ Bucket: world.config.S3_BUCKET, Prefix: tenantArchivePrefix(tenantId) }),
-    );
-    s3.destroy();
+    const listedKeys = await archivedKeys(tenantId);
     const expectedKeys: string[] = [];
     for (const [index, sellerId] of sellerIds.entries()) {
       const jobId = jobs.get(sellerId)!;
@@ -255,7 +135,7 @@ describe('a scheduled send killed mid-batch', () => {
     for (const [index, sellerId] of sellerIds.entries())
       expect(await mailTo(world.config, emails[index]!, jobs.get(sellerId))).toHaveLength(1);
     // One object per report in the archive, and one row each in the Report Archive.
-    expect((listed.Contents ?? []).map((object) => object.Key).sort()).toEqual(expectedKeys.sort());
+    expect(listedKeys.sort()).toEqual(expectedKeys.sort());
     await settled();
     for (const sellerId of sellerIds) {
       const { rows } = await listArchivedReports(world.db(), { tenantId, sellerId, limit: 100 });
