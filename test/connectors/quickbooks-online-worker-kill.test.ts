@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { ledgerCollections } from '../../workflows/ledger/ledger-collections';
 import { startSellerSync } from '../../workflows/sync/client';
 import type { syncSellerWorkflow } from '../../workflows/sync/workflows';
@@ -33,6 +34,25 @@ const spawnWorker = (): ChildProcess =>
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 
+/**
+ * Waits until the Temporal server holds a heartbeat of the sync's pages activity past its first page:
+ * only then is there a place to resume from (pages are written in groups, ADR 53, and heartbeats are
+ * throttled, so the rows in the ledger can run ahead of what the server knows).
+ */
+const waitForRecordedCheckpoint = async (workflowId: string) => {
+  const handle = world.client().workflow.getHandle(workflowId);
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    const { raw } = await handle.describe();
+    for (const activity of raw.pendingActivities ?? []) {
+      const [payload] = activity.heartbeatDetails?.payloads ?? [];
+      const details = payload ? defaultPayloadConverter.fromPayload<{ pages?: number }>(payload) : null;
+      if ((details?.pages ?? 0) > 0) return details;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the sync never recorded a checkpoint');
+};
+
 describe('a sync worker killed during a QuickBooks Online populate', () => {
   const sellerId = 311;
   const tenantId = 32;
@@ -57,6 +77,9 @@ describe('a sync worker killed during a QuickBooks Online populate', () => {
     const db = world.db();
     const total = company.tables.Invoice.records.size;
 
+    // QuickBooks answers a query in a few hundred milliseconds; 40 ms here keeps the populate running
+    // long enough for a throttled heartbeat (every 2 s at most) to record a place to resume from.
+    fake().beforeAnswer(() => new Promise((resolve) => setTimeout(resolve, 40)));
     child = spawnWorker();
     await childSays(child, 'ready');
     const started = await startSellerSync(
@@ -69,17 +92,19 @@ describe('a sync worker killed during a QuickBooks Online populate', () => {
       await new Promise((r) => setTimeout(r, 100));
       stored = await invoices.countDocuments({ sellerId });
     }
+    await waitForRecordedCheckpoint(started.workflowId);
     await killHard(child);
     child = null;
     expect(await invoices.countDocuments({ sellerId })).toBeLessThan(total);
     const requestsAtKill = fake().requests.length;
 
+    fake().beforeAnswer(null);
     const result = await workers.run(() =>
       world.client().workflow.getHandle<typeof syncSellerWorkflow>(started.workflowId).result(),
     );
     expect(result.pages).toBeGreaterThan(1);
-    // The resumed attempt went on from its heartbeat's cursor (the heartbeat lags the writes by up to
-    // two seconds): it never started over, which counts the company's records first.
+    // The resumed attempt went on from its heartbeat's cursor (the heartbeat may lag the writes): it
+    // never started over, which counts the company's records first.
     const resumed = fake().requests.slice(requestsAtKill);
     expect(resumed.length).toBeGreaterThan(0);
     expect(resumed.some((r) => /COUNT\(\*\)/.test(r.query.query ?? ''))).toBe(false);

@@ -181,7 +181,8 @@ export type QuickBooksOnlineFake = {
   /** Refresh grants answer invalid_grant from now on (the user disconnected the app). */
   refuseRefresh: (refuse?: boolean) => void;
   /** Runs before each query or CDC answer: changes records between pages. */
-  beforeAnswer: (hook: ((request: QboRequestLog & { count: number }) => void) | null) => void;
+  /** Runs before each API answer; a hook that returns a promise delays the answer (platform latency). */
+  beforeAnswer: (hook: ((request: QboRequestLog & { count: number }) => void | Promise<void>) | null) => void;
   /** Sends authorizations and code exchanges to the local OAuth server (browser journeys). */
   setUpstream: (next: QboUpstreamOAuth) => void;
   /** Lifts the per-realm rate limit (500 calls a minute, as QBO's) for benchmarks. */
@@ -230,7 +231,7 @@ export const startQuickBooksOnlineFake = async (): Promise<QuickBooksOnlineFake>
   let throttled = { count: 0, retryAfter: 0 };
   let failing = { count: 0, status: 503 };
   let refusing = false;
-  let hook: ((request: QboRequestLog & { count: number }) => void) | null = null;
+  let hook: ((request: QboRequestLog & { count: number }) => void | Promise<void>) | null = null;
   let rateLimit: number | null = 500;
   let refreshCount = 0;
   const calls = new Map<string, number[]>();
@@ -377,7 +378,7 @@ export const startQuickBooksOnlineFake = async (): Promise<QuickBooksOnlineFake>
           .headers(refused.headers ?? {})
           .send(refused.body);
       }
-      hook?.({ ...log, count: requests.length });
+      await hook?.({ ...log, count: requests.length });
       const match = STATEMENT.exec(request.query.query ?? '');
       const entity = match?.[2] as FakeQboEntity | undefined;
       if (!match || !entity || !QBO_ENTITIES.includes(entity)) {
@@ -428,7 +429,7 @@ export const startQuickBooksOnlineFake = async (): Promise<QuickBooksOnlineFake>
           .headers(refused.headers ?? {})
           .send(refused.body);
       }
-      hook?.({ ...log, count: requests.length });
+      await hook?.({ ...log, count: requests.length });
       const since = Date.parse(request.query.changedSince ?? '');
       if (Number.isNaN(since) || since < Date.now() - 30 * 86_400_000) {
         log.status = 400;
