@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type RetryPolicy } from '@temporalio/common';
 import {
   ActivityFailure,
   isCancellation,
@@ -7,7 +7,7 @@ import {
   proxyLocalActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ReportActivities, ReportSummary } from './activities';
+import type { ReportActivities } from './activities';
 import type { ClientPerformanceActivities } from './client-performance/client-performance-activities';
 import type {
   AdvisorOutcome,
@@ -15,14 +15,7 @@ import type {
   ClientPerformanceInput,
   ClientPerformanceResult,
 } from './client-performance/client-performance-input';
-import type {
-  ArchivedFile,
-  ReportJobInput,
-  ReportJobResult,
-  ReportPlan,
-  SendOutcome,
-  SkippedRecipient,
-} from './report-job-input';
+import type { ReportJobInput, ReportJobResult, ReportPlan, SkippedRecipient } from './report-job-input';
 import type { ScheduledBatchActivities } from './report-schedules/scheduled-batch-activities';
 import type { ScheduledReportsActivities } from './report-schedules/scheduled-reports-activities';
 import type {
@@ -31,8 +24,18 @@ import type {
   ScheduledReportsResult,
 } from './report-schedules/scheduled-reports-input';
 import { failureReasonOf } from '../failure-reason';
+import { deliverPlannedReport } from './deliver-planned-report';
 
 const refusals = ['AppError:conflict', 'AppError:not_found', 'AppError:validation'];
+
+/** Whatever sends email retries for about an hour of SMTP trouble. */
+const sendRetry: RetryPolicy = {
+  initialInterval: '5 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '5 minutes',
+  maximumAttempts: 20,
+  nonRetryableErrorTypes: refusals,
+};
 
 /**
  * The job's short steps (begin, plan, finish: a few reads and one append each) run as local
@@ -64,13 +67,7 @@ const { renderAndArchive } = proxyActivities<ReportActivities>({
 const { sendReportEmail } = proxyActivities<ReportActivities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '20 seconds',
-  retry: {
-    initialInterval: '5 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 minutes',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: refusals,
-  },
+  retry: sendRetry,
 });
 
 /**
@@ -80,13 +77,7 @@ const { sendReportEmail } = proxyActivities<ReportActivities>({
 const { renderArchiveAndSend } = proxyActivities<ReportActivities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '1 minute',
-  retry: {
-    initialInterval: '5 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 minutes',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: refusals,
-  },
+  retry: sendRetry,
 });
 
 const reasonOf = (error: unknown): string => failureReasonOf(error, 'Sending the report failed.');
@@ -133,34 +124,7 @@ export async function reportJobWorkflow(input: ReportJobInput): Promise<ReportJo
       await jobSteps.finishReportJob({ ...step, failure: null, result });
       return result;
     }
-    const archived: ArchivedFile[] = [];
-    let summary: ReportSummary | null = null;
-    for (const [index, file] of plan.files.entries()) {
-      const rendered = await renderAndArchive({
-        ...step,
-        file,
-        index,
-        total: plan.files.length,
-        recipientCount: plan.recipientIds.length,
-      });
-      if (rendered.archived) archived.push(rendered.archived);
-      summary ??= rendered.summary;
-    }
-    const sent: number[] = [];
-    for (const [index, recipientId] of plan.recipientIds.entries()) {
-      const outcome: SendOutcome = await sendReportEmail({
-        ...step,
-        recipientId,
-        archived,
-        summary,
-        index,
-        total: plan.recipientIds.length,
-        fileCount: plan.files.length,
-      });
-      if (outcome.status === 'skipped') skippedRecipients.push({ recipientId, reason: outcome.reason });
-      else sent.push(recipientId);
-    }
-    const result: ReportJobResult = { skipped: null, archived, sent, skippedRecipients };
+    const result = await deliverPlannedReport({ renderAndArchive, sendReportEmail }, step, plan);
     await jobSteps.finishReportJob({ ...step, failure: null, result });
     return result;
   } catch (error) {
@@ -190,13 +154,7 @@ const ScheduledStartTime = defineSearchAttributeKey(
 const { sendScheduledBatch } = proxyActivities<ScheduledBatchActivities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '1 minute',
-  retry: {
-    initialInterval: '5 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 minutes',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: refusals,
-  },
+  retry: sendRetry,
 });
 
 const batchEnd = proxyLocalActivities<ScheduledBatchActivities>({
@@ -279,13 +237,7 @@ const { renderAdvisorReport } = proxyActivities<ClientPerformanceActivities>({
 const { sendAdvisorReport } = proxyActivities<ClientPerformanceActivities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '20 seconds',
-  retry: {
-    initialInterval: '5 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 minutes',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: refusals,
-  },
+  retry: sendRetry,
 });
 
 /**

@@ -4,10 +4,11 @@ import { jobStream } from '../../../contracts/stream-ids';
 import { isFinished } from '../../../domain/job/job';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { failureReasonOf } from '../../failure-reason';
-import { createReportActivities, type ReportDeps, type ReportSummary } from '../activities';
+import { createReportActivities, type ReportDeps } from '../activities';
 import { currentState } from '../current-state';
+import { deliverPlannedReport } from '../deliver-planned-report';
 import { reportJobWorkflowId, reportRunOf } from '../report-job';
-import type { ArchivedFile, ReportJobResult, ReportJobStep } from '../report-job-input';
+import type { ReportJobResult, ReportJobStep } from '../report-job-input';
 import { scheduledJobParameters } from './scheduled-reports-activities';
 import type {
   ScheduledBatchResult,
@@ -83,36 +84,14 @@ export const createScheduledBatchActivities = (
     job: ReportJobStep,
     plan: Awaited<ReturnType<typeof steps.beginAndPlanReport>>,
   ): Promise<ReportJobResult> => {
-    const skippedRecipients = [...plan.skippedRecipients];
-    if (plan.skipped !== null) return { skipped: plan.skipped, archived: [], sent: [], skippedRecipients };
-    const archived: ArchivedFile[] = [];
-    let summary: ReportSummary | null = null;
-    for (const [index, file] of plan.files.entries()) {
-      const rendered = await steps.renderAndArchive({
-        ...job,
-        file,
-        index,
-        total: plan.files.length,
-        recipientCount: plan.recipientIds.length,
-      });
-      if (rendered.archived) archived.push(rendered.archived);
-      summary ??= rendered.summary;
-    }
-    const sent: number[] = [];
-    for (const [index, recipientId] of plan.recipientIds.entries()) {
-      const outcome = await steps.sendReportEmail({
-        ...job,
-        recipientId,
-        archived,
-        summary,
-        index,
-        total: plan.recipientIds.length,
-        fileCount: plan.files.length,
-      });
-      if (outcome.status === 'skipped') skippedRecipients.push({ recipientId, reason: outcome.reason });
-      else sent.push(recipientId);
-    }
-    return { skipped: null, archived, sent, skippedRecipients };
+    if (plan.skipped !== null)
+      return {
+        skipped: plan.skipped,
+        archived: [],
+        sent: [],
+        skippedRecipients: [...plan.skippedRecipients],
+      };
+    return deliverPlannedReport(steps, job, plan);
   };
 
   return {
