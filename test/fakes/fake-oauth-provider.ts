@@ -25,9 +25,10 @@ export type FakeProviderControls = {
 };
 
 /**
- * What the Google and Microsoft fakes share (docs/adr/0049-live-reports.md): an OpenID issuer with
- * an OAuth 2.0 token endpoint answering the refresh grant as the provider does (a refused refresh is
- * 400 invalid_grant), access tokens valid for an hour, the request log, and the faults tests turn on.
+ * What the Google, Microsoft and Salesforce fakes share (docs/adr/0049-live-reports.md): an OpenID
+ * issuer with an OAuth 2.0 token endpoint answering the refresh grant as the provider does (a refused
+ * refresh is 400 invalid_grant), and for a fake with an OAuth app the consent page and the code grant,
+ * access tokens valid for an hour unless said otherwise, the request log, and the faults tests turn on.
  * `guard` answers a request that a fault or its token stops, in the provider's error format, or
  * returns null to let the route answer.
  */
@@ -41,6 +42,24 @@ export const serveFakeOAuthProvider = (
     /** The token endpoint's answer to a granted refresh, around the new access token. */
     grantBody: (accessToken: string) => Record<string, unknown>;
     errors: ProviderErrors;
+    /** Where the token endpoint is; '/token' beside an OpenID discovery document by default. */
+    tokenPath?: string;
+    /** How long an access token lives; an hour by default. */
+    accessTokenLifetimeMs?: number;
+    /**
+     * An OAuth app registered with the provider, for fakes whose tests connect through the consent
+     * flow: the authorize page consents at once and redirects with a one-time code, and the token
+     * endpoint checks the app's credentials and answers the authorization_code grant too.
+     */
+    oauthApp?: {
+      clientId: string;
+      clientSecret: string;
+      authorizePath: string;
+      /** The provider's answer to unknown app credentials. */
+      refuseClient: (reply: FastifyReply) => FastifyReply;
+      /** The token endpoint's answer to a granted code, around the new tokens. */
+      codeGrantBody: (tokens: { accessToken: string; refreshToken: string }) => Record<string, unknown>;
+    };
   },
 ) => {
   app.addContentTypeParser(
@@ -56,10 +75,18 @@ export const serveFakeOAuthProvider = (
   let refusing = false;
   let refreshCount = 0;
 
+  const tokenPath = provider.tokenPath ?? '/token';
+  const lifetime = provider.accessTokenLifetimeMs ?? 3600_000;
+  const codes = new Set<string>();
   const newAccessToken = () => {
     const accessToken = `${provider.accessTokenPrefix}${randomBytes(12).toString('hex')}`;
-    access.set(accessToken, Date.now() + 3600_000);
+    access.set(accessToken, Date.now() + lifetime);
     return accessToken;
+  };
+  const issueTokens = () => {
+    const refreshToken = `${provider.refreshTokenPrefix}${randomBytes(12).toString('hex')}`;
+    refresh.add(refreshToken);
+    return { accessToken: newAccessToken(), refreshToken };
   };
 
   // OpenID discovery, as the provider's issuer answers it: the token endpoint is what renewal needs.
@@ -67,13 +94,37 @@ export const serveFakeOAuthProvider = (
     const issuer = `http://${request.headers.host}`;
     return reply.send({
       issuer,
-      token_endpoint: `${issuer}/token`,
-      grant_types_supported: ['refresh_token'],
+      token_endpoint: `${issuer}${tokenPath}`,
+      grant_types_supported: provider.oauthApp ? ['authorization_code', 'refresh_token'] : ['refresh_token'],
     });
   });
 
-  app.post('/token', async (request, reply) => {
+  const oauthApp = provider.oauthApp;
+  if (oauthApp)
+    app.get<{ Querystring: Record<string, string> }>(oauthApp.authorizePath, async (request, reply) => {
+      const { client_id: client, redirect_uri: redirect, state } = request.query;
+      if (client !== oauthApp.clientId || !redirect) return oauthApp.refuseClient(reply);
+      const code = `code-${randomBytes(16).toString('hex')}`;
+      codes.add(code);
+      const back = new URL(redirect);
+      back.searchParams.set('code', code);
+      if (state) back.searchParams.set('state', state);
+      return reply.redirect(back.toString(), 302);
+    });
+
+  app.post(tokenPath, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, string>;
+    if (oauthApp) {
+      if (body.client_id !== oauthApp.clientId || body.client_secret !== oauthApp.clientSecret)
+        return oauthApp.refuseClient(reply);
+      if (body.grant_type === 'authorization_code') {
+        if (!codes.delete(body.code ?? ''))
+          return reply
+            .code(400)
+            .send({ error: 'invalid_grant', error_description: 'authentication failure' });
+        return oauthApp.codeGrantBody(issueTokens());
+      }
+    }
     if (body.grant_type !== 'refresh_token' || refusing || !refresh.has(body.refresh_token ?? ''))
       return reply
         .code(400)
@@ -101,11 +152,7 @@ export const serveFakeOAuthProvider = (
   };
 
   const controls: FakeProviderControls = {
-    issueTokens: () => {
-      const refreshToken = `${provider.refreshTokenPrefix}${randomBytes(12).toString('hex')}`;
-      refresh.add(refreshToken);
-      return { accessToken: newAccessToken(), refreshToken };
-    },
+    issueTokens,
     throttle: (count, retryAfter) => {
       throttled = { count, retryAfter };
     },

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { serveFakeOAuthProvider } from './fake-oauth-provider';
 
 /**
  * A local Salesforce org for tests and the CRM benchmark (ADR 48): the OAuth 2.0 authorize page
@@ -195,9 +196,6 @@ export type SalesforceFake = {
 
 export const startSalesforceFake = async (): Promise<SalesforceFake> => {
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 50 * 1024 * 1024 });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-  );
   const clientId = 'salesforce-fake-client';
   const clientSecret = 'salesforce-fake-secret';
   const store = new Map<string, Map<string, SalesforceRecord>>(SALESFORCE_OBJECTS.map((t) => [t, new Map()]));
@@ -211,17 +209,9 @@ export const startSalesforceFake = async (): Promise<SalesforceFake> => {
     'Description',
     'LastModifiedDate',
   ]);
-  const access = new Map<string, number>();
-  const refresh = new Set<string>();
-  const codes = new Set<string>();
   const locators = new Map<string, { rows: Json[]; position: number; batch: number }>();
-  const requests: SalesforceFake['requests'] = [];
   let keyField = true;
-  let throttled = { count: 0, retryAfter: 0 };
   let limitExceeded = { count: 0, limit: 'TotalRequests' };
-  let failing = { count: 0, status: 503 };
-  let refusing = false;
-  let refreshCount = 0;
   let rate: number | null = null;
   let window = { second: 0, count: 0 };
   let sequence = 0;
@@ -296,94 +286,51 @@ export const startSalesforceFake = async (): Promise<SalesforceFake> => {
     }
   };
 
-  const issue = () => {
-    const accessToken = `00Dfake!${randomBytes(24).toString('base64url')}`;
-    access.set(accessToken, Date.now() + 2 * 3600_000);
-    const refreshToken = `5Aep861fake${randomBytes(24).toString('base64url')}`;
-    refresh.add(refreshToken);
-    return { accessToken, refreshToken, instanceUrl: url };
-  };
-
-  /** The authorize page, consent given at once: back to the redirect URI with a one-time code. */
-  app.get<{ Querystring: Record<string, string> }>('/services/oauth2/authorize', async (request, reply) => {
-    const { client_id: client, redirect_uri: redirect, state } = request.query;
-    if (client !== clientId || !redirect)
-      return reply
-        .code(400)
-        .send({ error: 'invalid_client_id', error_description: 'client identifier invalid' });
-    const code = `aPrx${randomBytes(16).toString('base64url')}`;
-    codes.add(code);
-    const back = new URL(redirect);
-    back.searchParams.set('code', code);
-    if (state) back.searchParams.set('state', state);
-    return reply.redirect(back.toString(), 302);
+  // Salesforce's OAuth 2.0 endpoints: the token answers name the org's instance (`instance_url`),
+  // refresh tokens are not rotated, and sessions last two hours.
+  const tokenFields = () => ({
+    signature: randomBytes(16).toString('base64'),
+    scope: 'refresh_token api',
+    instance_url: url,
+    id: `https://login.salesforce.com/id/00Dfake/${salesforceId('User', 'integration')}`,
+    token_type: 'Bearer',
+    issued_at: String(Date.now()),
   });
-
-  app.post('/services/oauth2/token', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, string>;
-    if (body.client_id !== clientId || body.client_secret !== clientSecret)
-      return reply
-        .code(400)
-        .send({ error: 'invalid_client_id', error_description: 'client identifier invalid' });
-    if (body.grant_type === 'authorization_code') {
-      if (!codes.delete(body.code ?? ''))
-        return reply.code(400).send({ error: 'invalid_grant', error_description: 'authentication failure' });
-      const issued = issue();
-      return {
-        access_token: issued.accessToken,
-        refresh_token: issued.refreshToken,
-        signature: randomBytes(16).toString('base64'),
-        scope: 'refresh_token api',
-        instance_url: url,
-        id: `https://login.salesforce.com/id/00Dfake/${salesforceId('User', 'integration')}`,
-        token_type: 'Bearer',
-        issued_at: String(Date.now()),
-      };
-    }
-    if (body.grant_type !== 'refresh_token' || refusing || !refresh.has(body.refresh_token ?? ''))
-      return reply
-        .code(400)
-        .send({ error: 'invalid_grant', error_description: 'expired access/refresh token' });
-    refreshCount += 1;
-    // Salesforce keeps the refresh token (no rotation) and says nothing of the lifetime.
-    const accessToken = `00Dfake!${randomBytes(24).toString('base64url')}`;
-    access.set(accessToken, Date.now() + 2 * 3600_000);
-    return {
-      access_token: accessToken,
-      signature: randomBytes(16).toString('base64'),
-      scope: 'refresh_token api',
-      instance_url: url,
-      id: `https://login.salesforce.com/id/00Dfake/${salesforceId('User', 'integration')}`,
-      token_type: 'Bearer',
-      issued_at: String(Date.now()),
-    };
+  const { guard, controls } = serveFakeOAuthProvider(app, {
+    accessTokenPrefix: '00Dfake!',
+    refreshTokenPrefix: '5Aep861fake',
+    refusedGrantDescription: 'expired access/refresh token',
+    tokenPath: '/services/oauth2/token',
+    accessTokenLifetimeMs: 2 * 3600_000,
+    grantBody: (accessToken) => ({ access_token: accessToken, ...tokenFields() }),
+    oauthApp: {
+      clientId,
+      clientSecret,
+      authorizePath: '/services/oauth2/authorize',
+      refuseClient: (reply) =>
+        reply.code(400).send({ error: 'invalid_client_id', error_description: 'client identifier invalid' }),
+      codeGrantBody: (tokens) => ({
+        access_token: tokens.accessToken,
+        refresh_token: tokens.refreshToken,
+        ...tokenFields(),
+      }),
+    },
+    errors: {
+      unauthenticated: (reply) =>
+        reply.code(401).send(sfError('INVALID_SESSION_ID', 'Session expired or invalid')),
+      throttled: (reply) => reply.code(429).send(sfError('REQUEST_LIMIT_EXCEEDED', 'Too many requests')),
+      unavailable: (reply, status) =>
+        reply.code(status).send(sfError('SERVER_UNAVAILABLE', 'Service temporarily unavailable')),
+    },
   });
 
   /** Auth, faults and the rate limit before every data call; answers the reply when it refuses. */
   const gate = (request: { headers: Record<string, unknown> }, reply: FastifyReply): boolean => {
     const header = request.headers.authorization;
-    const token = typeof header === 'string' ? header.replace(/^Bearer /, '') : '';
-    const expiry = access.get(token);
-    if (!expiry || expiry < Date.now()) {
-      void reply.code(401).send(sfError('INVALID_SESSION_ID', 'Session expired or invalid'));
-      return false;
-    }
-    if (throttled.count > 0) {
-      throttled.count -= 1;
-      void reply
-        .code(429)
-        .header('retry-after', String(throttled.retryAfter))
-        .send(sfError('REQUEST_LIMIT_EXCEEDED', 'Too many requests'));
-      return false;
-    }
+    if (guard(typeof header === 'string' ? header : undefined, reply)) return false;
     if (limitExceeded.count > 0) {
       limitExceeded.count -= 1;
       void reply.code(403).send(sfError('REQUEST_LIMIT_EXCEEDED', `${limitExceeded.limit} Limit exceeded.`));
-      return false;
-    }
-    if (failing.count > 0) {
-      failing.count -= 1;
-      void reply.code(failing.status).send(sfError('SERVER_UNAVAILABLE', 'Service temporarily unavailable'));
       return false;
     }
     if (rate !== null) {
@@ -400,10 +347,6 @@ export const startSalesforceFake = async (): Promise<SalesforceFake> => {
     }
     return true;
   };
-
-  app.addHook('onResponse', async (request, reply) => {
-    requests.push({ method: request.method, path: request.url.split('?')[0]!, status: reply.statusCode });
-  });
 
   const failure = (reply: FastifyReply, error: unknown) => {
     const code = (error as { code?: string }).code ?? 'UNKNOWN_EXCEPTION';
@@ -718,28 +661,15 @@ export const startSalesforceFake = async (): Promise<SalesforceFake> => {
     addAccountField: (name) => {
       accountFields.add(name);
     },
-    issueTokens: issue,
-    throttle: (count, retryAfter) => {
-      throttled = { count, retryAfter };
-    },
+    ...controls,
+    issueTokens: () => ({ ...controls.issueTokens(), instanceUrl: url }),
     exceedLimit: (count, limit = 'TotalRequests') => {
       limitExceeded = { count, limit };
-    },
-    failNext: (count, status = 503) => {
-      failing = { count, status };
-    },
-    expireAccessTokens: () => {
-      for (const token of access.keys()) access.set(token, 0);
-    },
-    refuseRefresh: (refuse = true) => {
-      refusing = refuse;
     },
     expireQueryLocators: () => locators.clear(),
     limitRate: (perSecond) => {
       rate = perSecond;
     },
-    requests,
-    refreshes: () => refreshCount,
     close: () => app.close(),
   };
 };
