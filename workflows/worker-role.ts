@@ -17,8 +17,8 @@ import { startReportScheduleReactor } from './reports/report-schedules/report-sc
 import { startConnectorRecipientReactor } from './reports/subscribe-connector-reactor';
 import { startWelcomeReportReactor } from './reports/welcome-report-reactor';
 import { createReportsWorker } from './reports/worker';
-import { createLedgerFeedSender } from './outbox/ledger-feed-sender';
 import { createLedgerOutboxPublisher } from './outbox/ledger-outbox-publisher';
+import { createThreadedLedgerFeedSender } from './outbox/threaded-ledger-feed-sender';
 import * as systemActivities from './system/activities';
 import { connectorsFor } from './sync/connectors';
 import { startSyncRequestReactor } from './sync/sync-request-reactor';
@@ -59,8 +59,16 @@ export const startWorkerRole = async (config: Config, logger: Logger): Promise<R
     brokers: config.KAFKA_BROKERS,
     logLevel: logLevel.WARN,
   });
-  // Syncs send the pages they write to the ledger feed themselves; the outbox publisher is the fallback.
-  const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+  // Syncs send the pages they write to the ledger feed themselves, from a thread of their own (so
+  // kafkajs's encoding runs beside the row inserts); the outbox publisher is the fallback.
+  const feed = createThreadedLedgerFeedSender({
+    kafka: {
+      clientId: `${config.KAFKA_TOPIC_PREFIX}-ledger-feed`,
+      brokers: config.KAFKA_BROKERS,
+      logLevel: logLevel.WARN,
+    },
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+  });
   // Requests recorded by the gateway become runs (docs/adr/0018-pipeline-start.md).
   const clientConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });

@@ -19,8 +19,8 @@ import { openEventSource } from '../../commands/open-event-source';
 import { saveDemoProfile } from '../../workflows/demo/demo-profiles';
 import { ledgerCollections, ledgerEntities } from '../../workflows/ledger/ledger-collections';
 import { LEDGER_OUTBOX } from '../../workflows/ledger/ledger-outbox';
-import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sender';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
+import { createThreadedLedgerFeedSender } from '../../workflows/outbox/threaded-ledger-feed-sender';
 import { startSellerSync } from '../../workflows/sync/client';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
@@ -64,8 +64,12 @@ export const suite: BenchSuite = {
     try {
       await connectBenchSeller(events, ids);
       await saveDemoProfile(db, { sellerId: ids.sellerId, profile: benchProfile(invoices) });
-      // As the worker process runs it: the sync sends its pages itself, the publisher is the fallback.
-      const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+      // As the worker process runs it: the sync sends its pages itself from the feed thread, the
+      // publisher is the fallback.
+      const feed = createThreadedLedgerFeedSender({
+        kafka: { clientId: `bench-${run}-feed`, brokers: config.KAFKA_BROKERS, logLevel: logLevel.NOTHING },
+        topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      });
       const worker = await createSyncWorker({
         connection: nativeConnection,
         config,
@@ -309,7 +313,10 @@ const syncQboSeller = async (deps: {
       events.writeSide,
     );
     const now = () => new Date();
-    const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+    const feed = createThreadedLedgerFeedSender({
+      kafka: { clientId: `bench-qbo-feed`, brokers: config.KAFKA_BROKERS, logLevel: logLevel.NOTHING },
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    });
     const worker = await createSyncWorker({
       connection: deps.nativeConnection,
       config,

@@ -12,7 +12,7 @@ import { openReadStore } from '../../projections/read-store/open-read-store';
 import { loadConfig } from '../../contracts/config';
 import { openEventSource } from '../../commands/open-event-source';
 import { LEDGER_OUTBOX } from '../../workflows/ledger/ledger-outbox';
-import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sender';
+import { createThreadedLedgerFeedSender } from '../../workflows/outbox/threaded-ledger-feed-sender';
 import { createLedgerOutboxPublisher } from '../../workflows/outbox/ledger-outbox-publisher';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
@@ -66,13 +66,11 @@ const main = async () => {
   }
   const events = await openEventSource(config);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  // As the worker process runs it: syncs send their pages to the ledger feed themselves.
-  const kafka = new Kafka({
-    clientId: 'child-worker',
-    brokers: config.KAFKA_BROKERS,
-    logLevel: logLevel.NOTHING,
+  // As the worker process runs it: syncs send their pages to the ledger feed themselves, from a thread.
+  const feed = createThreadedLedgerFeedSender({
+    kafka: { clientId: 'child-worker', brokers: config.KAFKA_BROKERS, logLevel: logLevel.NOTHING },
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
   });
-  const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
   const worker = await createSyncWorker({
     connection,
     config,

@@ -16,7 +16,7 @@ import { fetchDemoPage } from '../../workflows/demo/demo-connector';
 import type { DemoProfile } from '../../workflows/demo/demo-profile';
 import { ledgerCollections, ledgerEntities, type LedgerDoc } from '../../workflows/ledger/ledger-collections';
 import { createMetricsWorker } from '../../workflows/metrics/worker';
-import { createLedgerFeedSender } from '../../workflows/outbox/ledger-feed-sender';
+import { createThreadedLedgerFeedSender } from '../../workflows/outbox/threaded-ledger-feed-sender';
 import { connectorsFor } from '../../workflows/sync/connectors';
 import { createSyncWorker } from '../../workflows/sync/worker';
 import { isolatedNames, testConfig, withReadStoreEnv, type IsolatedNames } from '../harness/isolation';
@@ -61,7 +61,11 @@ export const useLedgerWorld = (testFile: string): LedgerWorld => {
     brokers: config.KAFKA_BROKERS,
     logLevel: logLevel.NOTHING,
   });
-  const feed = createLedgerFeedSender({ kafka, topicPrefix: config.KAFKA_TOPIC_PREFIX });
+  // As the worker process runs it: the feed's producer in a thread of its own.
+  const feed = createThreadedLedgerFeedSender({
+    kafka: { clientId: `${names.runId}-feed`, brokers: config.KAFKA_BROKERS, logLevel: logLevel.NOTHING },
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+  });
   const need = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('the ledger world is used before beforeAll');
     return value;

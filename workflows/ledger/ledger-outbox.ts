@@ -64,7 +64,7 @@ const ID_START = '{"schemaVersion":1,"recordId":'.length;
  * The recordId of a feed line as feedLine writes it: the JSON string between the fixed start and
  * `,"entity":`, which cannot occur inside a JSON string (its quotes are escaped).
  */
-const recordIdOfLine = (line: string): string =>
+export const recordIdOfLine = (line: string): string =>
   JSON.parse(line.slice(ID_START, line.indexOf(',"entity":', ID_START))) as string;
 
 export const outboxRecordIdsOf = (entry: LedgerOutboxEntry, entity: LedgerEntity): string[] => {

@@ -1,4 +1,5 @@
 import type { Kafka, Message, Producer } from 'kafkajs';
+import type { LedgerEntity } from '../../contracts/ledger';
 import { ledgerTopicOf } from '../../contracts/kafka/ledger-records';
 import { ledgerEntities } from '../ledger/ledger-collections';
 import { outboxRecordIdsOf, outboxValuesOf, type LedgerOutboxEntry } from '../ledger/ledger-outbox';
@@ -36,14 +37,21 @@ export const ensureLedgerTopics = async (kafka: Kafka, topicPrefix: string): Pro
   }
 };
 
-const sendEntry = async (
+/** One entity's feed lines of an entry and their record ids, in write order. */
+export type FeedRecords = { entity: LedgerEntity; values: string[]; recordIds: string[] };
+
+/**
+ * Sends one seller's feed lines (docs/kafka-topics.md: keyed by seller, headers recordId and
+ * schemaVersion), in produce requests under the broker's limits, acks from all in-sync replicas.
+ */
+export const sendFeedRecords = async (
   feed: { producer: Producer; topicPrefix: string },
-  entry: LedgerOutboxEntry,
+  sellerId: number,
+  records: readonly FeedRecords[],
 ): Promise<number> => {
   let sent = 0;
-  for (const entity of ledgerEntities) {
-    const values = outboxValuesOf(entry, entity);
-    const ids = outboxRecordIdsOf(entry, entity);
+  const key = String(sellerId);
+  for (const { entity, values, recordIds } of records) {
     let messages: Message[] = [];
     let bytes = 0;
     const flush = async () => {
@@ -55,11 +63,7 @@ const sendEntry = async (
     };
     for (const [index, value] of values.entries()) {
       if (messages.length >= MAX_SEND_MESSAGES || bytes + value.length > MAX_SEND_BYTES) await flush();
-      messages.push({
-        key: String(entry.sellerId),
-        value,
-        headers: { recordId: ids[index] ?? '', schemaVersion: '1' },
-      });
+      messages.push({ key, value, headers: { recordId: recordIds[index] ?? '', schemaVersion: '1' } });
       bytes += value.length;
     }
     await flush();
@@ -67,8 +71,21 @@ const sendEntry = async (
   return sent;
 };
 
-/** A sender with its own producer, connected (and the topics created) on first use. */
-export const createLedgerFeedSender = (options: { kafka: Kafka; topicPrefix: string }): LedgerFeedSender => {
+/** Per entity, the entry's feed lines and record ids (entities without records left out). */
+export const feedRecordsOf = (entry: LedgerOutboxEntry): FeedRecords[] =>
+  ledgerEntities
+    .map((entity) => ({
+      entity,
+      values: outboxValuesOf(entry, entity),
+      recordIds: outboxRecordIdsOf(entry, entity),
+    }))
+    .filter(({ values }) => values.length > 0);
+
+/**
+ * A producer of the feed's records, connected (and the topics created) on first use. The main-thread
+ * sender below and the feed thread (ledger-feed-thread.ts) both send through one.
+ */
+export const createFeedProducer = (options: { kafka: Kafka; topicPrefix: string }) => {
   const producer = options.kafka.producer({ allowAutoTopicCreation: false });
   let connected: Promise<void> | null = null;
   const connect = () => {
@@ -82,12 +99,21 @@ export const createLedgerFeedSender = (options: { kafka: Kafka; topicPrefix: str
     return connected;
   };
   return {
-    send: async (entry) => {
+    sendRecords: async (sellerId: number, records: readonly FeedRecords[]): Promise<number> => {
       await connect();
-      return sendEntry({ producer, topicPrefix: options.topicPrefix }, entry);
+      return sendFeedRecords({ producer, topicPrefix: options.topicPrefix }, sellerId, records);
     },
     disconnect: async () => {
       if (connected) await connected.then(() => producer.disconnect()).catch(() => undefined);
     },
+  };
+};
+
+/** A sender with its own producer, connected (and the topics created) on first use. */
+export const createLedgerFeedSender = (options: { kafka: Kafka; topicPrefix: string }): LedgerFeedSender => {
+  const producer = createFeedProducer(options);
+  return {
+    send: (entry) => producer.sendRecords(entry.sellerId, feedRecordsOf(entry)),
+    disconnect: () => producer.disconnect(),
   };
 };
