@@ -136,4 +136,48 @@ describe('live projectors', () => {
       await live.stop();
     }
   });
+  it('read the appends of one turn of the event loop as one batch, however many callbacks made them', async () => {
+    const { store, counter } = countingReads(openStore());
+    const { db } = context;
+    const usersRows = defineProjection<'rows'>({
+      name: 'users-turn-live',
+      collections: { rows: 'users_turn_live' },
+      filter: { categories: ['user'] },
+      project: (event) => [{ kind: 'insert', collection: 'rows', id: event.id, doc: { type: event.type } }],
+    });
+    const live = new ProjectionProcessor({ db, store, projection: usersRows });
+    live.start();
+    try {
+      const positions = projectionPositions(db);
+      const first = await store.append('user-71', [{ ...tenantEvent(71), type: 'UserRenamed' }], {
+        kind: 'any',
+      });
+      expect((await positions.waitForPosition(usersRows.name, first.position, 30_000)).reached).toBe(true);
+      await later(50);
+      const readsBefore = counter.reads;
+
+      // Ten timers of one turn, as ten requests arriving together would be: each appends in its own
+      // callback, and the projector still reads them together (docs/adr/0054).
+      const appended = await Promise.all(
+        Array.from(
+          { length: 10 },
+          () =>
+            new Promise<number>((resolve, reject) => {
+              setTimeout(() => {
+                store
+                  .append('user-71', [{ ...tenantEvent(71), type: 'UserRenamed' }], { kind: 'any' })
+                  .then((result) => resolve(result.position), reject);
+              }, 0);
+            }),
+        ),
+      );
+      const last = Math.max(...appended);
+      expect((await positions.waitForPosition(usersRows.name, last, 30_000)).reached).toBe(true);
+
+      expect(counter.reads - readsBefore).toBe(1);
+      expect(await db.collection('users_turn_live_v1').countDocuments()).toBe(11);
+    } finally {
+      await live.stop();
+    }
+  });
 });
