@@ -361,3 +361,125 @@ describe('handleCommand: metadata', () => {
     });
   });
 });
+
+describe('handleCommand: commands queued on one stream are decided together (docs/adr/0054)', () => {
+  /** Counts the store's appends (each one transaction) from now on. */
+  const countAppends = (store: EventStore) => {
+    const visible = jest.spyOn(store, 'appendVisible' as never);
+    return () => visible.mock.calls.length;
+  };
+
+  it('keeps their order, appends the queued ones in one transaction and answers each with its own event', async () => {
+    const { store, deps } = await openedAccount();
+    const appends = countAppends(store);
+    const ids = Array.from({ length: 6 }, (_, n) => `grouped-${n + 1}`);
+
+    // The first runs at once; the five that queue behind it are decided and appended together.
+    const results = await Promise.all(
+      ids.map((id, n) => handleCommand(accountDecider, request(id, deposit(n + 1)), deps)),
+    );
+
+    expect(appends()).toBe(2);
+    const stream = await store.readStream('account-1');
+    expect(stream.slice(1).map((e) => e.metadata.causationId)).toEqual(ids);
+    results.forEach((result, n) => {
+      expect(result.nextRevision).toBe(n + 1);
+      expect(result.position).toBe(stream[n + 1]?.position);
+      expect(result.events).toEqual([{ type: 'Deposited', data: { amount: n + 1 } }]);
+    });
+  });
+
+  it('decides each on the state the ones before it left; a refused one answers alone and the rest still append', async () => {
+    const { store, deps } = await openedAccount();
+    const run = (id: string, command: AccountCommand) =>
+      handleCommand(accountDecider, request(id, command), deps).then(
+        (result) => ({ id, ok: true as const, result }),
+        (error: unknown) => ({ id, ok: false as const, error }),
+      );
+
+    const outcomes = await Promise.all([
+      run('first', deposit(1)),
+      run('d5', deposit(5)),
+      run('too-much', withdraw(100)),
+      run('bad-amount', deposit(1.5)),
+      run('d7', deposit(7)),
+      // Only allowed with the deposits queued before it: 1 + 5 + 7.
+      run('w13', withdraw(13)),
+    ]);
+
+    const refused = outcomes.filter((o) => !o.ok);
+    expect(refused.map((o) => o.id)).toEqual(['too-much', 'bad-amount']);
+    expect(refused[0]?.ok === false && (refused[0].error as AppError).code).toBe('conflict');
+    expect(refused[1]?.ok === false && refused[1].error).toBeTruthy();
+    const stream = await store.readStream('account-1');
+    expect(stream.slice(1).map((e) => e.metadata.causationId)).toEqual(['first', 'd5', 'd7', 'w13']);
+    const w13 = outcomes.find((o) => o.id === 'w13');
+    expect(w13?.ok && w13.result).toMatchObject({ nextRevision: 4, position: stream[4]?.position });
+    // A later command folds the stored events to the same balance: 0 left.
+    const overdraft = await appErrorOf(handleCommand(accountDecider, request('w1', withdraw(1)), deps));
+    expect(overdraft.code).toBe('conflict');
+  });
+
+  it('checks each If-Match against the revision the commands queued before it leave', async () => {
+    const { store, deps } = await openedAccount();
+    const outcomes = await Promise.allSettled([
+      handleCommand(accountDecider, request('a', deposit(1), { ifMatch: 0 }), deps),
+      handleCommand(accountDecider, request('b', deposit(2), { ifMatch: 1 }), deps),
+      // Saw revision 1 too, but 'b' changed the stream before it: stale.
+      handleCommand(accountDecider, request('c', deposit(3), { ifMatch: 1 }), deps),
+      handleCommand(accountDecider, request('d', deposit(4), { ifMatch: 2 }), deps),
+      // Changes nothing: answered with the revision and position the commands before it left.
+      handleCommand(accountDecider, request('e', deposit()), deps),
+    ]);
+
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const stale = outcomes[2]?.status === 'rejected' ? (outcomes[2].reason as AppError) : undefined;
+    expect(stale?.code).toBe('stale');
+    const stream = await store.readStream('account-1');
+    expect(stream.slice(1).map((e) => e.metadata.causationId)).toEqual(['a', 'b', 'd']);
+    expect(outcomes[3]?.status === 'fulfilled' && outcomes[3].value.nextRevision).toBe(3);
+    expect(outcomes[4]?.status === 'fulfilled' && outcomes[4].value).toEqual({
+      events: [],
+      nextRevision: 3,
+      position: stream[3]?.position,
+    });
+  });
+
+  it("records each command's own request context, also when decided in a group", async () => {
+    const { store, deps } = await openedAccount();
+    const ids = ['ctx-1', 'ctx-2', 'ctx-3'];
+
+    await Promise.all(
+      ids.map((id, n) =>
+        runWithRequestContext({ actor: `user:${n + 1}`, requestId: `req-${id}` }, () =>
+          handleCommand(accountDecider, request(id, deposit(n + 1)), deps),
+        ),
+      ),
+    );
+
+    const stream = await store.readStream('account-1');
+    expect(
+      stream.slice(1).map((e) => [e.metadata.causationId, e.metadata.actor, e.metadata.requestId]),
+    ).toEqual(ids.map((id, n) => [id, `user:${n + 1}`, `req-${id}`]));
+  });
+
+  it('answers a command id queued twice from the first one, appending once', async () => {
+    const { store, deps } = await openedAccount();
+    const [first, again, other] = await Promise.all([
+      handleCommand(accountDecider, request('x', deposit(1)), deps),
+      handleCommand(accountDecider, request('twice', deposit(2)), deps),
+      handleCommand(accountDecider, request('twice', deposit(2)), deps),
+    ]).then(([a, b, c]) => [a, b, c]);
+
+    expect(first?.nextRevision).toBe(1);
+    expect(again).toEqual(other);
+    const stream = await store.readStream('account-1');
+    expect(stream.slice(1).map((e) => e.metadata.causationId)).toEqual(['x', 'twice']);
+  });
+});

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { RecordedEvent } from '../contracts/events/envelope';
 import { AppError } from '../contracts/errors';
 import type { Decider, DomainEvent } from '../domain/decider';
@@ -5,10 +6,11 @@ import { decodeEvents, encodeEvents, toDomainEvent, type EventCodec } from './ev
 import {
   WrongExpectedRevisionError,
   type EventStore,
+  type EventToAppend,
   type ExpectedRevision,
 } from './event-store/event-store';
 import { retry, versionConflict } from './retry';
-import { loadStreamState } from './stream-state';
+import { loadStreamState, type StreamState } from './stream-state';
 
 /**
  * Command handling for any decider (architecture.md, write side): load the stream, fold it, decide,
@@ -79,33 +81,92 @@ const answerFrom = async <Event>(
   };
 };
 
+/** The command's answer, and whether it rests on committed events that must be durable before it is given. */
+type Decided<Event> = { result: CommandResult<Event>; committed: boolean };
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- a lane holds commands of any decider; a group only ever mixes commands of one */
+type Queued = {
+  decider: Decider<any, any, any>;
+  request: CommandRequest<{ now: Date }>;
+  deps: CommandHandlerDeps;
+  /** Runs `work` in the caller's async context, so its events carry the caller's request metadata. */
+  inCallerContext: <T>(work: () => T) => T;
+  resolve: (decided: Decided<any>) => void;
+  reject: (error: unknown) => void;
+};
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+type Lane = { queued: Queued[]; draining: boolean };
+
 /**
  * Commands on one stream from one process run one after the other: racing each other they could only
- * conflict, and each lost race costs a reload and a retry. Other processes still race, which the
- * expected revision settles.
+ * conflict, and each lost race costs a reload and a retry. Commands that queued up while the ones
+ * before them ran are decided together (docs/adr/0054): the stream is loaded once, each is decided
+ * in order on the state its predecessors left, and their events are appended in one transaction.
+ * Other processes still race, which the expected revision settles.
  */
-const streamQueues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
-const oneAtATime = <T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> => {
-  let queues = streamQueues.get(store);
-  if (!queues) {
-    queues = new Map();
-    streamQueues.set(store, queues);
+const lanes = new WeakMap<EventStore, Map<string, Lane>>();
+
+/** The most commands decided and appended together. */
+const MAX_GROUP = 64;
+
+/** Consecutive queued commands of one decider and one set of dependencies, each command id once. */
+const takeGroup = (queued: Queued[]): Queued[] => {
+  const first = queued[0];
+  if (!first) return [];
+  const ids = new Set<string>();
+  let count = 0;
+  for (const item of queued) {
+    if (count >= MAX_GROUP || item.decider !== first.decider || item.deps !== first.deps) break;
+    if (ids.has(item.request.commandId)) break;
+    ids.add(item.request.commandId);
+    count += 1;
   }
-  const before = queues.get(streamId) ?? Promise.resolve();
-  const run = before.then(work, work);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(streamId, settled);
-  void settled.then(() => {
-    if (queues.get(streamId) === settled) queues.delete(streamId);
-  });
-  return run;
+  return queued.splice(0, count);
+};
+
+const runAlone = async (item: Queued): Promise<void> => {
+  try {
+    item.resolve(await item.inCallerContext(() => decideAndAppend(item.decider, item.request, item.deps)));
+  } catch (error) {
+    item.reject(error);
+  }
+};
+
+const drain = async (lanesOfStore: Map<string, Lane>, streamId: string, lane: Lane): Promise<void> => {
+  lane.draining = true;
+  try {
+    while (lane.queued.length > 0) {
+      const group = takeGroup(lane.queued);
+      const [only] = group;
+      if (group.length === 1 && only) await runAlone(only);
+      else await decideGroup(streamId, group);
+    }
+  } finally {
+    lane.draining = false;
+    if (lanesOfStore.get(streamId) === lane && lane.queued.length === 0) lanesOfStore.delete(streamId);
+  }
+};
+
+const enqueue = (item: Queued): void => {
+  const { store } = item.deps;
+  const { streamId } = item.request;
+  let lanesOfStore = lanes.get(store);
+  if (!lanesOfStore) {
+    lanesOfStore = new Map();
+    lanes.set(store, lanesOfStore);
+  }
+  let lane = lanesOfStore.get(streamId);
+  if (!lane) {
+    lane = { queued: [], draining: false };
+    lanesOfStore.set(streamId, lane);
+  }
+  lane.queued.push(item);
+  if (!lane.draining) void drain(lanesOfStore, streamId, lane);
 };
 
 /**
- * Decides and appends; answers once the events are durable. The next command on the stream starts
+ * Decides and appends; answers once the events are durable. The next commands on the stream start
  * as soon as this one's append is committed, so with a store that syncs in groups (the embedded one,
  * docs/adr/0052) one sync serves a queue of commands instead of each waiting for its own.
  */
@@ -114,16 +175,132 @@ export const handleCommand = async <State, Command extends { now: Date }, Event 
   request: CommandRequest<Command>,
   deps: CommandHandlerDeps,
 ): Promise<CommandResult<Event>> => {
-  const { result, committed } = await oneAtATime(deps.store, request.streamId, () =>
-    decideAndAppend(decider, request, deps),
+  const { result, committed } = await new Promise<Decided<Event>>((resolve, reject) =>
+    enqueue({
+      decider,
+      request,
+      deps,
+      inCallerContext: AsyncResource.bind(<T>(work: () => T): T => work()),
+      resolve,
+      reject,
+    }),
   );
   // Also when answered from an earlier delivery's events: they may be committed but not yet durable.
   if (committed) await deps.store.whenDurable?.();
   return result;
 };
 
-/** The command's answer, and whether it rests on committed events that must be durable before it is given. */
-type Decided<Event> = { result: CommandResult<Event>; committed: boolean };
+/** What the stored copy of an event reads back as (the state a later load folds is made of those). */
+const asStored = (event: DomainEvent): DomainEvent => JSON.parse(JSON.stringify(event)) as DomainEvent;
+
+type Planned =
+  | { item: Queued; kind: 'appends'; events: DomainEvent[]; from: number; count: number }
+  | { item: Queued; kind: 'unchanged'; appendedBefore: number };
+
+/**
+ * A group of queued commands on one stream (ADR 54): one load, each decided in order on the state
+ * its predecessors left, one append of all their events. A command that is refused, stale or whose
+ * events fail validation answers alone and leaves the state as it found it; a conflict with another
+ * process sends every command of the group back through the one-at-a-time path, which reloads.
+ */
+const decideGroup = async (streamId: string, group: readonly Queued[]): Promise<void> => {
+  const [first] = group;
+  if (!first) return;
+  const { decider, deps } = first;
+  const { store } = deps;
+  let loaded: StreamState<unknown>;
+  try {
+    loaded = await loadStreamState(deps, decider, streamId);
+  } catch (error) {
+    for (const item of group) item.reject(error);
+    return;
+  }
+  const planned: Planned[] = [];
+  const repeated: Queued[] = [];
+  const toAppend: EventToAppend[] = [];
+  let state: unknown = loaded.state;
+  let revision = loaded.revision;
+  for (const item of group) {
+    const { commandId, command, ifMatch } = item.request;
+    // An earlier delivery already appended it: answered from its own events, after the group.
+    if (loaded.appendedBy(commandId)) {
+      repeated.push(item);
+      continue;
+    }
+    try {
+      if (ifMatch !== undefined && ifMatch !== revision) throw staleError(streamId, ifMatch, revision);
+      const decided = decider.decide(command, state) as DomainEvent[];
+      if (decided.length === 0) {
+        planned.push({ item, kind: 'unchanged', appendedBefore: toAppend.length });
+        continue;
+      }
+      const batch = await item.inCallerContext(() =>
+        encodeEvents(deps, { streamId, commandId, now: command.now, events: decided }),
+      );
+      const next = batch.events.reduce<unknown>(
+        (folded, event) => decider.evolve(folded, asStored(event)),
+        state,
+      );
+      planned.push({
+        item,
+        kind: 'appends',
+        events: batch.events,
+        from: toAppend.length,
+        count: batch.toAppend.length,
+      });
+      toAppend.push(...batch.toAppend);
+      state = next;
+      revision += batch.toAppend.length;
+    } catch (error) {
+      item.reject(error);
+    }
+  }
+
+  const append = store.appendVisible ? store.appendVisible.bind(store) : store.append.bind(store);
+  let positions: readonly number[] = [];
+  if (toAppend.length > 0) {
+    try {
+      const appended = await append(streamId, toAppend, expectedRevisionOf(loaded.revision));
+      positions =
+        appended.positions ??
+        (await store.readStream(streamId, { fromRevision: loaded.revision + 1 })).map(
+          (event) => event.position,
+        );
+    } catch (error) {
+      const waiting = [...planned.map(({ item }) => item), ...repeated];
+      if (!(error instanceof WrongExpectedRevisionError)) {
+        for (const item of waiting) item.reject(error);
+        return;
+      }
+      // Another process wrote to the stream meanwhile: each command reloads and decides alone.
+      for (const item of waiting) await runAlone(item);
+      return;
+    }
+  }
+  for (const entry of planned) {
+    if (entry.kind === 'appends') {
+      entry.item.resolve({
+        result: {
+          events: entry.events,
+          nextRevision: loaded.revision + entry.from + entry.count,
+          position: positions[entry.from + entry.count - 1] ?? -1,
+        },
+        committed: true,
+      });
+    } else {
+      const { appendedBefore } = entry;
+      entry.item.resolve({
+        result: {
+          events: [],
+          nextRevision: loaded.revision + appendedBefore,
+          position: appendedBefore > 0 ? (positions[appendedBefore - 1] ?? -1) : loaded.position,
+        },
+        committed: appendedBefore > 0,
+      });
+    }
+  }
+  for (const item of repeated) await runAlone(item);
+};
 
 const decideAndAppend = async <State, Command extends { now: Date }, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
@@ -155,8 +332,8 @@ const decideAndAppend = async <State, Command extends { now: Date }, Event exten
 
     const batch = await encodeEvents(deps, { streamId, commandId, now: command.now, events: decided });
     try {
-      const appended = await append(streamId, batch.toAppend, expectedRevisionOf(revision));
-      return { result: { events: batch.events as Event[], ...appended }, committed: true };
+      const { nextRevision, position } = await append(streamId, batch.toAppend, expectedRevisionOf(revision));
+      return { result: { events: batch.events as Event[], nextRevision, position }, committed: true };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       current = await loadStreamState(deps, decider, streamId);

@@ -27,6 +27,12 @@ export type AppendResult = {
   nextRevision: number;
   /** Global position of the last appended event (or of the existing duplicate). */
   position: number;
+  /**
+   * The global position of each event of the append, in order, where the store knows them without
+   * another read (the embedded store). The command handler's groups (ADR 54) answer each command
+   * with its own events' positions; without this they read them back.
+   */
+  positions?: readonly number[];
 };
 
 export type ReadStreamOptions = {

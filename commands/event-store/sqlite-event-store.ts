@@ -311,7 +311,7 @@ export class SqliteEventStore implements EventStore {
     const category = categoryOf(streamId);
     const recordedAt = Date.now();
     let revision = last ?? -1;
-    let position = 0;
+    const positions: number[] = [];
     for (const event of events) {
       revision += 1;
       const info = statements.insert.run(
@@ -325,9 +325,9 @@ export class SqliteEventStore implements EventStore {
         JSON.stringify(event.metadata),
         recordedAt,
       );
-      position = Number(info.lastInsertRowid);
+      positions.push(Number(info.lastInsertRowid));
     }
-    return { nextRevision: revision, position };
+    return { nextRevision: revision, position: positions[positions.length - 1] ?? 0, positions };
   }
 
   /**
@@ -363,7 +363,12 @@ export class SqliteEventStore implements EventStore {
     const matching = events.filter((event, i) => stored[i]?.event_id === event.id).length;
     if (matching === events.length) {
       const lastStored = stored[events.length - 1];
-      if (lastStored) return { nextRevision: lastStored.revision, position: lastStored.position };
+      if (lastStored)
+        return {
+          nextRevision: lastStored.revision,
+          position: lastStored.position,
+          positions: stored.slice(0, events.length).map((ref) => ref.position),
+        };
     }
     if (matching > 0) throw new WrongExpectedRevisionError(streamId, expected, last);
     return null;
