@@ -1,129 +1,21 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
-import { ledgerTopicOf, type LedgerFeedRecord } from '../../contracts/kafka/ledger-records';
+import { ledgerTopicOf } from '../../contracts/kafka/ledger-records';
 import { analyticsGroupId } from '../../contracts/kafka/analytics';
-import type { LedgerEntity } from '../../contracts/ledger';
-import {
-  factGroups,
-  factIdOf,
-  insertFactGroups,
-  markSellersDirty,
-  type FactDoc,
-  type FactFields,
-} from '../../projections/analytics/analytics-store';
+import { insertFactGroups, markSellersDirty } from '../../projections/analytics/analytics-store';
 import { ledgerEntities } from '../ledger/ledger-collections';
 import { ensureLedgerTopics } from '../outbox/ledger-feed-sender';
+import { buildBatch, type BuiltBatch } from './ledger-facts-lines';
+import { startFactsThread } from './ledger-facts-thread-client';
 
 /**
  * The analytics consumers (docs/adr/0041-analytics-exactly-once.md): a consumer group on the five
- * ledger topics. Each batch is written as idempotent fact versions and dirty marks, and only then are
- * its offsets resolved for kafkajs to commit: a consumer killed in between redelivers the batch (and
- * any resolved in the last second), which writes the same facts again.
+ * ledger topics. Each batch is written as idempotent fact versions and a dirty mark, and only then is
+ * its offset committed: a consumer killed in between redelivers the batch (and any written in the
+ * last second), which writes the same facts again. The lines are parsed on a second thread and the
+ * writes overlap the next fetch (see "Pipelined" below).
  */
-const DAY_MS = 86_400_000;
-const digits = (text: string, from: number, to: number) => {
-  let value = 0;
-  for (let i = from; i < to; i += 1) value = value * 10 + text.charCodeAt(i) - 48;
-  return value;
-};
-/** Days since 1970-01-01 of a UTC date (Howard Hinnant's days_from_civil). */
-const daysFromCivil = (year: number, month: number, day: number) => {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-};
-/**
- * The UTC day of an ISO date. The feed's dates are JSON dates (`2024-01-31T00:00:00.000Z`, UTC), read
- * from their digits; anything else goes through Date.
- */
-export const dayOf = (iso: unknown): number => {
-  if (typeof iso === 'string' && iso.length === 24 && iso.charCodeAt(23) === 90 /* Z */)
-    return daysFromCivil(digits(iso, 0, 4), digits(iso, 5, 7), digits(iso, 8, 10));
-  return Math.floor(new Date(String(iso)).getTime() / DAY_MS);
-};
-const int = (value: unknown) => (typeof value === 'number' ? Math.round(value) : 0);
-
-const applicationsOf = (value: unknown): [string, number][] =>
-  Array.isArray(value)
-    ? value.flatMap((application: unknown) => {
-        if (typeof application !== 'object' || application === null) return [];
-        const { invoiceProviderId, amount } = application as Record<string, unknown>;
-        return typeof invoiceProviderId === 'string'
-          ? [[invoiceProviderId, int(amount)] as [string, number]]
-          : [];
-      })
-    : [];
-
-/** The fields the figures need from one feed record (contracts/ledger.ts names them). */
-export const factFieldsOf = (entity: LedgerEntity, record: LedgerFeedRecord['record']): FactFields => {
-  switch (entity) {
-    case 'customers':
-      return { entity, customerId: int(record.customerId), createdDay: dayOf(record.createdAt) };
-    case 'products':
-      return { entity };
-    case 'invoices':
-      return {
-        entity,
-        customerId: int(record.customerId),
-        day: dayOf(record.transactionDate),
-        dueDay: dayOf(record.dueDate),
-        amount: int(record.amount),
-        balance: int(record.balance),
-      };
-    case 'payments':
-    case 'creditMemos':
-      return {
-        entity,
-        customerId: int(record.customerId),
-        day: dayOf(record.date),
-        amount: int(record.amount),
-        apps: applicationsOf(record.applications),
-      };
-  }
-};
-
-/**
- * A feed line to its fact. The parse is plain JSON.parse plus field reads: the producer is ours and
- * its zod schema (contracts/kafka/ledger-records.ts) is checked by the feed tests, not per record.
- */
-const parseLine = (value: Buffer | string): LedgerFeedRecord | null => {
-  let parsed: LedgerFeedRecord;
-  try {
-    parsed = JSON.parse(value.toString()) as LedgerFeedRecord;
-  } catch {
-    return null;
-  }
-  // A line that cannot be keyed is skipped: read on, it would throw, and kafkajs would deliver the
-  // same batch again and again (a poison record stalling its partition).
-  return typeof parsed === 'object' &&
-    parsed !== null &&
-    parsed.schemaVersion === 1 &&
-    ledgerEntities.includes(parsed.entity) &&
-    Number.isSafeInteger(parsed.sellerId) &&
-    Number.isSafeInteger(parsed.epoch) &&
-    typeof parsed.providerId === 'string' &&
-    typeof parsed.record === 'object' &&
-    parsed.record !== null
-    ? parsed
-    : null;
-};
-
-export const factOf = (value: Buffer | string, offset: number): FactDoc | null => {
-  const parsed = parseLine(value);
-  if (!parsed) return null;
-  return {
-    _id: factIdOf(parsed.entity, parsed.sellerId, parsed.providerId),
-    sellerId: parsed.sellerId,
-    epoch: parsed.epoch,
-    offset,
-    ...factFieldsOf(parsed.entity, parsed.record),
-    // A tombstone: the record was deleted; its fact stays as the newest version, out of the figures.
-    ...(parsed.deleted === true ? { deleted: true as const } : {}),
-  };
-};
+export { dayOf, factFieldsOf, factOf } from './ledger-facts-lines';
 
 export type LedgerFactsConsumerOptions = {
   kafka: Kafka;
@@ -135,6 +27,12 @@ export type LedgerFactsConsumerOptions = {
   /** Called after a batch is written and before its offsets are committed (the kill test stalls here). */
   afterApply?: (batch: { topic: string; partition: number; records: number }) => Promise<void>;
   onError?: (error: unknown) => void;
+  /**
+   * Write a batch while kafkajs fetches the next (default), committing written offsets once a second
+   * itself; `false` writes inside eachBatch and lets kafkajs commit (clients shaped like kafkajs
+   * without `commitOffsets` or group events, bench/analytics-confluent.ts).
+   */
+  pipelined?: boolean;
 };
 
 export type LedgerFactsConsumer = {
@@ -144,10 +42,26 @@ export type LedgerFactsConsumer = {
   stop: () => Promise<void>;
 };
 
+/** A batch handed from eachBatch to the writer: its messages are read only when it is written. */
+type PendingBatch = {
+  topic: string;
+  partition: number;
+  messages: EachBatchPayload['batch']['messages'];
+  /** Its fact groups, being built on the facts thread. */
+  built: Promise<BuiltBatch>;
+  /** The group generation (our count of joins) it was fetched in. */
+  generation: number;
+};
+
+/** Records fetched and not yet written before eachBatch waits: about two fetches (10 MB each). */
+const MAX_PENDING_RECORDS = 50_000;
+const COMMIT_INTERVAL_MS = 1000;
+
 export const startLedgerFactsConsumer = async (
   options: LedgerFactsConsumerOptions,
 ): Promise<LedgerFactsConsumer> => {
   const now = options.now ?? (() => new Date());
+  const pipelined = options.pipelined ?? true;
   await ensureLedgerTopics(options.kafka, options.topicPrefix);
   const consumer = options.kafka.consumer({
     groupId: options.groupId ?? analyticsGroupId(options.topicPrefix),
@@ -158,49 +72,178 @@ export const startLedgerFactsConsumer = async (
   });
   let applied = 0;
   await consumer.connect();
-  await consumer.subscribe({
-    topics: ledgerEntities.map((entity) => ledgerTopicOf(options.topicPrefix, entity)),
-    fromBeginning: true,
-  });
-  const eachBatch = async (payload: EachBatchPayload) => {
-    const { batch } = payload;
-    if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale()) return;
-    // Each line straight to its packed version in its seller's group: one document per seller.
-    const groups = factGroups();
-    let records = 0;
-    for (const message of batch.messages) {
-      const parsed = message.value ? parseLine(message.value) : null;
-      if (!parsed) continue;
-      const version = {
-        entity: parsed.entity,
-        sellerId: parsed.sellerId,
-        providerId: parsed.providerId,
-        epoch: parsed.epoch,
-        offset: Number(message.offset),
-        deleted: parsed.deleted === true,
-      };
-      groups.add(version, factFieldsOf(parsed.entity, parsed.record));
-      records += 1;
-    }
-    const built = groups.build();
-    await insertFactGroups(options.db, built);
+  const topics = ledgerEntities.map((entity) => ledgerTopicOf(options.topicPrefix, entity));
+  await consumer.subscribe({ topics, fromBeginning: true });
+  // Started before the group is joined, which hides the thread's start-up.
+  const facts = pipelined ? startFactsThread() : null;
+
+  /** Parses one partition batch on this thread. */
+  const buildHere = (messages: PendingBatch['messages']): BuiltBatch =>
+    buildBatch(
+      messages.length,
+      (i) => messages[i]!.value,
+      (i) => Number(messages[i]!.offset),
+    );
+  /** Writes one partition batch's fact groups, then its dirty mark. */
+  const write = async (
+    { topic, partition, first }: { topic: string; partition: number; first: string },
+    built: BuiltBatch,
+  ) => {
+    await insertFactGroups(options.db, built.groups);
     await markSellersDirty(options.db, {
-      id: `${batch.topic}:${batch.partition}:${batch.messages[0]!.offset}`,
-      sellerIds: built.map((group) => group.sellerId),
+      id: `${topic}:${partition}:${first}`,
+      sellerIds: built.groups.map((group) => group.sellerId),
       now: now(),
     });
-    applied += records;
-    await options.afterApply?.({ topic: batch.topic, partition: batch.partition, records });
-    // A partition revoked meanwhile is committed by its new owner; ours would be refused anyway.
-    if (payload.isStale()) return;
-    // Resolved only now, after the writes: kafkajs commits resolved offsets after the batch returns
-    // (at most once a second), so a commit never runs ahead of what was written.
+    applied += built.records;
+    await options.afterApply?.({ topic, partition, records: built.records });
+  };
+
+  if (!pipelined) {
+    await consumer.run({
+      autoCommit: true,
+      autoCommitInterval: COMMIT_INTERVAL_MS,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 3,
+      eachBatch: async (payload) => {
+        const { batch } = payload;
+        if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale()) return;
+        const { topic, partition, messages } = batch;
+        await write({ topic, partition, first: messages[0]!.offset }, buildHere(messages));
+        if (payload.isStale()) return;
+        payload.resolveOffset(batch.messages[batch.messages.length - 1]!.offset);
+        await payload.heartbeat();
+      },
+    });
+    consumer.on(consumer.events.CRASH, (event) => options.onError?.(event.payload.error));
+    return { consumer, applied: () => applied, stop: () => consumer.disconnect() };
+  }
+
+  /*
+   * Pipelined (docs/adr/0041, "Commit after write"): kafkajs fetches from one broker, hands every
+   * batch of the response to eachBatch and fetches again only when all have returned, so a consumer
+   * that writes inside eachBatch leaves the broker idle while it writes and itself idle while the
+   * broker answers. Here eachBatch only queues the batch and resolves its offset (which moves the
+   * fetch position, not the group's offset: kafkajs' autoCommit is off), and the writer writes the
+   * queued batches one after another, after the next fetch request has gone out. The group's offsets
+   * are committed here, once a second, and only up to what was written: a kill before a commit
+   * redelivers written batches (idempotent, as before), never skips an unwritten one.
+   */
+  let generation = 0;
+  /** Partitions assigned in the current generation (`topic:partition`). */
+  let assigned = new Set<string>();
+  /** Per partition of the current generation: the next offset after what is written. */
+  let written = new Map<string, { topic: string; partition: number; offset: string }>();
+  const queue: PendingBatch[] = [];
+  let pendingRecords = 0;
+  let writing = false;
+  let failure: unknown = null;
+  let stopping = false;
+  /** Waiters for room in the queue, or for the queue to drain. */
+  let waiters: (() => void)[] = [];
+  const wake = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const waiter of woken) waiter();
+  };
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  const drainQueue = async () => {
+    if (writing) return;
+    writing = true;
+    try {
+      while (queue.length > 0) {
+        // Yield first: kafkajs sends the next fetch request before the writes take the thread.
+        await nextTurn();
+        const batch = queue[0]!;
+        if (failure === null) {
+          try {
+            const { topic, partition, messages } = batch;
+            await write({ topic, partition, first: messages[0]!.offset }, await batch.built);
+            const key = `${batch.topic}:${batch.partition}`;
+            // A batch of an earlier generation, or of a partition no longer ours, is written (the
+            // write is idempotent) but not committed: its partition's owner commits its own writes.
+            if (batch.generation === generation && assigned.has(key)) {
+              const next = (BigInt(batch.messages[batch.messages.length - 1]!.offset) + 1n).toString();
+              written.set(key, { topic: batch.topic, partition: batch.partition, offset: next });
+            }
+          } catch (error) {
+            // Nothing after a failed batch is committed; eachBatch throws it, kafkajs restarts
+            // from the committed offsets and the batches are delivered again.
+            failure = error;
+          }
+        }
+        queue.shift();
+        pendingRecords -= batch.messages.length;
+        wake();
+      }
+    } finally {
+      writing = false;
+      wake();
+    }
+  };
+
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    // A new generation fetches from the committed offsets again; what is queued from before is
+    // written but never committed, and a failure is retried from those offsets.
+    generation += 1;
+    failure = null;
+    written = new Map();
+    assigned = new Set(
+      Object.entries(event.payload.memberAssignment).flatMap(([topic, partitions]) =>
+        partitions.map((partition) => `${topic}:${partition}`),
+      ),
+    );
+  });
+
+  let committing: Promise<void> = Promise.resolve();
+  const commitWritten = async () => {
+    if (written.size === 0) return;
+    const offsets = [...written.values()];
+    const committedIn = generation;
+    await consumer.commitOffsets(offsets);
+    // Forget only what is unchanged since: later writes commit on the next tick.
+    if (committedIn !== generation) return;
+    for (const done of offsets) {
+      const key = `${done.topic}:${done.partition}`;
+      if (written.get(key) === done) written.delete(key);
+    }
+  };
+  const commitNow = () => {
+    committing = committing.then(commitWritten).catch((error: unknown) => {
+      // A commit refused during a rebalance: the written offsets stay for the next tick or, with
+      // the partition gone, are dropped at the join.
+      if (!stopping) options.onError?.(error);
+    });
+    return committing;
+  };
+  const committer = setInterval(() => void commitNow(), COMMIT_INTERVAL_MS);
+
+  const eachBatch = async (payload: EachBatchPayload) => {
+    const { batch } = payload;
+    if (failure !== null) throw failure as Error;
+    if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale() || stopping) return;
+    while (pendingRecords >= MAX_PENDING_RECORDS && failure === null)
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    if (failure !== null) throw failure as Error;
+    const built = facts!.build(batch.messages);
+    // Awaited by the writer in turn; a failure before then is not unhandled.
+    built.catch(() => undefined);
+    queue.push({
+      topic: batch.topic,
+      partition: batch.partition,
+      messages: batch.messages,
+      built,
+      generation,
+    });
+    pendingRecords += batch.messages.length;
+    void drainQueue();
+    // The fetch position moves on; the group's offset moves only once the batch is written.
     payload.resolveOffset(batch.messages[batch.messages.length - 1]!.offset);
     await payload.heartbeat();
   };
   await consumer.run({
-    autoCommit: true,
-    autoCommitInterval: 1000,
+    autoCommit: false,
     eachBatchAutoResolve: false,
     // One partition's writes overlap another's fetch and commit round trips.
     partitionsConsumedConcurrently: 3,
@@ -210,6 +253,15 @@ export const startLedgerFactsConsumer = async (
   return {
     consumer,
     applied: () => applied,
-    stop: () => consumer.disconnect(),
+    stop: async () => {
+      // No new batches; the queued ones are written and committed before the group is left.
+      stopping = true;
+      consumer.pause(topics.map((topic) => ({ topic })));
+      while (writing || queue.length > 0) await new Promise<void>((resolve) => waiters.push(resolve));
+      clearInterval(committer);
+      await commitNow();
+      await consumer.disconnect();
+      await facts?.close();
+    },
   };
 };

@@ -1,0 +1,74 @@
+import type { KafkaMessage } from 'kafkajs';
+import { buildBatch } from './ledger-facts-lines';
+import { startFactsThread, type FactsThread } from './ledger-facts-thread-client';
+
+const line = (sellerId: number, providerId: string, fields: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    schemaVersion: 1,
+    recordId: `invoices:${sellerId}:${providerId}:3:h`,
+    entity: 'invoices',
+    sellerId,
+    tenantId: 1000 + sellerId,
+    providerId,
+    epoch: 3,
+    changedAt: '2026-11-20T10:00:00.000Z',
+    record: {
+      customerId: 7,
+      transactionDate: '2024-02-29T00:00:00.000Z',
+      dueDate: '2024-03-30T00:00:00.000Z',
+      amount: 1200,
+      balance: 200,
+      memo: 'Fee – café ☕',
+    },
+    ...fields,
+  });
+
+const messagesOf = (values: (string | null)[], firstOffset: number): KafkaMessage[] =>
+  values.map((value, i) => ({
+    key: null,
+    value: value === null ? null : Buffer.from(value),
+    offset: String(firstOffset + i),
+    timestamp: '0',
+    attributes: 0,
+    headers: {},
+  }));
+
+describe('the analytics consumer facts thread', () => {
+  let thread: FactsThread;
+  beforeAll(() => {
+    thread = startFactsThread();
+  });
+  afterAll(() => thread.close());
+
+  it('builds the fact groups the consumer would build on its own thread, batch after batch in order', async () => {
+    const first = messagesOf(
+      [
+        line(12, 'I1'),
+        null,
+        'not json',
+        line(13, 'I2'),
+        line(12, 'I1', { deleted: true, record: {}, epoch: 4 }),
+        line(12, 'I3', { entity: 'bills' }),
+      ],
+      9_007_199_254_000,
+    );
+    const second = messagesOf([line(14, 'I9'), line(12, 'I4')], 41);
+    const inline = (messages: KafkaMessage[]) =>
+      buildBatch(
+        messages.length,
+        (i) => messages[i]!.value,
+        (i) => Number(messages[i]!.offset),
+      );
+    const [built, builtAfter] = await Promise.all([thread.build(first), thread.build(second)]);
+    expect(built).toEqual(inline(first));
+    expect(builtAfter).toEqual(inline(second));
+    // Three keyable lines of the six, in two sellers' groups, the tombstone kept as a version.
+    expect(built.records).toBe(3);
+    expect(built.groups.map((group) => group.sellerId).sort()).toEqual([12, 13]);
+    expect(built.groups.find((group) => group.sellerId === 12)?.facts).toContain('"I1",4');
+  });
+
+  it('answers a batch of nothing keyable with no groups', async () => {
+    expect(await thread.build(messagesOf([null, '[]'], 0))).toEqual({ groups: [], records: 0 });
+  });
+});
