@@ -97,4 +97,33 @@ describe('loadStreamState', () => {
     }).toThrow(TypeError);
     expect((await loadStreamState(deps, accountDecider, 'account-1')).state).toMatchObject({ balance: 0 });
   });
+  it('reads nothing again while nothing was committed, and reads again after any commit (ADR 54)', async () => {
+    const store = files.openStore();
+    const here = depsFor(store);
+    const elsewhere = depsFor(files.openStore(store.path));
+    await handleCommand(accountDecider, open, here);
+    await loadStreamState(here, accountDecider, 'account-1');
+    const reads = jest.spyOn(store, 'readStream');
+
+    // The route's check and the command of one request: the second load reads nothing.
+    await loadStreamState(here, accountDecider, 'account-1');
+    await loadStreamState(here, accountDecider, 'account-1');
+    expect(reads).toHaveBeenCalledTimes(0);
+
+    // A commit of another connection (another process), even to another stream, is looked at.
+    await handleCommand(accountDecider, { ...open, streamId: 'account-2', commandId: 'open-2' }, elsewhere);
+    await loadStreamState(here, accountDecider, 'account-1');
+    expect(reads).toHaveBeenCalledTimes(1);
+    await handleCommand(accountDecider, deposit('d2', 7), elsewhere);
+    const loaded = await loadStreamState(here, accountDecider, 'account-1');
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(loaded.state).toMatchObject({ balance: 7 });
+    expect(loaded.appendedBy('d2')).toBe(true);
+
+    // And one of this connection's own.
+    await here.store.deleteStream('account-1');
+    const reopened = await loadStreamState(here, accountDecider, 'account-1');
+    expect(reads).toHaveBeenCalledTimes(4); // the check of the cached copy, then the whole stream
+    expect(reopened.state).toEqual({ opened: false });
+  });
 });

@@ -11,8 +11,10 @@ import type { EventStore } from './event-store/event-store';
  *
  * The cached copy is checked on every load: the store must still hold, at the cached revision, the
  * very event (by id) the state was folded up to, so a stream deleted, truncated or written by another
- * process is never answered from a stale copy. Entries also expire after a minute, so personal data
- * revealed into a state does not outlive an erased key by more than that.
+ * process is never answered from a stale copy. Where the store offers a change token (ADR 54), a
+ * copy checked at the current token is answered without reading: nothing was committed since, so
+ * the route's check and the command of one request read the stream once. Entries also expire after
+ * a minute, so personal data revealed into a state does not outlive an erased key by more than that.
  */
 export type StreamState<State> = {
   state: State;
@@ -31,6 +33,8 @@ type Entry = {
   lastEventId: string;
   commandIds: Set<string>;
   cachedAt: number;
+  /** The store's change token when the copy was last checked against the store (ADR 54). */
+  checkedAt: number | undefined;
 };
 
 type Folder<State, Event> = Pick<Decider<State, unknown, Event>, 'evolve' | 'initialState'>;
@@ -100,12 +104,18 @@ export const loadStreamState = async <State, Event extends DomainEvent>(
   streamId: string,
 ): Promise<StreamState<State>> => {
   const { store } = deps;
+  // Taken before reading: a commit after it changes the token, so it is never missed.
+  const token = store.changeToken?.();
   const cached = caches.get(store)?.get(streamId)?.get(decider.evolve);
   if (cached && Date.now() - cached.cachedAt < MAX_AGE_MS) {
+    if (token !== undefined && cached.checkedAt === token) return viewOf<State>(cached);
     const recorded = await store.readStream(streamId, { fromRevision: cached.revision });
     const [anchor, ...newer] = recorded;
     if (anchor?.id === cached.lastEventId && anchor.revision === cached.revision) {
-      if (newer.length === 0) return viewOf<State>(cached);
+      if (newer.length === 0) {
+        cached.checkedAt = token;
+        return viewOf<State>(cached);
+      }
       const last = newer[newer.length - 1]!;
       const entry: Entry = {
         state: freezeInTests(await fold(deps, decider, { from: cached.state as State, recorded: newer })),
@@ -114,6 +124,7 @@ export const loadStreamState = async <State, Event extends DomainEvent>(
         lastEventId: last.id,
         commandIds: new Set([...cached.commandIds, ...causationIds(newer)]),
         cachedAt: cached.cachedAt,
+        checkedAt: token,
       };
       remember(store, { streamId, evolve: decider.evolve }, entry);
       return viewOf<State>(entry);
@@ -129,6 +140,7 @@ export const loadStreamState = async <State, Event extends DomainEvent>(
     lastEventId: last?.id ?? '',
     commandIds: new Set(causationIds(recorded)),
     cachedAt: Date.now(),
+    checkedAt: token,
   };
   if (last) remember(store, { streamId, evolve: decider.evolve }, entry);
   else cacheOf(store).delete(streamId);

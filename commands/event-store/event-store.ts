@@ -85,6 +85,12 @@ export interface EventStore {
     expected: ExpectedRevision,
   ): Promise<AppendResult>;
   whenDurable?(): Promise<void>;
+  /**
+   * Optional (the embedded store, docs/adr/0054): a number that is the same on two calls only if
+   * nothing was committed to the store in between, by this process or any other. Lets a reader skip
+   * re-reading what it read at the same number (the stream-state cache checks its copy that way).
+   */
+  changeToken?(): number;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event in the store, or -1 when it is empty. */

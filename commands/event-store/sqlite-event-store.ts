@@ -164,6 +164,9 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   private readonly appendTransaction: Database.Transaction<(request: AppendRequest) => AppendResult>;
   private lastDataVersion: number;
+  /** changeToken: commits seen, this connection's and other connections' (by PRAGMA data_version). */
+  private changes = 0;
+  private tokenDataVersion: number;
   private pollTimer: NodeJS.Timeout | undefined;
   /** `grouped` only: the WAL file (opened after the first commit), and the syncs in flight and next. */
   private readonly walPath: string | undefined;
@@ -222,6 +225,7 @@ export class SqliteEventStore implements EventStore {
     // Created once: building a transaction wrapper per append cost a measurable share of an append.
     this.appendTransaction = db.transaction((request: AppendRequest) => this.appendRows(request));
     this.lastDataVersion = this.statements.dataVersion.get() ?? 0;
+    this.tokenDataVersion = this.lastDataVersion;
   }
 
   async append(
@@ -296,7 +300,24 @@ export class SqliteEventStore implements EventStore {
   appendNow(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): AppendResult {
     if (events.length === 0) throw new Error(`Append to ${streamId}: at least one event is required`);
     assertValidExpected(expected);
-    return this.appendTransaction.immediate({ streamId, events, expected });
+    try {
+      return this.appendTransaction.immediate({ streamId, events, expected });
+    } finally {
+      this.changes += 1;
+    }
+  }
+
+  /**
+   * Changes whenever a commit happened since the last call: one of this connection's (counted
+   * here) or another connection's (PRAGMA data_version, which counts only those).
+   */
+  changeToken(): number {
+    const version = this.statements.dataVersion.get() ?? 0;
+    if (version !== this.tokenDataVersion) {
+      this.tokenDataVersion = version;
+      this.changes += 1;
+    }
+    return this.changes;
   }
 
   /** Runs inside BEGIN IMMEDIATE: holds the write lock, so the revision read here cannot go stale. */
@@ -467,6 +488,7 @@ export class SqliteEventStore implements EventStore {
 
   deleteStream(streamId: string): Promise<void> {
     return this.run(() => {
+      this.changes += 1;
       this.db
         .transaction(() => {
           this.statements.deleteEvents.run(streamId);
@@ -478,6 +500,7 @@ export class SqliteEventStore implements EventStore {
 
   truncateStream(streamId: string, beforeRevision: number): Promise<void> {
     return this.run(() => {
+      this.changes += 1;
       this.db
         .transaction(() => {
           const last = this.statements.lastRevision.get(streamId) ?? null;
