@@ -51,11 +51,25 @@ export type RecordReportArchived = DomainCommand<
     contentType: string;
     size: number;
     objectKey: string;
+    /**
+     * A job still `created` is started in the same append (JobStarted, then JobReportArchived): the
+     * scheduled send's batches begin a job with its first file (docs/adr/0038, fewer appends).
+     */
+    startJob?: boolean;
   }
 >;
 export type RecordReportEmailed = DomainCommand<
   'RecordReportEmailed',
-  { recipientId: number; reportTypes: ArchivedReportType[]; messageId: string }
+  {
+    recipientId: number;
+    reportTypes: ArchivedReportType[];
+    messageId: string;
+    /**
+     * The job's last email: JobCompleted with this result in the same append (the scheduled send's
+     * batches, docs/adr/0038). A job completed already records nothing more.
+     */
+    complete?: { result: JobJson | null };
+  }
 >;
 
 /** A live report a live reports job wrote to a cloud drive (docs/adr/0049-live-reports.md). */
@@ -141,7 +155,7 @@ const refuseInvalid = (message: string, properties: Record<string, string>) => {
 
 /** A retried archive step finds its file recorded and records nothing (docs/adr/0035-report-archive.md). */
 const recordArchived = (command: RecordReportArchived, job: KnownJob): JobEvent[] => {
-  const { data } = command;
+  const { startJob, ...data } = command.data;
   if (job.archived[archivedFileKey(data.type, data.sellerId)]) return [];
   if (isFinished(job.status)) throw alreadyFinished(job.status);
   const properties: Record<string, string> = {};
@@ -154,18 +168,29 @@ const recordArchived = (command: RecordReportArchived, job: KnownJob): JobEvent[
   refuseInvalid('The archived report is not valid.', properties);
   const taken = Object.values(job.archived).some((file) => file.archivedReportId === data.archivedReportId);
   if (taken) throw new AppError('conflict', 'The archived report id is already used by this job.');
+  const at = command.now.toISOString();
   return [
+    ...(startJob === true && job.status === 'created'
+      ? [{ type: 'JobStarted' as const, data: { jobId: job.jobId, startedAt: at } }]
+      : []),
     {
       type: 'JobReportArchived',
-      data: { jobId: job.jobId, tenantId: job.tenantId, ...data, archivedAt: command.now.toISOString() },
+      data: { jobId: job.jobId, tenantId: job.tenantId, ...data, archivedAt: at },
     },
   ];
 };
 
 /** One email per recipient and job: a retried send step finds it recorded and records nothing. */
 const recordEmailed = (command: RecordReportEmailed, job: KnownJob): JobEvent[] => {
-  const { recipientId, reportTypes, messageId } = command.data;
-  if (job.emailedRecipientIds.includes(recipientId)) return [];
+  const { recipientId, reportTypes, messageId, complete } = command.data;
+  const completing = (): JobEvent[] =>
+    complete === undefined
+      ? []
+      : finish(job, 'completed', () => ({
+          type: 'JobCompleted',
+          data: { jobId: job.jobId, result: complete.result, completedAt: command.now.toISOString() },
+        }));
+  if (job.emailedRecipientIds.includes(recipientId)) return isFinished(job.status) ? [] : completing();
   if (isFinished(job.status)) throw alreadyFinished(job.status);
   const properties: Record<string, string> = {};
   if (!isId(recipientId)) properties.recipientId = 'Must be a positive whole number.';
@@ -183,6 +208,7 @@ const recordEmailed = (command: RecordReportEmailed, job: KnownJob): JobEvent[] 
         sentAt: command.now.toISOString(),
       },
     },
+    ...completing(),
   ];
 };
 

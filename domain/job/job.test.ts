@@ -383,6 +383,49 @@ describe('archived and emailed reports', () => {
     });
   });
 
+  it("starts a created job in its first file's append when asked (the scheduled send's batches)", () => {
+    const recorded: JobEvent = {
+      type: 'JobReportArchived',
+      data: { jobId: 70, tenantId: 3, ...file(11), archivedAt: at },
+    };
+    spec
+      .given([reportJob])
+      .when(command('RecordReportArchived', { ...file(11), startJob: true }))
+      .then([{ type: 'JobStarted', data: { jobId: 70, startedAt: at } }, recorded]);
+    // A running job is not started again; without the flag a created job stays created.
+    spec
+      .given([reportJob, started])
+      .when(command('RecordReportArchived', { ...file(11), startJob: true }))
+      .then([recorded]);
+    spec
+      .given([reportJob])
+      .when(command('RecordReportArchived', file(11)))
+      .then([recorded]);
+  });
+
+  it('completes the job with its last email in one append when asked, once', () => {
+    const result = { sent: [40] };
+    const data = { recipientId: 40, reportTypes: ['WEEKLY_REPORT' as const], messageId: '<m1@x>' };
+    const done: JobEvent = { type: 'JobCompleted', data: { jobId: 70, result, completedAt: at } };
+    spec
+      .given([reportJob, started])
+      .when(command('RecordReportEmailed', { ...data, complete: { result } }))
+      .then([{ type: 'JobReportEmailed', data: { jobId: 70, ...data, sentAt: at } }, done]);
+    // Emailed before (a retry): only the completion is left; completed already: nothing at all.
+    spec
+      .given([reportJob, started, emailed(40)])
+      .when(command('RecordReportEmailed', { ...data, complete: { result } }))
+      .then([done]);
+    spec
+      .given([reportJob, started, emailed(40), completed])
+      .when(command('RecordReportEmailed', { ...data, complete: { result } }))
+      .then([]);
+    spec
+      .given([reportJob, started, emailed(40), failed])
+      .when(command('RecordReportEmailed', { ...data, complete: { result } }))
+      .then([]);
+  });
+
   it('refuses an email without report types or message id, or after the job finished', () => {
     spec
       .given([reportJob])

@@ -20,7 +20,7 @@ import { mailTo, waitForMail } from './report-mail';
  * process of its own and is SIGKILLed just after the mail server accepted the second seller's email
  * and its job recorded it. Temporal retries the batch on a new worker process, which skips what the
  * jobs record as done. Then: one email per reader, each report archived once (one record, one object,
- * one row), every job completed, and the job reactor (running throughout) started no run of its own
+ * one row), every job completed, every reader tracked once, and the job reactor (running throughout) started no run of its own
  * for any of them.
  */
 jest.setTimeout(300_000);
@@ -125,6 +125,12 @@ describe('a scheduled send killed mid-batch', () => {
       expect(jobResult.sent).toEqual([recipientIds[index]]);
       expect(events.filter((e) => e.type === 'JobReportEmailed')).toHaveLength(1);
       expect(events.filter((e) => e.type === 'JobReportArchived')).toHaveLength(1);
+      // Its reader's weekly date tracked once, also for the job killed between its completing email
+      // and the tracking (the retry tracks what that job emailed).
+      const tracked = (await world.events().store.readStream(recipientStream(recipientIds[index]!))).filter(
+        (e) => e.type === 'RecipientReportTracked',
+      );
+      expect(tracked).toHaveLength(1);
       // Exactly one email to its reader.
       await waitForMail(world.config, emails[index]!, { jobId });
       expectedKeys.push(

@@ -70,12 +70,16 @@ export type ReportParts = {
    * Client Performance job renders with pdf/render-client-performance.ts from `db`.
    */
   renderClientReport?: (request: { advisorUserId: number; asOf: Date }) => Promise<RenderedReport | null>;
-  /** Idempotent per job, type and seller (null: the job's tenant-wide file): a retry returns the first id. */
+  /**
+   * Idempotent per job, type and seller (null: the job's tenant-wide file): a retry returns the first
+   * id. `startJob` starts a job still `created` in the same append (the scheduled send's batches).
+   */
   archive: (request: {
     tenantId: number;
     sellerId: number | null;
     jobId: number;
     report: RenderedReport;
+    startJob?: boolean;
   }) => Promise<{ archivedId: number }>;
   /** A file this job archived, to attach. */
   readArchived: (request: {
@@ -84,12 +88,16 @@ export type ReportParts = {
     file: ArchivedFile;
   }) => Promise<RenderedReport>;
   wasEmailed: (request: { jobId: number; recipientId: number }) => Promise<boolean>;
-  /** Recorded once SMTP accepted the message. */
+  /**
+   * Recorded once SMTP accepted the message; with `complete`, the job's completion in the same append
+   * (the scheduled send's batches: its last email).
+   */
   recordEmailed: (request: {
     jobId: number;
     recipientId: number;
     reportTypes: ArchivedReportType[];
     messageId: string;
+    complete?: { result: ReportJobResult };
   }) => Promise<void>;
   isDemoRecipient: (email: string) => boolean;
   mailer: { send: (email: OutgoingEmail) => Promise<{ messageId: string }> };
@@ -278,7 +286,14 @@ const reportActivitiesOf = (deps: ReportDeps) => ({
    * PDF also gives the headline figures the email shows.
    */
   async renderAndArchive(
-    step: ReportJobStep & { file: ReportFile; index: number; total: number; recipientCount?: number },
+    step: ReportJobStep & {
+      file: ReportFile;
+      index: number;
+      total: number;
+      recipientCount?: number;
+      /** Start a job still `created` in the archive's append (the scheduled send's batches). */
+      startJob?: boolean;
+    },
   ): Promise<{ archived: ArchivedFile | null; summary: ReportSummary | null }> {
     const asOf = new Date(step.asOf);
     const include = sheetIncludeOf(step.file.type, step.sheets);
@@ -307,6 +322,7 @@ const reportActivitiesOf = (deps: ReportDeps) => ({
                 sellerId: step.sellerId,
                 jobId: step.jobId,
                 report,
+                ...(step.startJob ? { startJob: true } : {}),
               })
             ).archivedId,
             type: report.type,
@@ -334,21 +350,16 @@ const reportActivitiesOf = (deps: ReportDeps) => ({
       total: number;
       /** The plan's file count (absent in runs started before it was passed). */
       fileCount?: number;
+      /**
+       * The job's result should this email be sent: recorded with the email in one append, which
+       * completes the job (the scheduled send's batches; the recipient is tracked just after).
+       */
+      completeWith?: ReportJobResult;
     },
   ): Promise<SendOutcome> {
     heartbeat();
     const outcome = await sendOnce(deps, step);
-    const tracked = step.pdf ? trackedOf[step.pdf] : undefined;
-    if (outcome.status !== 'skipped' && tracked)
-      await runSystemCommand(commandContext(deps, step), recipientDecider, {
-        streamId: recipientStream(step.recipientId),
-        step: `track-${step.recipientId}`,
-        command: {
-          type: 'TrackRecipientReport',
-          now: deps.now(),
-          data: { report: tracked, sentAt: deps.now() },
-        },
-      });
+    if (outcome.status !== 'skipped') await trackSent(deps, step, step.recipientId);
     if (recordsProgress({ files: step.fileCount, recipients: step.total }))
       await recordProgress(deps, step, { stage: 'sending', done: step.index + 1, total: step.total });
     return outcome;
@@ -372,9 +383,40 @@ const reportActivitiesOf = (deps: ReportDeps) => ({
   },
 });
 
+/**
+ * TrackWeeklyDate (or monthly, welcome) of a recipient the job emailed; once per job and recipient
+ * (the command id), so a retry or a repair tracks nothing twice.
+ */
+const trackSent = async (deps: ReportDeps, step: ReportJobStep, recipientId: number): Promise<void> => {
+  const tracked = step.pdf ? trackedOf[step.pdf] : undefined;
+  if (!tracked) return;
+  await runSystemCommand(commandContext(deps, step), recipientDecider, {
+    streamId: recipientStream(recipientId),
+    step: `track-${recipientId}`,
+    command: { type: 'TrackRecipientReport', now: deps.now(), data: { report: tracked, sentAt: deps.now() } },
+  });
+};
+
+/**
+ * Tracks every recipient a completed job emailed: a batch retried after its worker died between a
+ * job's completing email and the tracking (docs/adr/0038, fewer appends) finishes what it left.
+ */
+export const trackEmailedRecipients = async (
+  deps: ReportDeps,
+  step: ReportJobStep,
+  recipientIds: readonly number[],
+): Promise<void> => {
+  for (const recipientId of recipientIds) await trackSent(deps, step, recipientId);
+};
+
 const sendOnce = async (
   deps: ReportDeps,
-  step: ReportJobStep & { recipientId: number; archived: ArchivedFile[]; summary: ReportSummary | null },
+  step: ReportJobStep & {
+    recipientId: number;
+    archived: ArchivedFile[];
+    summary: ReportSummary | null;
+    completeWith?: ReportJobResult;
+  },
 ): Promise<SendOutcome> => {
   const { recipientId } = step;
   const { parts } = deps;
@@ -426,6 +468,7 @@ const sendOnce = async (
     recipientId,
     reportTypes: step.archived.map((file) => file.type),
     messageId,
+    ...(step.completeWith ? { complete: { result: step.completeWith } } : {}),
   });
   return { recipientId, status: 'sent', messageId };
 };

@@ -5,7 +5,8 @@ import type { CommandHandlerDeps } from '../../../commands/command-handler';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EventStore } from '../../../commands/event-store/event-store';
 import { idStreamOf } from '../../../commands/id-allocator';
-import { archivedFileKey, type KnownJob } from '../../../domain/job/job';
+import type { JobJson } from '../../../contracts/events/job';
+import { archivedFileKey, isFinished, type KnownJob } from '../../../domain/job/job';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { runSystemCommand, type SystemCommandContext } from '../../sync/system-commands';
 import { currentState } from '../current-state';
@@ -100,7 +101,14 @@ const isConflict = (error: unknown) =>
  */
 export const archiveReport = async (
   deps: ReportArchiveDeps,
-  input: { tenantId: number; sellerId: number | null; jobId: number; report: RenderedReport },
+  input: {
+    tenantId: number;
+    sellerId: number | null;
+    jobId: number;
+    report: RenderedReport;
+    /** Start a job still `created` in the same append (the scheduled send's batches). */
+    startJob?: boolean;
+  },
 ): Promise<{ archivedReportId: number; objectKey: string }> => {
   const { tenantId, sellerId, jobId, report } = input;
   const job = await readJob(deps.writeSide, jobId);
@@ -143,6 +151,7 @@ export const archiveReport = async (
             contentType: report.contentType,
             size: report.bytes.byteLength,
             objectKey,
+            ...(input.startJob ? { startJob: true } : {}),
           },
         },
       });
@@ -167,17 +176,30 @@ export type ReportEmailDeps = { writeSide: CommandHandlerDeps; now: () => Date }
  */
 export const recordReportEmailed = async (
   deps: ReportEmailDeps,
-  input: { jobId: number; recipientId: number; reportTypes: ArchivedReportType[]; messageId: string },
+  input: {
+    jobId: number;
+    recipientId: number;
+    reportTypes: ArchivedReportType[];
+    messageId: string;
+    /** Completes the job with this result in the same append (the scheduled send's batches). */
+    complete?: { result: JobJson | null };
+  },
 ): Promise<void> => {
   const job = await readJob(deps.writeSide, input.jobId);
-  if (job.emailedRecipientIds.includes(input.recipientId)) return;
+  if (job.emailedRecipientIds.includes(input.recipientId) && (!input.complete || isFinished(job.status)))
+    return;
   await runSystemCommand(contextOf(deps.writeSide, job), jobDecider, {
     streamId: jobStream(input.jobId),
     step: `report-emailed:${input.recipientId}`,
     command: {
       type: 'RecordReportEmailed',
       now: deps.now(),
-      data: { recipientId: input.recipientId, reportTypes: input.reportTypes, messageId: input.messageId },
+      data: {
+        recipientId: input.recipientId,
+        reportTypes: input.reportTypes,
+        messageId: input.messageId,
+        ...(input.complete ? { complete: input.complete } : {}),
+      },
     },
   });
 };

@@ -4,7 +4,7 @@ import { jobStream } from '../../../contracts/stream-ids';
 import { isFinished } from '../../../domain/job/job';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { failureReasonOf } from '../../failure-reason';
-import { createReportActivities, type ReportDeps } from '../activities';
+import { createReportActivities, trackEmailedRecipients, type ReportDeps } from '../activities';
 import { currentState } from '../current-state';
 import { deliverPlannedReport } from '../deliver-planned-report';
 import { reportJobWorkflowId, reportRunOf } from '../report-job';
@@ -72,26 +72,74 @@ export const createScheduledBatchActivities = (
       result: 'result' in outcome ? outcome.result : null,
     });
 
-  /** Begins and plans one job; null when it had ended already. */
+  /**
+   * Plans one job; null when it had ended already. The job is not started here: its JobStarted goes
+   * with its first archived file (or its first progress, or its skip), one append fewer per job. A
+   * job completed by an earlier attempt has its emailed recipients tracked, in case that attempt's
+   * worker died between the completing email and the tracking (both once only).
+   */
   const begin = async (job: ReportJobStep) => {
     const state = await currentState(deps.writeSide, jobDecider, jobStream(job.jobId));
-    if (state.status === 'none' || isFinished(state.status)) return null;
-    return steps.beginAndPlanReport(job);
+    if (state.status === 'none' || isFinished(state.status)) {
+      if (state.status === 'completed') await trackEmailedRecipients(deps, job, state.emailedRecipientIds);
+      return null;
+    }
+    return steps.planReport(job);
   };
 
-  /** Renders, archives and sends one planned job; its result. */
-  const run = async (
-    job: ReportJobStep,
-    plan: Awaited<ReturnType<typeof steps.beginAndPlanReport>>,
-  ): Promise<ReportJobResult> => {
-    if (plan.skipped !== null)
+  type Plan = Awaited<ReturnType<typeof steps.planReport>>;
+
+  /**
+   * Renders, archives and sends one planned job: its result, or `completed` when its email's append
+   * completed it. A job of one file for one reader (the usual scheduled send) is started by its
+   * archive's append and completed by its email's (docs/adr/0038, fewer appends): JobStarted and
+   * JobReportArchived, then JobReportEmailed and JobCompleted, then the reader's tracking.
+   */
+  const run = async (job: ReportJobStep, plan: Plan): Promise<ReportJobResult | 'completed'> => {
+    if (plan.skipped !== null) {
+      await steps.beginReportJob(job);
       return {
         skipped: plan.skipped,
         archived: [],
         sent: [],
         skippedRecipients: [...plan.skippedRecipients],
       };
-    return deliverPlannedReport(steps, job, plan);
+    }
+    const [file] = plan.files;
+    const [recipientId] = plan.recipientIds;
+    if (plan.files.length !== 1 || plan.recipientIds.length !== 1 || !file || recipientId === undefined) {
+      await steps.beginReportJob(job);
+      return deliverPlannedReport(steps, job, plan);
+    }
+    const rendered = await steps.renderAndArchive({
+      ...job,
+      file,
+      index: 0,
+      total: 1,
+      recipientCount: 1,
+      startJob: true,
+    });
+    const archived = rendered.archived ? [rendered.archived] : [];
+    const skippedRecipients = [...plan.skippedRecipients];
+    const outcome = await steps.sendReportEmail({
+      ...job,
+      recipientId,
+      archived,
+      summary: rendered.summary,
+      index: 0,
+      total: 1,
+      fileCount: 1,
+      completeWith: { skipped: null, archived, sent: [recipientId], skippedRecipients },
+    });
+    if (outcome.status === 'sent') return 'completed';
+    if (outcome.status === 'skipped')
+      return {
+        skipped: null,
+        archived,
+        sent: [],
+        skippedRecipients: [...skippedRecipients, { recipientId, reason: outcome.reason }],
+      };
+    return { skipped: null, archived, sent: [recipientId], skippedRecipients };
   };
 
   return {
@@ -109,7 +157,7 @@ export const createScheduledBatchActivities = (
         finished += 1;
         ending.push(finish(job, { failure: failureReasonOf(error, sendFailed) }));
       };
-      // Begun and planned a few at a time: their JobStarted events are appended together.
+      // Planned a few at a time (reads only: each job is started by its first append).
       const plans = new Array<Awaited<ReturnType<typeof begin>> | undefined>(jobs.length);
       let next = 0;
       const planLane = async () => {
@@ -137,7 +185,7 @@ export const createScheduledBatchActivities = (
         try {
           const result = await run(job, plan);
           finished += 1;
-          ending.push(finish(job, { result }));
+          if (result !== 'completed') ending.push(finish(job, { result }));
         } catch (error) {
           fail(job, error);
         }
