@@ -213,6 +213,56 @@ describe('the analytics consumers on the real Kafka broker', () => {
     await expectFiguresOfTheLedger(store.db);
   });
 
+  it('a batch whose write fails is not committed past: the consumer restarts from it, and the figures are those of the ledger', async () => {
+    const { db } = await newStore('failing');
+    const groupId = `${names.kafkaTopicPrefix}.failing`;
+    // The store refuses the second batch's fact groups once (a full disk, a lock held too long).
+    let inserts = 0;
+    const failingDb = new Proxy(db, {
+      get: (target, property) => {
+        if (property !== 'collection') {
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function'
+            ? (value as (...args: unknown[]) => unknown).bind(target)
+            : value;
+        }
+        return (name: string) => {
+          const collection = target.collection(name);
+          if (name !== ANALYTICS_FACTS) return collection;
+          return new Proxy(collection, {
+            get: (inner, method) => {
+              const value: unknown = Reflect.get(inner, method, inner);
+              if (method === 'insertMany')
+                return (...args: Parameters<typeof inner.insertMany>) => {
+                  inserts += 1;
+                  if (inserts === 2) return Promise.reject(new Error('the store refused the write (test)'));
+                  return inner.insertMany(...args);
+                };
+              return typeof value === 'function'
+                ? (value as (...args: unknown[]) => unknown).bind(inner)
+                : value;
+            },
+          });
+        };
+      },
+    });
+    const errors: unknown[] = [];
+    running.push(
+      await startLedgerFactsConsumer({
+        kafka,
+        db: failingDb,
+        topicPrefix: config.KAFKA_TOPIC_PREFIX,
+        groupId,
+        onError: (error) => errors.push(error),
+      }),
+    );
+    await waitForGroup(groupId);
+    expect(inserts).toBeGreaterThan(2);
+    expect(errors.length).toBeGreaterThan(0);
+    await settle(db);
+    await expectFiguresOfTheLedger(db);
+  });
+
   it('a rebalance between two consumers of one group, joining and then leaving mid-feed, loses and doubles nothing', async () => {
     const { db } = await newStore('rebalance');
     const groupId = `${names.kafkaTopicPrefix}.rebalance`;

@@ -169,8 +169,18 @@ export const startLedgerFactsConsumer = async (
             }
           } catch (error) {
             // Nothing after a failed batch is committed; eachBatch throws it, kafkajs restarts
-            // from the committed offsets and the batches are delivered again.
+            // from the committed offsets and the batches are delivered again. The batch is
+            // fetched again at once, so that eachBatch runs (and throws) even at the feed's end.
             failure = error;
+            try {
+              consumer.seek({
+                topic: batch.topic,
+                partition: batch.partition,
+                offset: batch.messages[0]!.offset,
+              });
+            } catch {
+              // Not running any more: the next start fetches from the committed offsets anyway.
+            }
           }
         }
         queue.shift();
