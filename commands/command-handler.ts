@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { RecordedEvent } from '../contracts/events/envelope';
 import { AppError } from '../contracts/errors';
 import type { Decider, DomainEvent } from '../domain/decider';
@@ -10,6 +9,7 @@ import {
   type ExpectedRevision,
 } from './event-store/event-store';
 import { retry, versionConflict } from './retry';
+import { currentRequestContext, runInCapturedContext, type RequestContext } from './request-context';
 import { loadStreamState, type StreamState } from './stream-state';
 
 /**
@@ -89,8 +89,8 @@ type Queued = {
   decider: Decider<any, any, any>;
   request: CommandRequest<{ now: Date }>;
   deps: CommandHandlerDeps;
-  /** Runs `work` in the caller's async context, so its events carry the caller's request metadata. */
-  inCallerContext: <T>(work: () => T) => T;
+  /** The caller's request context: its events carry the caller's metadata, whoever runs the group. */
+  context: RequestContext | undefined;
   resolve: (decided: Decided<any>) => void;
   reject: (error: unknown) => void;
 };
@@ -127,7 +127,9 @@ const takeGroup = (queued: Queued[]): Queued[] => {
 
 const runAlone = async (item: Queued): Promise<void> => {
   try {
-    item.resolve(await item.inCallerContext(() => decideAndAppend(item.decider, item.request, item.deps)));
+    item.resolve(
+      await runInCapturedContext(item.context, () => decideAndAppend(item.decider, item.request, item.deps)),
+    );
   } catch (error) {
     item.reject(error);
   }
@@ -180,7 +182,7 @@ export const handleCommand = async <State, Command extends { now: Date }, Event 
       decider,
       request,
       deps,
-      inCallerContext: AsyncResource.bind(<T>(work: () => T): T => work()),
+      context: currentRequestContext(),
       resolve,
       reject,
     }),
@@ -234,7 +236,7 @@ const decideGroup = async (streamId: string, group: readonly Queued[]): Promise<
         planned.push({ item, kind: 'unchanged', appendedBefore: toAppend.length });
         continue;
       }
-      const batch = await item.inCallerContext(() =>
+      const batch = await runInCapturedContext(item.context, () =>
         encodeEvents(deps, { streamId, commandId, now: command.now, events: decided }),
       );
       const next = batch.events.reduce<unknown>(

@@ -109,6 +109,15 @@ export const runWithRequestContext = <T>(input: RequestContextInput, work: () =>
 export const currentRequestContext = (): RequestContext | undefined => storage.getStore();
 
 /**
+ * Runs `work` in a context taken earlier with currentRequestContext (or in none when it was
+ * undefined): work queued by one request and run by another's continuation keeps its own metadata.
+ */
+export const runInCapturedContext = <T>(context: RequestContext | undefined, work: () => T): T => {
+  if (storage.getStore() === context) return work();
+  return context ? storage.run(context, work) : storage.exit(work);
+};
+
+/**
  * The metadata of the events a command appends. `causationId` is the command id, which is how a
  * retried command finds its own events. Outside any context the system is the actor.
  */
