@@ -122,6 +122,26 @@ export const listSellerRecipients = async (
   return { recipients: await listWhere(db, filter), stale };
 };
 
+/**
+ * The recipients of several sellers of one tenant in one query, by seller (each oldest first, as
+ * listSellerRecipients gives them): the scheduled send plans a batch of sellers at once.
+ */
+export const listRecipientsOfSellers = async (
+  db: Db,
+  query: { tenantId: number; sellerIds: readonly number[] },
+): Promise<Map<number, RecipientView[]>> => {
+  requireId('tenantId', query.tenantId);
+  for (const sellerId of query.sellerIds) requireId('sellerId', sellerId);
+  const bySeller = new Map<number, RecipientView[]>(query.sellerIds.map((sellerId) => [sellerId, []]));
+  if (query.sellerIds.length === 0) return bySeller;
+  const views = await listWhere(db, {
+    tenantId: query.tenantId,
+    sellerId: { $in: [...new Set(query.sellerIds)] },
+  });
+  for (const view of views) bySeller.get(view.SellerId)?.push(view);
+  return bySeller;
+};
+
 export type AdminRecipientsQuery = {
   states?: readonly RecipientState[];
   tenantId?: number;

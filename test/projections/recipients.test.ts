@@ -6,6 +6,7 @@ import { userDecider } from '../../domain/user/user-decider';
 import {
   countRecipientsByTenant,
   listAdminRecipients,
+  listRecipientsOfSellers,
   listSellerRecipients,
   listTenantRecipients,
 } from '../../projections/recipients/query-recipients';
@@ -174,6 +175,19 @@ describe('a tenant’s report recipients', () => {
       TrackWeeklyDate: '2026-01-06T08:00:00.000Z',
       TrackMonthlyDate: null,
     });
+  });
+
+  it('lists several sellers’ recipients in one query, each seller’s as listed alone', async () => {
+    const bySeller = await listRecipientsOfSellers(context.db, { tenantId: 1, sellerIds: [11, 12, 99] });
+    expect([...bySeller.keys()]).toEqual([11, 12, 99]);
+    for (const sellerId of [11, 12])
+      expect(bySeller.get(sellerId)).toEqual(
+        (await listSellerRecipients(context.db, { sellerId, tenantId: 1 })).recipients,
+      );
+    expect(ids(bySeller.get(11)!)).toEqual([31, 32]);
+    expect(bySeller.get(99)).toEqual([]);
+    // Another tenant's seller has none through this tenant.
+    expect((await listRecipientsOfSellers(context.db, { tenantId: 2, sellerIds: [11] })).get(11)).toEqual([]);
   });
 
   it('shows the user’s current email, since it is read from the users read model', async () => {

@@ -10,7 +10,8 @@ import { jobDecider } from '../../domain/job/job-decider';
 import { recipientDecider } from '../../domain/recipient/recipient-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
-import { listSellerRecipients } from '../../projections/recipients/query-recipients';
+import type { TenantState } from '../../domain/tenant/tenant';
+import { listSellerRecipients, type RecipientView } from '../../projections/recipients/query-recipients';
 import type { OutgoingEmail } from '../email/smtp-mailer';
 import { runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
 import { currentState } from './current-state';
@@ -193,8 +194,14 @@ const recordProgress = (
     command: { type: 'RecordJobProgress', now: deps.now(), data: progress },
   });
 
+/**
+ * What a plan may be given instead of reading it itself: the tenant's state and the seller's
+ * subscriptions, read once for a batch of sellers (the scheduled send's batches).
+ */
+export type PlanReads = { tenant: TenantState; recipients: RecipientView[] };
+
 /** Who and what, from the seller's and tenant's current state and the seller's subscriptions. */
-const planFor = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPlan> => {
+const planFor = async (deps: ReportDeps, step: ReportJobStep, reads?: PlanReads): Promise<ReportPlan> => {
   const skip = (reason: string): ReportPlan => ({
     skipped: reason,
     files: [],
@@ -208,12 +215,11 @@ const planFor = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPla
   const now = deps.now();
   if (step.requireRecentData && now.getTime() - Date.parse(seller.collectionDate) > dayMs)
     return skip(reportSkips.noRecentData);
-  const tenant = await currentState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
+  const tenant =
+    reads?.tenant ?? (await currentState(deps.writeSide, tenantDecider, tenantStream(step.tenantId)));
   if (tenant.status !== 'active') return skip(reportSkips.tenantInactive);
-  const { recipients } = await listSellerRecipients(deps.db, {
-    sellerId: step.sellerId,
-    tenantId: step.tenantId,
-  });
+  const { recipients } =
+    reads ?? (await listSellerRecipients(deps.db, { sellerId: step.sellerId, tenantId: step.tenantId }));
   const chosen = chooseRecipients(recipients, {
     pdf: step.pdf,
     selection: step.recipients,
@@ -251,8 +257,12 @@ const beginJob = async (deps: ReportDeps, step: ReportJobStep): Promise<void> =>
   });
 };
 
-const planAndRecord = async (deps: ReportDeps, step: ReportJobStep): Promise<ReportPlan> => {
-  const plan = await planFor(deps, step);
+const planAndRecord = async (
+  deps: ReportDeps,
+  step: ReportJobStep,
+  reads?: PlanReads,
+): Promise<ReportPlan> => {
+  const plan = await planFor(deps, step, reads);
   if (
     plan.skipped === null &&
     recordsProgress({ files: plan.files.length, recipients: plan.recipientIds.length })
@@ -382,6 +392,13 @@ const reportActivitiesOf = (deps: ReportDeps) => ({
     });
   },
 });
+
+/** The plan of a scheduled send's job, with its batch's tenant and subscriptions read once. */
+export const planBatchedReport = (
+  deps: ReportDeps,
+  step: ReportJobStep,
+  reads: PlanReads,
+): Promise<ReportPlan> => planAndRecord(deps, step, reads);
 
 /**
  * TrackWeeklyDate (or monthly, welcome) of a recipient the job emailed; once per job and recipient

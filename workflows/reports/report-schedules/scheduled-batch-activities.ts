@@ -1,10 +1,18 @@
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Config } from '../../../contracts/config';
-import { jobStream } from '../../../contracts/stream-ids';
 import { isFinished } from '../../../domain/job/job';
 import { jobDecider } from '../../../domain/job/job-decider';
 import { failureReasonOf } from '../../failure-reason';
-import { createReportActivities, trackEmailedRecipients, type ReportDeps } from '../activities';
+import { jobStream, tenantStream } from '../../../contracts/stream-ids';
+import { tenantDecider } from '../../../domain/tenant/tenant-decider';
+import { listRecipientsOfSellers } from '../../../projections/recipients/query-recipients';
+import {
+  createReportActivities,
+  planBatchedReport,
+  trackEmailedRecipients,
+  type PlanReads,
+  type ReportDeps,
+} from '../activities';
 import { currentState } from '../current-state';
 import { deliverPlannedReport } from '../deliver-planned-report';
 import { reportJobWorkflowId, reportRunOf } from '../report-job';
@@ -78,13 +86,13 @@ export const createScheduledBatchActivities = (
    * job completed by an earlier attempt has its emailed recipients tracked, in case that attempt's
    * worker died between the completing email and the tracking (both once only).
    */
-  const begin = async (job: ReportJobStep) => {
+  const begin = async (job: ReportJobStep, reads: PlanReads) => {
     const state = await currentState(deps.writeSide, jobDecider, jobStream(job.jobId));
     if (state.status === 'none' || isFinished(state.status)) {
       if (state.status === 'completed') await trackEmailedRecipients(deps, job, state.emailedRecipientIds);
       return null;
     }
-    return steps.planReport(job);
+    return planBatchedReport(deps, job, reads);
   };
 
   type Plan = Awaited<ReturnType<typeof steps.planReport>>;
@@ -159,13 +167,25 @@ export const createScheduledBatchActivities = (
       };
       // Planned a few at a time (reads only: each job is started by its first append).
       const plans = new Array<Awaited<ReturnType<typeof begin>> | undefined>(jobs.length);
+      // The tenant and every seller's subscriptions read once for the batch, not once a job.
+      const [tenant, recipientsBySeller] = await Promise.all([
+        currentState(deps.writeSide, tenantDecider, tenantStream(step.tenantId)),
+        listRecipientsOfSellers(deps.db, {
+          tenantId: step.tenantId,
+          sellerIds: jobs.map((job) => job.sellerId),
+        }),
+      ]);
       let next = 0;
       const planLane = async () => {
         while (next < jobs.length) {
           const index = next;
           next += 1;
           try {
-            plans[index] = await begin(jobs[index]!);
+            const job = jobs[index]!;
+            plans[index] = await begin(job, {
+              tenant,
+              recipients: recipientsBySeller.get(job.sellerId) ?? [],
+            });
           } catch (error) {
             fail(jobs[index]!, error);
           }
