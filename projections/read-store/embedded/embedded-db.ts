@@ -62,6 +62,21 @@ export class EmbeddedDb {
     this.observe = options.observeStatements;
   }
 
+  private changeStatement: Database.Statement | undefined;
+
+  /**
+   * Equal on two calls only if nothing was written in between: rows or schema by this connection
+   * (total_changes, schema_version) or anything by another one (data_version). Lets a cache in the
+   * process skip a keyed read while the store is quiet (docs/adr/0054).
+   */
+  changeToken(): string {
+    this.changeStatement ??= this.sqlite.prepare(
+      'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d, (SELECT schema_version FROM pragma_schema_version) AS s',
+    );
+    const { c, d, s } = this.changeStatement.get() as { c: number; d: number; s: number };
+    return `${c}:${d}:${s}`;
+  }
+
   collection<T = Record<string, unknown>>(name: string): EmbeddedCollection<T> {
     let collection = this.opened.get(name);
     if (!collection) {
