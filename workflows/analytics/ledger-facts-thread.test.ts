@@ -68,6 +68,35 @@ describe('the analytics consumer facts thread', () => {
     expect(built.groups.find((group) => group.sellerId === 12)?.facts).toContain('"I1",4');
   });
 
+  it('reads the values wherever kafkajs left them: slices of one response buffer, or buffers of their own', async () => {
+    const values = [line(21, 'I1'), null, line(22, 'I2'), '', line(21, 'I3', { deleted: true, record: {} })];
+    // As kafkajs decodes a response: slices of one buffer, with each record's key and headers between.
+    const response = Buffer.from(values.map((value) => `<key and headers>${value ?? ''}`).join(''));
+    let at = 0;
+    const slices = messagesOf(values, 500).map((message, i) => {
+      at += '<key and headers>'.length;
+      const length = Buffer.byteLength(values[i] ?? '');
+      const value = values[i] === null ? null : response.subarray(at, at + length);
+      at += length;
+      return { ...message, value };
+    });
+    // Each value a buffer of its own (not from the shared pool).
+    const separate = messagesOf(values, 500).map((message) => {
+      if (!message.value) return message;
+      const value = Buffer.alloc(message.value.length);
+      message.value.copy(value);
+      return { ...message, value };
+    });
+    const expected = buildBatch(
+      values.length,
+      (i) => values[i] ?? null,
+      (i) => 500 + i,
+    );
+    expect(expected.records).toBe(3);
+    expect(await thread.build(slices)).toEqual(expected);
+    expect(await thread.build(separate)).toEqual(expected);
+  });
+
   it('answers a batch of nothing keyable with no groups', async () => {
     expect(await thread.build(messagesOf([null, '[]'], 0))).toEqual({ groups: [], records: 0 });
   });

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { buildBatch } from './ledger-facts-lines';
-import type { FactsThreadReply, FactsThreadRequest } from './ledger-facts-thread-client';
+import { columnsOf, type FactsThreadReply, type FactsThreadRequest } from './ledger-facts-thread-client';
 
 const port = parentPort;
 if (!port) throw new Error('ledger-facts-thread runs as a worker thread only');
@@ -13,16 +13,17 @@ if (!port) throw new Error('ledger-facts-thread runs as a worker thread only');
 port.on('message', (request: FactsThreadRequest) => {
   try {
     const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
-    const { ends, offsets } = request;
+    const { starts, ends, offsets } = request;
     const built = buildBatch(
       ends.length,
-      (i) =>
-        ends[i]! > (i === 0 ? 0 : ends[i - 1]!)
-          ? bytes.toString('utf8', i === 0 ? 0 : ends[i - 1]!, ends[i])
-          : null,
+      (i) => (ends[i]! > starts[i]! ? bytes.toString('utf8', starts[i], ends[i]) : null),
       (i) => offsets[i]!,
     );
-    port.postMessage({ id: request.id, ...built } satisfies FactsThreadReply);
+    port.postMessage({
+      id: request.id,
+      columns: columnsOf(built.groups),
+      records: built.records,
+    } satisfies FactsThreadReply);
   } catch (error) {
     port.postMessage({
       id: request.id,
