@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkpointSignal } from '../../projections/framework/checkpoint-signal';
-import { saveCheckpoint } from '../../projections/framework/read-model-versions';
+import { PROJECTION_CHECKPOINTS, saveCheckpoint } from '../../projections/framework/read-model-versions';
 import { openReadStore, type ReadStore } from '../../projections/read-store/open-read-store';
 import { USERS } from '../../projections/users/users-projection';
 import { createCallerFactsCache, callerFactsTtlMs, type CachedCallerFacts } from './caller-facts-cache';
@@ -114,5 +114,30 @@ describe('the caller facts cache', () => {
     const reads = membershipReads;
     await processA({ ...query, afterPosition: 1 });
     expect(membershipReads).toBeGreaterThan(reads);
+  });
+  it('reads no checkpoint while the store is quiet, and sees at once what another connection projected', async () => {
+    // A second connection to the same file: another gateway process (ADR 54).
+    let checkpointReads = 0;
+    const other = await openReadStore(
+      { DATA_DIR: dir },
+      {
+        observeStatements: ({ collection, sql }) => {
+          if (collection === PROJECTION_CHECKPOINTS && sql.startsWith('SELECT')) checkpointReads += 1;
+        },
+      },
+    );
+    try {
+      const here = createCallerFactsCache(other.db, () => clock);
+      await here(query);
+      const before = checkpointReads;
+      expect(before).toBeGreaterThan(0);
+      for (let i = 0; i < 5; i += 1) expect((await here(query)).membership?.status).toBe('ACTIVE');
+      expect(checkpointReads).toBe(before);
+
+      await project(2, 'DISABLED');
+      expect((await here(query)).membership?.status).toBe('DISABLED');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { callerFacts, type CallerFacts } from '../../projections/users/caller-facts';
 import { checkpointSignal } from '../../projections/framework/checkpoint-signal';
+import { readStoreChangeToken } from '../../projections/framework/read-store-change';
 import { cachedVersion, loadCheckpoints } from '../../projections/framework/read-model-versions';
 import { TENANTS } from '../../projections/tenants/tenants-projection';
 import { USERS } from '../../projections/users/users-projection';
@@ -20,12 +21,21 @@ const maxEntries = 10_000;
  * the write). Both move only after their writes, so facts read after the marker are never older than
  * it says.
  */
-const markerOf = async (db: Db): Promise<string> => {
+type SavedCheckpoints = { key: string; values: number[] };
+
+const markerOf = async (db: Db, memo: { last?: SavedCheckpoints }): Promise<string> => {
   const targets = [
     { name: USERS, version: await cachedVersion(db, USERS) },
     { name: TENANTS, version: await cachedVersion(db, TENANTS) },
   ];
-  const saved = [...(await loadCheckpoints(db, targets)).values()];
+  // Nothing written to the read store since the last read (ADR 54): the saved checkpoints are as read.
+  const token = readStoreChangeToken(db);
+  const key = token === undefined ? undefined : `${token}/${targets[0]?.version}/${targets[1]?.version}`;
+  let saved = key !== undefined && memo.last?.key === key ? memo.last.values : undefined;
+  if (!saved) {
+    saved = [...(await loadCheckpoints(db, targets)).values()];
+    if (key !== undefined) memo.last = { key, values: saved };
+  }
   return targets
     .map(({ name, version }, index) => {
       const announced = checkpointSignal.announcedHere(db.databaseName, name, version);
@@ -45,12 +55,13 @@ export type CachedCallerFacts = (query: CallerFactsQuery) => Promise<CallerFacts
  */
 export const createCallerFactsCache = (db: Db, clock: () => Date): CachedCallerFacts => {
   const entries = new Map<string, { facts: CallerFacts; marker: string; cachedAt: number }>();
+  const memo: { last?: SavedCheckpoints } = {};
   return async (query) => {
     if (query.afterPosition !== undefined) return callerFacts(db, query);
     const key = `${query.userId}:${query.tenantId ?? '-'}`;
     const now = clock().getTime();
     // The marker is read before the facts: facts read after it can only be newer than it says.
-    const marker = await markerOf(db);
+    const marker = await markerOf(db, memo);
     const cached = entries.get(key);
     if (cached && cached.marker === marker && now - cached.cachedAt < callerFactsTtlMs) return cached.facts;
     const facts = await callerFacts(db, query);

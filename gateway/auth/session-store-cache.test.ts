@@ -83,3 +83,41 @@ describe('the session cache', () => {
     expect(await processB.resume(token, new Date(now.getTime() + 40 * 60_000))).toBeNull();
   });
 });
+
+describe('the session cache on a quiet store (docs/adr/0054)', () => {
+  it('reads no epoch while nothing was written, and refuses at once what another connection revoked', async () => {
+    // A second connection to the same file: another gateway process.
+    let epochReads = 0;
+    const other = await openReadStore(
+      { DATA_DIR: dir },
+      {
+        observeStatements: ({ collection, sql }) => {
+          if (collection === 'session_epochs' && sql.startsWith('SELECT')) epochReads += 1;
+        },
+      },
+    );
+    try {
+      const here = await createSessionStore(other.db);
+      // Gives the epochs' collection a row (reads of a collection that does not exist yet run no SQL).
+      await processA.revoke(await signIn(8));
+      const token = await signIn();
+      const kept = await signIn();
+      expect(await here.resume(token, now)).toMatchObject({ userId: 7 });
+      expect(await here.resume(kept, now)).toMatchObject({ userId: 7 });
+      const readsBefore = epochReads;
+
+      for (let i = 1; i <= 5; i += 1) {
+        expect(await here.resume(token, new Date(now.getTime() + i * 1000))).toMatchObject({ userId: 7 });
+      }
+      expect(readsBefore).toBeGreaterThan(0);
+      expect(epochReads).toBe(readsBefore);
+
+      await processA.revokeAllOf(7, { except: kept });
+      expect(await here.resume(token, now)).toBeNull();
+      expect(epochReads).toBeGreaterThan(readsBefore);
+      expect(await here.resume(kept, now)).toMatchObject({ userId: 7 });
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
+import { readStoreChangeToken } from '../../projections/framework/read-store-change';
 
 /**
  * Server-side sessions: the browser holds only a random token in an httpOnly, SameSite cookie; the store
@@ -68,7 +69,8 @@ const maxCachedSessions = 10_000;
 export const SESSION_EPOCHS = 'session_epochs';
 type SessionEpochDoc = { _id: number; epoch: number };
 
-type CachedSession = { doc: SessionDoc; epoch: number; cachedAt: number };
+/** `checkedAt`: the read store's change token when the epoch was last read (ADR 54). */
+type CachedSession = { doc: SessionDoc; epoch: number; cachedAt: number; checkedAt: string | undefined };
 
 export const createSessionStore = async (db: Db): Promise<SessionStore> => {
   const sessions: Collection<SessionDoc> = db.collection('sessions');
@@ -92,9 +94,9 @@ export const createSessionStore = async (db: Db): Promise<SessionStore> => {
     for (const [hash, entry] of cache) if (entry.doc.userId === userId) cache.delete(hash);
     await epochs.updateOne({ _id: userId }, { $inc: { epoch: 1 } }, { upsert: true });
   };
-  const remember = (doc: SessionDoc, epoch: number, now: Date) => {
+  const remember = (doc: SessionDoc, now: Date, read: { epoch: number; checkedAt: string | undefined }) => {
     cache.delete(doc._id);
-    cache.set(doc._id, { doc, epoch, cachedAt: now.getTime() });
+    cache.set(doc._id, { doc, cachedAt: now.getTime(), ...read });
     if (cache.size > maxCachedSessions) cache.delete(cache.keys().next().value as string);
   };
   const isLive = (doc: SessionDoc, now: Date) => doc.idleExpiresAt > now && doc.absoluteExpiresAt > now;
@@ -108,15 +110,22 @@ export const createSessionStore = async (db: Db): Promise<SessionStore> => {
   const load = async (hash: string, now: Date): Promise<SessionDoc | null> => {
     const cached = cache.get(hash);
     if (cached && now.getTime() - cached.cachedAt < sessionCacheTtlMs && isLive(cached.doc, now)) {
-      if ((await epochOf(cached.doc.userId)) === cached.epoch) return cached.doc;
+      // Nothing written to the store since the epoch was read (by any process): it cannot have moved.
+      const token = readStoreChangeToken(db);
+      if (token !== undefined && token === cached.checkedAt) return cached.doc;
+      if ((await epochOf(cached.doc.userId)) === cached.epoch) {
+        cached.checkedAt = token;
+        return cached.doc;
+      }
     }
     cache.delete(hash);
     const doc = await sessions.findOne({ _id: hash });
     if (!doc) return null;
     // An epoch read after the document could be newer than it: read it first, then the document again.
+    const token = readStoreChangeToken(db);
     const epoch = await epochOf(doc.userId);
     const fresh = await sessions.findOne({ _id: hash });
-    if (fresh) remember(fresh, epoch, now);
+    if (fresh) remember(fresh, now, { epoch, checkedAt: token });
     return fresh;
   };
 
