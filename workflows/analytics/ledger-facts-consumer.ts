@@ -236,7 +236,12 @@ export const startLedgerFactsConsumer = async (
     while (pendingRecords >= MAX_PENDING_RECORDS && failure === null)
       await new Promise<void>((resolve) => waiters.push(resolve));
     if (failure !== null) throw failure as Error;
-    const built = facts!.build(batch.messages);
+    const { messages } = batch;
+    // A thread that failed or hung: the batch is built here instead (the same function).
+    const built = facts!.build(messages).catch((error: unknown) => {
+      options.onError?.(error);
+      return buildHere(messages);
+    });
     // Awaited by the writer in turn; a failure before then is not unhandled.
     built.catch(() => undefined);
     queue.push({

@@ -115,9 +115,13 @@ export const linesOf = (messages: readonly KafkaMessage[]): Omit<FactsThreadRequ
  * The analytics consumer's second thread (docs/adr/0041, "Two threads"): parsing and packing the feed
  * lines (JSON.parse and its garbage are about a third of the consumer's CPU) move off the thread that
  * runs kafkajs and the store's writes. Copying the values costs the consumer's thread about 0.02 us a
- * record (`linesOf`). A thread that died is started again on the next batch; the batches it held fail, and the
- * consumer redelivers them from the committed offsets.
+ * record (`linesOf`). A thread that died, or did not answer a batch within `BUILD_TIMEOUT_MS`
+ * (ended then), is started again on the next batch; the batches it held fail, and the consumer
+ * builds them on its own thread instead.
  */
+/** Far beyond a batch's build (about 30 ms for 8,000 lines): a thread this late is stuck. */
+export const BUILD_TIMEOUT_MS = 20_000;
+
 export const startFactsThread = (): FactsThread => {
   const pending = new Map<number, { resolve: (built: BuiltBatch) => void; reject: (error: Error) => void }>();
   let thread: Worker | null = null;
@@ -155,7 +159,24 @@ export const startFactsThread = (): FactsThread => {
         const { bytes, starts, ends, offsets } = linesOf(messages);
         thread ??= start();
         const id = nextId++;
-        pending.set(id, { resolve, reject });
+        const sentTo = thread;
+        const timer = setTimeout(() => {
+          if (!pending.has(id)) return;
+          // Its exit rejects every batch it held.
+          if (thread === sentTo) thread = null;
+          void sentTo.terminate();
+        }, BUILD_TIMEOUT_MS);
+        timer.unref();
+        pending.set(id, {
+          resolve: (built) => {
+            clearTimeout(timer);
+            resolve(built);
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        });
         thread.postMessage({ id, bytes, starts, ends, offsets } satisfies FactsThreadRequest, [
           bytes.buffer,
           starts.buffer,
