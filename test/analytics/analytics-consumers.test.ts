@@ -175,13 +175,15 @@ describe('the analytics consumers on the real Kafka broker', () => {
     await settle(db);
     await expectFiguresOfTheLedger(db);
 
-    // The whole feed again, from the beginning, under another group: every record applied twice.
+    // The whole feed again, from the beginning, under another group: every record applied twice
+    // (this time parsed on the consumer's own thread, not the facts thread).
     const again = `${names.kafkaTopicPrefix}.again`;
     const second = await startLedgerFactsConsumer({
       kafka,
       db,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       groupId: again,
+      factsThread: false,
     });
     running.push(second);
     await waitForGroup(again);

@@ -33,6 +33,11 @@ export type LedgerFactsConsumerOptions = {
    * without `commitOffsets` or group events, bench/analytics-confluent.ts).
    */
   pipelined?: boolean;
+  /**
+   * Pipelined only: parse the lines on the facts thread (default) or in the writer, on the consumer's
+   * thread (one core: the thread's hand-off costs about 0.5 us a record of CPU, bench/README.md).
+   */
+  factsThread?: boolean;
 };
 
 export type LedgerFactsConsumer = {
@@ -47,8 +52,8 @@ type PendingBatch = {
   topic: string;
   partition: number;
   messages: EachBatchPayload['batch']['messages'];
-  /** Its fact groups, being built on the facts thread. */
-  built: Promise<BuiltBatch>;
+  /** Its fact groups, being built on the facts thread; null: built by the writer. */
+  built: Promise<BuiltBatch> | null;
   /** The group generation (our count of joins) it was fetched in. */
   generation: number;
 };
@@ -75,7 +80,7 @@ export const startLedgerFactsConsumer = async (
   const topics = ledgerEntities.map((entity) => ledgerTopicOf(options.topicPrefix, entity));
   await consumer.subscribe({ topics, fromBeginning: true });
   // Started before the group is joined, which hides the thread's start-up.
-  const facts = pipelined ? startFactsThread() : null;
+  const facts = pipelined && options.factsThread !== false ? startFactsThread() : null;
 
   /** Parses one partition batch on this thread. */
   const buildHere = (messages: PendingBatch['messages']): BuiltBatch =>
@@ -159,7 +164,8 @@ export const startLedgerFactsConsumer = async (
         if (failure === null) {
           try {
             const { topic, partition, messages } = batch;
-            await write({ topic, partition, first: messages[0]!.offset }, await batch.built);
+            const built = batch.built ? await batch.built : buildHere(messages);
+            await write({ topic, partition, first: messages[0]!.offset }, built);
             const key = `${batch.topic}:${batch.partition}`;
             // A batch of an earlier generation, or of a partition no longer ours, is written (the
             // write is idempotent) but not committed: its partition's owner commits its own writes.
@@ -238,12 +244,11 @@ export const startLedgerFactsConsumer = async (
     if (failure !== null) throw failure as Error;
     const { messages } = batch;
     // A thread that failed or hung: the batch is built here instead (the same function).
-    const built = facts!.build(messages).catch((error: unknown) => {
-      options.onError?.(error);
-      return buildHere(messages);
-    });
-    // Awaited by the writer in turn; a failure before then is not unhandled.
-    built.catch(() => undefined);
+    const built =
+      facts?.build(messages).catch((error: unknown) => {
+        options.onError?.(error);
+        return buildHere(messages);
+      }) ?? null;
     queue.push({
       topic: batch.topic,
       partition: batch.partition,
