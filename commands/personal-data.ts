@@ -145,39 +145,48 @@ export const createPersonalDataProtector = (deps: {
     };
   };
 
+  /**
+   * Parses every sealed value first, fetches each subject's key once, then decrypts synchronously:
+   * an await per field and event cost a PUT more than the decryption itself (docs/adr/0054).
+   */
   const reveal = async (events: readonly RecordedEvent[]) => {
+    const sealed = new Map<unknown, Sealed>();
+    const subjects = new Set<string>();
+    const note = (value: unknown) => {
+      const parsed = parseSealed(value);
+      if (!parsed) return;
+      sealed.set(value, parsed);
+      subjects.add(parsed.subject);
+    };
+    for (const event of events) {
+      const { data } = event;
+      if (data !== null && typeof data === 'object' && !Array.isArray(data))
+        Object.values(data).forEach(note);
+      note(event.metadata.ip);
+      note(event.metadata.body);
+    }
     // One key lookup per subject per batch: a stream usually has one subject.
-    const cache = new Map<string, Promise<Buffer | null>>();
-    const keyOf = (subject: string) => {
-      let key = cache.get(subject);
-      if (!key) {
-        key = keys.existingKey(subject);
-        cache.set(subject, key);
+    const keyList = await Promise.all([...subjects].map((subject) => keys.existingKey(subject)));
+    const keyOf = new Map([...subjects].map((subject, index) => [subject, keyList[index] ?? null]));
+    const open = (value: unknown, field: string): unknown => {
+      const found = sealed.get(value);
+      return found ? decrypt(found, keyOf.get(found.subject) ?? null, field) : value;
+    };
+    return events.map((event): RecordedEvent => {
+      let data = event.data;
+      if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+        data = Object.fromEntries(
+          Object.entries(data).map(([field, value]) => [field, open(value, `data.${field}`)]),
+        );
       }
-      return key;
-    };
-    const open = async (value: unknown, field: string): Promise<unknown> => {
-      const sealed = parseSealed(value);
-      return sealed ? decrypt(sealed, await keyOf(sealed.subject), field) : value;
-    };
-    return Promise.all(
-      events.map(async (event): Promise<RecordedEvent> => {
-        let data = event.data;
-        if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-          const entries = await Promise.all(
-            Object.entries(data).map(async ([field, value]) => [field, await open(value, `data.${field}`)]),
-          );
-          data = Object.fromEntries(entries) as unknown;
-        }
-        const ip = await open(event.metadata.ip, 'metadata.ip');
-        const body = await open(event.metadata.body, 'metadata.body');
-        return {
-          ...event,
-          data,
-          metadata: { ...event.metadata, ip: typeof ip === 'string' ? ip : null, body },
-        };
-      }),
-    );
+      const ip = open(event.metadata.ip, 'metadata.ip');
+      const body = open(event.metadata.body, 'metadata.body');
+      return {
+        ...event,
+        data,
+        metadata: { ...event.metadata, ip: typeof ip === 'string' ? ip : null, body },
+      };
+    });
   };
 
   return { protect, reveal, erase: (subject) => keys.erase(subject) };
