@@ -4,7 +4,7 @@ import { SellerMetricsDateRecorded } from '../../contracts/events/seller';
 import { sellerStream } from '../../contracts/stream-ids';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { startCheckpointedReactor, type ReactorDeps } from '../checkpointed-reactor';
-import { readState } from '../sync/system-commands';
+import { stateOfRecorded } from '../sync/system-commands';
 import { recordReportJob } from './record-report-job';
 
 type WelcomeReactorDeps = ReactorDeps & { config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'> };
@@ -23,7 +23,8 @@ const recordWelcome = async (deps: WelcomeReactorDeps, event: RecordedEvent) => 
   const stream = await deps.writeSide.store.readStream(sellerStream(data.sellerId));
   const first = stream.find((recorded) => recorded.type === 'SellerMetricsDateRecorded');
   if (first?.id !== event.id) return;
-  const seller = await readState(deps.writeSide, sellerDecider, sellerStream(data.sellerId));
+  // The stream just read is the seller's state too: no second read of it.
+  const seller = await stateOfRecorded(deps.writeSide, sellerDecider, stream);
   if (seller.status !== 'known') return;
   const { tenantId } = seller;
   const { jobId, created } = await recordReportJob(deps, {

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { AppError } from '../../contracts/errors';
+import type { RecordedEvent } from '../../contracts/events/envelope';
 import { handleCommand, type CommandHandlerDeps } from '../../commands/command-handler';
 import { decodeEvents, toDomainEvent } from '../../commands/event-codec';
 import { runWithRequestContext, systemActorId } from '../../commands/request-context';
@@ -52,12 +53,19 @@ export const runSystemCommand = async <State, Command extends { now: Date }, Eve
   }
 };
 
+/** The state an aggregate's recorded events fold into, decoded as its command handler decodes them. */
+export const stateOfRecorded = async <State, Event extends DomainEvent>(
+  writeSide: CommandHandlerDeps,
+  decider: Pick<Decider<State, never, Event>, 'evolve' | 'initialState'>,
+  recorded: RecordedEvent[],
+): Promise<State> => {
+  const decoded = await decodeEvents(writeSide, recorded);
+  return foldEvents(decider, decoded.map(toDomainEvent) as Event[]);
+};
+
 /** The current state of an aggregate, as its command handler would see it. */
 export const readState = async <State, Event extends DomainEvent>(
   writeSide: CommandHandlerDeps,
   decider: Pick<Decider<State, never, Event>, 'evolve' | 'initialState'>,
   streamId: string,
-): Promise<State> => {
-  const decoded = await decodeEvents(writeSide, await writeSide.store.readStream(streamId));
-  return foldEvents(decider, decoded.map(toDomainEvent) as Event[]);
-};
+): Promise<State> => stateOfRecorded(writeSide, decider, await writeSide.store.readStream(streamId));
