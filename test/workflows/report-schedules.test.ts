@@ -198,6 +198,24 @@ const daysAndTimes = (times: readonly Date[], timeZone: string) => [
 const hasSpec = (weekday: string) => (description: ScheduleDescription) =>
   description.spec.calendars?.[0]?.dayOfWeek?.[0]?.start === weekday;
 
+/** The scheduled send's activities over the world's services, as the reports worker builds them. */
+const scheduledActivities = () =>
+  createScheduledReportsActivities({
+    db: world.services.db,
+    writeSide: world.services.writeSide,
+    now: () => new Date(),
+    config: world.config,
+    client,
+  });
+
+/** One firing of a tenant's schedule at `at`, with the run id Temporal gives a scheduled run. */
+const firingAt = (tenantId: number, frequency: ScheduledFrequency, at: string) => ({
+  tenantId,
+  frequency,
+  scheduledRunId: `${reportScheduleId(world.config, { tenantId, frequency })}-${at.replace('.000Z', 'Z')}`,
+  scheduledAt: at,
+});
+
 describe('report schedules', () => {
   it('are created with a tenant: weekly on WeeklyDay, monthly on MonthlyDay, at 07:00 UTC by default', async () => {
     const tenantId = await createTenant('Schedules Default Ltd');
@@ -331,20 +349,9 @@ describe('report schedules', () => {
     const tenantId = await createTenant('Schedules Retry Ltd');
     await connectSeller(tenantId, 'synced');
     await world.settle();
-    const { services, config } = world;
-    const activities = createScheduledReportsActivities({
-      db: services.db,
-      writeSide: services.writeSide,
-      now: () => new Date(),
-      config,
-      client,
-    });
-    const step = {
-      tenantId,
-      frequency: 'monthly' as const,
-      scheduledRunId: `${reportScheduleId(config, { tenantId, frequency: 'monthly' })}-2026-03-07T07:00:00Z`,
-      scheduledAt: '2026-03-07T07:00:00.000Z',
-    };
+    const { services } = world;
+    const activities = scheduledActivities();
+    const step = firingAt(tenantId, 'monthly', '2026-03-07T07:00:00.000Z');
     const environment = new MockActivityEnvironment();
     const record = () =>
       environment.run<[typeof step], ScheduledReportsResult, typeof activities.recordScheduledReportJobs>(
@@ -364,20 +371,9 @@ describe('report schedules', () => {
     const tenantId = await createTenant('Schedules Block Ltd');
     const sellerIds = [await connectSeller(tenantId, 'synced'), await connectSeller(tenantId, 'synced')];
     await world.settle();
-    const { services, config } = world;
-    const activities = createScheduledReportsActivities({
-      db: services.db,
-      writeSide: services.writeSide,
-      now: () => new Date(),
-      config,
-      client,
-    });
-    const step = {
-      tenantId,
-      frequency: 'weekly' as const,
-      scheduledRunId: `${reportScheduleId(config, { tenantId, frequency: 'weekly' })}-2026-03-10T07:00:00Z`,
-      scheduledAt: '2026-03-10T07:00:00.000Z',
-    };
+    const { services } = world;
+    const activities = scheduledActivities();
+    const step = firingAt(tenantId, 'weekly', '2026-03-10T07:00:00.000Z');
     const environment = new MockActivityEnvironment();
     const record = () =>
       environment.run<[typeof step], ScheduledBlockResult, typeof activities.recordScheduledJobBlock>(
