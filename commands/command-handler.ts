@@ -142,7 +142,14 @@ const drain = async (lanesOfStore: Map<string, Lane>, streamId: string, lane: La
       const group = takeGroup(lane.queued);
       const [only] = group;
       if (group.length === 1 && only) await runAlone(only);
-      else await decideGroup(streamId, group);
+      else {
+        try {
+          await decideGroup(streamId, group);
+        } catch (error) {
+          // Never leave a caller waiting: a command already answered ignores this.
+          for (const item of group) item.reject(error);
+        }
+      }
     }
   } finally {
     lane.draining = false;
