@@ -410,6 +410,34 @@ describe('report schedules', () => {
     }
   });
 
+  it('keep the job of a seller that left between two attempts, to be skipped, not left waiting', async () => {
+    const tenantId = await createTenant('Schedules Leaver Ltd');
+    const staying = await connectSeller(tenantId, 'synced');
+    const leaving = await connectSeller(tenantId, 'synced');
+    await world.settle();
+    const activities = scheduledActivities();
+    const step = firingAt(tenantId, 'weekly', '2026-03-17T07:00:00.000Z');
+    const record = () =>
+      new MockActivityEnvironment().run<
+        [typeof step],
+        ScheduledBlockResult,
+        typeof activities.recordScheduledJobBlock
+      >(activities.recordScheduledJobBlock, step);
+    // The first attempt records both jobs, then times out; before the retry one seller goes inactive.
+    const first = await record();
+    await world.run(sellerDecider, sellerStream(leaving), {
+      type: 'SetSellerActive',
+      now: new Date(),
+      data: { active: false },
+    });
+    await world.settle();
+    const again = await record();
+
+    expect(first.jobs.map((job) => job.sellerId).sort()).toEqual([staying, leaving]);
+    // Its job was recorded: the retry hands it to a batch, whose plan skips an inactive seller.
+    expect(again.jobs).toEqual(first.jobs);
+  });
+
   it('give each key of a send the same job id on every attempt, in blocks of at most the block size', async () => {
     const { store } = world.services.writeSide;
     const commandId = `${reportScheduleId(world.config, { tenantId: 1, frequency: 'weekly' })}-block-test-${Date.now()}`;

@@ -123,7 +123,8 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
     if (disabled) return none(scheduledSkips[step.frequency]);
     const now = deps.now();
     const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
-    const keyOf = (sellerId: number) => `${step.scheduledRunId}:seller-${sellerId}`;
+    const keyPrefix = `${step.scheduledRunId}:seller-`;
+    const keyOf = (sellerId: number) => `${keyPrefix}${sellerId}`;
     const synced = sellers.filter((seller) => seller.CollectionDate !== null);
     const ids = await runWithRequestContext(
       { actor: systemActorId('report-schedules'), tenantId: step.tenantId },
@@ -136,9 +137,13 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
     );
     heartbeat('ids');
     // A retry keeps every id the first attempt allocated; a seller added meanwhile gets a new one.
-    const jobs = synced
-      .map((seller) => ({ sellerId: seller.Id, jobId: ids.get(keyOf(seller.Id)) }))
-      .filter((job): job is { sellerId: number; jobId: number } => job.jobId !== undefined);
+    // Every id the run holds becomes a job in its batches, a seller's that left the list between two
+    // attempts included: an earlier attempt (one that timed out and ran on) may have recorded its job,
+    // and the batch then ends it with its skip reason instead of leaving it "created" for ever.
+    const jobs = [...ids]
+      .filter(([key]) => key.startsWith(keyPrefix))
+      .map(([key, jobId]) => ({ sellerId: Number(key.slice(keyPrefix.length)), jobId }))
+      .sort((a, b) => a.jobId - b.jobId);
     let done = 0;
     await inPool(jobs.length, RECORDING_CONCURRENCY * 2, async (index) => {
       const { jobId, sellerId } = jobs[index]!;
