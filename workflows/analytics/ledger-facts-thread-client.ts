@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { KafkaMessage } from 'kafkajs';
 import type { LedgerEntity } from '../../contracts/ledger';
 import type { FactGroupDoc } from '../../projections/analytics/analytics-store';
+import { pendingReplies, startTypeScriptThread } from '../threads/request-thread';
 import type { BuiltBatch } from './ledger-facts-lines';
 
 /**
@@ -124,31 +125,21 @@ export const linesOf = (messages: readonly KafkaMessage[]): Omit<FactsThreadRequ
 export const BUILD_TIMEOUT_MS = 20_000;
 
 export const startFactsThread = (): FactsThread => {
-  const pending = new Map<number, { resolve: (built: BuiltBatch) => void; reject: (error: Error) => void }>();
+  const pending = pendingReplies<BuiltBatch>();
   let thread: Worker | null = null;
-  let nextId = 0;
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
   const start = (): Worker => {
-    const started = new Worker(join(__dirname, 'ledger-facts-thread.ts'), {
-      // The thread loads TypeScript as the process does, whatever started the process (tsx, jest).
-      execArgv: ['--require', require.resolve('tsx/cjs')],
-    });
+    const started = startTypeScriptThread(join(__dirname, 'ledger-facts-thread.ts'));
     started.on('message', (reply: FactsThreadReply) => {
-      const waiting = pending.get(reply.id);
-      pending.delete(reply.id);
-      if ('error' in reply) waiting?.reject(new Error(`The facts thread failed: ${reply.error}`));
-      else waiting?.resolve({ groups: groupsOf(reply.columns), records: reply.records });
+      if ('error' in reply) pending.fail(reply.id, new Error(`The facts thread failed: ${reply.error}`));
+      else pending.answer(reply.id, { groups: groupsOf(reply.columns), records: reply.records });
     });
     started.on('error', (error) => {
       if (thread === started) thread = null;
-      failAll(error);
+      pending.failAll(error);
     });
     started.on('exit', (code) => {
       if (thread === started) thread = null;
-      failAll(new Error(`The facts thread stopped (exit code ${code}).`));
+      pending.failAll(new Error(`The facts thread stopped (exit code ${code}).`));
     });
     return started;
   };
@@ -159,8 +150,17 @@ export const startFactsThread = (): FactsThread => {
       new Promise<BuiltBatch>((resolve, reject) => {
         const { bytes, starts, ends, offsets } = linesOf(messages);
         thread ??= start();
-        const id = nextId++;
         const sentTo = thread;
+        const id = pending.add(
+          (built) => {
+            clearTimeout(timer);
+            resolve(built);
+          },
+          (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
         const timer = setTimeout(() => {
           if (!pending.has(id)) return;
           // Its exit rejects every batch it held.
@@ -168,16 +168,6 @@ export const startFactsThread = (): FactsThread => {
           void sentTo.terminate();
         }, BUILD_TIMEOUT_MS);
         timer.unref();
-        pending.set(id, {
-          resolve: (built) => {
-            clearTimeout(timer);
-            resolve(built);
-          },
-          reject: (error) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        });
         thread.postMessage({ id, bytes, starts, ends, offsets } satisfies FactsThreadRequest, [
           bytes.buffer,
           starts.buffer,

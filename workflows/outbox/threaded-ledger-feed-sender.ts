@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { KafkaConfig } from 'kafkajs';
 import type { LedgerEntity } from '../../contracts/ledger';
 import { ledgerEntities } from '../ledger/ledger-collections';
 import { outboxRecordIdsOf, outboxValuesOf, type LedgerOutboxEntry } from '../ledger/ledger-outbox';
+import { pendingReplies, startTypeScriptThread } from '../threads/request-thread';
 import type { LedgerFeedSender } from './ledger-feed-sender';
 
 /** What the feed thread needs to make its own Kafka client (functions do not cross threads). */
@@ -52,35 +53,24 @@ const DISCONNECT_MS = 10_000;
  * that died is started again on the next send).
  */
 export const createThreadedLedgerFeedSender = (options: FeedThreadData): LedgerFeedSender => {
-  const pending = new Map<number, { resolve: (sent: number) => void; reject: (error: Error) => void }>();
+  const pending = pendingReplies<number>();
   let thread: Worker | null = null;
-  let nextId = 0;
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
   const start = (): Worker => {
-    const started = new Worker(join(__dirname, 'ledger-feed-thread.ts'), {
-      // The thread loads TypeScript as the process does, whatever started the process (tsx, jest).
-      execArgv: ['--require', require.resolve('tsx/cjs')],
-      workerData: options,
-    });
+    const started = startTypeScriptThread(join(__dirname, 'ledger-feed-thread.ts'), options);
     started.on('message', (reply: FeedThreadReply) => {
       if (reply.type === 'disconnected') return;
-      const waiting = pending.get(reply.id);
-      pending.delete(reply.id);
-      if (reply.type === 'sent') waiting?.resolve(reply.sent);
-      else waiting?.reject(new Error(reply.error));
+      if (reply.type === 'sent') pending.answer(reply.id, reply.sent);
+      else pending.fail(reply.id, new Error(reply.error));
       // An idle thread does not keep the process alive.
       if (pending.size === 0) started.unref();
     });
     started.on('error', (error) => {
       if (thread === started) thread = null;
-      failAll(error);
+      pending.failAll(error);
     });
     started.on('exit', (code) => {
       if (thread === started) thread = null;
-      failAll(new Error(`The ledger feed thread stopped (exit code ${code}).`));
+      pending.failAll(new Error(`The ledger feed thread stopped (exit code ${code}).`));
     });
     return started;
   };
@@ -88,8 +78,7 @@ export const createThreadedLedgerFeedSender = (options: FeedThreadData): LedgerF
     send: (entry) =>
       new Promise<number>((resolve, reject) => {
         thread ??= start();
-        const id = nextId++;
-        pending.set(id, { resolve, reject });
+        const id = pending.add(resolve, reject);
         thread.ref();
         thread.postMessage(requestOf(id, entry));
       }),
