@@ -20,6 +20,9 @@ import { renderSellerReportWithSummary } from './pdf/render-seller-report';
 import { pdfReportTypes } from './report-job-input';
 import { renderSheets } from './sheets/render-sheets';
 
+/** Object keys of files archived lately held by createReportParts (a few lanes' batches). */
+const ARCHIVED_KEYS_HELD = 256;
+
 const extensionOf = (type: ArchivedReportType) => (type.endsWith('_SHEET') ? 'xlsx' : 'pdf');
 
 /**
@@ -62,12 +65,34 @@ export const createReportParts = (deps: {
 }): ReportParts => {
   const { db, writeSide, objects, now } = deps;
   const stored = recentlyStored({ entries: 32, bytes: 64 * 1024 * 1024 });
+  // The object key of each file this process archived lately, by job and file: a file's record never
+  // changes once made (archived once per job and type), so the send that follows finds the key here
+  // instead of loading the job's stream again. Bounded like `stored`; a miss reads the job.
+  const archivedKeys = new Map<string, string>();
+  const archivedKeyOf = (jobId: number, type: ArchivedReportType, sellerId: number | null) =>
+    `${jobId} ${archivedFileKey(type, sellerId)}`;
+  const rememberArchived = (key: string, objectKey: string) => {
+    archivedKeys.delete(key);
+    archivedKeys.set(key, objectKey);
+    for (const oldest of archivedKeys.keys()) {
+      if (archivedKeys.size <= ARCHIVED_KEYS_HELD) break;
+      archivedKeys.delete(oldest);
+    }
+  };
   const keepingObjects: ReportObjectStore = {
     ...objects,
     put: async (key, bytes, contentType) => {
       await objects.put(key, bytes, contentType);
       stored.keep(key, bytes);
     },
+  };
+  const readArchivedBytes = async (jobId: number, type: ArchivedReportType, sellerId: number | null) => {
+    const job = await currentState(writeSide, jobDecider, jobStream(jobId));
+    const entry = job.status === 'none' ? undefined : job.archived[archivedFileKey(type, sellerId)];
+    if (!entry) throw new Error(`job ${jobId} archived no ${type} for seller ${sellerId}`);
+    return (
+      stored.get(entry.objectKey) ?? new Uint8Array(await buffer((await objects.get(entry.objectKey)).body))
+    );
   };
   return {
     renderPdf: ({ sellerId, frequency, asOf, sections }) =>
@@ -81,16 +106,15 @@ export const createReportParts = (deps: {
       renderClientPerformance(db, { advisorUserId, asOf, format: 'pdf' }),
     renderSheet: async ({ sellerId, asOf, include }) =>
       (await renderSheets(db, { sellerId, asOf, include }))[0] ?? null,
-    archive: async (input) => ({
-      archivedId: (await archiveReport({ writeSide, objects: keepingObjects, now }, input)).archivedReportId,
-    }),
+    archive: async (input) => {
+      const archived = await archiveReport({ writeSide, objects: keepingObjects, now }, input);
+      rememberArchived(archivedKeyOf(input.jobId, input.report.type, input.sellerId), archived.objectKey);
+      return { archivedId: archived.archivedReportId };
+    },
     readArchived: async ({ jobId, sellerId, file }) => {
-      const job = await currentState(writeSide, jobDecider, jobStream(jobId));
-      const entry = job.status === 'none' ? undefined : job.archived[archivedFileKey(file.type, sellerId)];
-      if (!entry) throw new Error(`job ${jobId} archived no ${file.type} for seller ${sellerId}`);
-      const bytes =
-        stored.get(entry.objectKey) ??
-        new Uint8Array(await buffer((await objects.get(entry.objectKey)).body));
+      const known = archivedKeys.get(archivedKeyOf(jobId, file.type, sellerId));
+      const held = known === undefined ? undefined : stored.get(known);
+      const bytes = held ?? (await readArchivedBytes(jobId, file.type, sellerId));
       return {
         type: file.type,
         extension: extensionOf(file.type),

@@ -65,6 +65,9 @@ export const createReportObjectStore = (config: ObjectStoreConfig): ReportObject
     // understand the CRC32 trailers recent SDKs add by default.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // Each command class's middleware stack resolved once, not on every send (about a fifth of the
+    // SDK's time per upload in a tick's profile); nothing here changes the stack after the first send.
+    cacheMiddleware: true,
   });
   const Bucket = config.S3_BUCKET;
 
