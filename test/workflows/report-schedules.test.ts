@@ -364,7 +364,10 @@ describe('report schedules', () => {
     expect(first.jobIds).toHaveLength(1);
     expect(again).toEqual(first);
     const events = await services.writeSide.store.readStream(jobStream(first.jobIds[0]!));
-    expect(events.map((event) => event.type)).toEqual(['JobCreated']);
+    // Recorded once; the run this path starts may already have started the job (JobStarted) on a
+    // busy machine, which is not a second record.
+    expect(events.filter((event) => event.type === 'JobCreated')).toHaveLength(1);
+    expect(events[0]?.type).toBe('JobCreated');
   });
 
   it("record a batched send's jobs once, with one block of ids, however often it is retried", async () => {
