@@ -1,24 +1,8 @@
 import { factOf } from './ledger-facts-consumer';
+import { feedLine } from './testing/feed-line';
 
-const line = (fields: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    schemaVersion: 1,
-    recordId: 'invoices:12:I1:3:h1',
-    entity: 'invoices',
-    sellerId: 12,
-    tenantId: 1012,
-    providerId: 'I1',
-    epoch: 3,
-    changedAt: '2026-11-20T10:00:00.000Z',
-    record: {
-      customerId: 7,
-      transactionDate: '2024-02-29T00:00:00.000Z',
-      dueDate: '2024-03-30T00:00:00.000Z',
-      amount: 1200,
-      balance: 200,
-    },
-    ...fields,
-  });
+/** Seller 12's invoice I1, with `fields` replaced. */
+const line = (fields: Record<string, unknown> = {}) => feedLine(12, 'I1', fields);
 
 describe('a feed line read by the analytics consumer', () => {
   it('becomes the fact of its record version', () => {

@@ -1,27 +1,9 @@
 import type { KafkaMessage } from 'kafkajs';
 import { buildBatch } from './ledger-facts-lines';
 import { startFactsThread, type FactsThread } from './ledger-facts-thread-client';
+import { feedLine } from './testing/feed-line';
 
-const line = (sellerId: number, providerId: string, fields: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    schemaVersion: 1,
-    recordId: `invoices:${sellerId}:${providerId}:3:h`,
-    entity: 'invoices',
-    sellerId,
-    tenantId: 1000 + sellerId,
-    providerId,
-    epoch: 3,
-    changedAt: '2026-11-20T10:00:00.000Z',
-    record: {
-      customerId: 7,
-      transactionDate: '2024-02-29T00:00:00.000Z',
-      dueDate: '2024-03-30T00:00:00.000Z',
-      amount: 1200,
-      balance: 200,
-      memo: 'Fee – café ☕',
-    },
-    ...fields,
-  });
+const line = feedLine;
 
 const messagesOf = (values: (string | null)[], firstOffset: number): KafkaMessage[] =>
   values.map((value, i) => ({
