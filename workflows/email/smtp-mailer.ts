@@ -1,5 +1,7 @@
-import nodemailer from 'nodemailer';
+import { join } from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../contracts/config';
+import { inThreadOrHere, threadCalls, type ThreadCalls } from '../threads/thread-calls';
 
 /** A file sent with an email: its name as the reader sees it, its bytes and its MIME type. */
 export type EmailAttachment = { filename: string; content: Buffer | Uint8Array; contentType: string };
@@ -25,16 +27,97 @@ export type OutgoingEmail = {
 
 export type Mailer = {
   send: (email: OutgoingEmail) => Promise<{ messageId: string }>;
+  /** Starts the mail thread ahead of the first message (a reports worker at its start). */
+  warm?: () => void;
   close: () => void;
 };
 
-/** Sends email over SMTP (MailDev locally, the provider's relay in production). */
-export const createMailer = (config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): Mailer => {
-  const transport = nodemailer.createTransport(config.SMTP_URL);
+/**
+ * Where messages go: an SMTP URL (MailDev locally, the provider's relay in production), or nodemailer's
+ * stream transport, which builds each message in full and keeps it (the bench's tick: MailDev is shared
+ * with the test suites).
+ */
+export type MailTransport = string | { streamTransport: true; buffer: true };
+
+/** The mail threads of this process, one per transport and sender: mailers made alike share one. */
+const mailThreads = new Map<string, ThreadCalls<OutgoingEmail, { messageId: string }>>();
+
+/**
+ * A message the mail thread has not answered in this time (past nodemailer's own SMTP timeouts: two
+ * minutes to connect, ten of socket silence) is taken as stuck: the thread ends and the message is
+ * sent from the caller's thread.
+ */
+const MAIL_THREAD_TIMEOUT_MS = 11 * 60_000;
+
+/**
+ * The email's files, each in a buffer of its own handed to the thread (not cloned again; a view into a
+ * larger buffer would otherwise send all of it). The caller keeps its own bytes.
+ */
+const handedOver = (email: OutgoingEmail): { email: OutgoingEmail; transfer: ArrayBuffer[] } => {
+  const attachments = email.attachments?.map((attachment) => ({
+    ...attachment,
+    content: new Uint8Array(attachment.content),
+  }));
+  return {
+    email: attachments ? { ...email, attachments } : email,
+    transfer: (attachments ?? []).map((attachment) => attachment.content.buffer),
+  };
+};
+
+/**
+ * A mailer on any transport. By default each message is built (MIME, base64 of the files) and sent in
+ * a worker thread of its own (docs/adr/0058): in a schedule tick nodemailer took about a tenth of the
+ * reports worker's main thread. `send` answers once the transport accepted the message, as before; a
+ * thread that fails or is stuck hands the message back to the caller's thread (sent there), and the
+ * next message starts a new thread. `thread: false` sends on the caller's thread (the mail thread's
+ * own mailer).
+ */
+export const createMailerWith = (options: {
+  transport: MailTransport;
+  from: string;
+  thread?: boolean;
+}): Mailer => {
+  const here = createMailerHere(options.transport, options.from);
+  if (options.thread === false) return here;
+  const key = JSON.stringify({ transport: options.transport, from: options.from });
+  let calls = mailThreads.get(key);
+  if (!calls) {
+    calls = threadCalls<OutgoingEmail, { messageId: string }>({
+      file: join(__dirname, 'mail-thread.ts'),
+      workerData: { transport: options.transport, from: options.from },
+      name: 'mail',
+      timeoutMs: MAIL_THREAD_TIMEOUT_MS,
+    });
+    mailThreads.set(key, calls);
+  }
+  const thread = calls;
+  return {
+    send: (email) =>
+      inThreadOrHere(
+        () => {
+          const { email: posted, transfer } = handedOver(email);
+          return thread.call(posted, transfer);
+        },
+        () => here.send(email),
+      ),
+    warm: () => thread.warm(),
+    close: () => here.close(),
+  };
+};
+
+/** Sends email over SMTP (MailDev locally, the provider's relay in production), from a mail thread. */
+export const createMailer = (config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): Mailer =>
+  createMailerWith({ transport: config.SMTP_URL, from: config.MAIL_FROM });
+
+const createMailerHere = (transportOptions: MailTransport, from: string): Mailer => {
+  const transport: Transporter<{ messageId: string }> =
+    typeof transportOptions === 'string'
+      ? nodemailer.createTransport(transportOptions)
+      : nodemailer.createTransport(transportOptions);
   return {
     send: async ({ attachments, messageId, unsubscribeUrl, ...email }) => {
       const info = await transport.sendMail({
-        from: config.MAIL_FROM,
+        from,
         ...email,
         ...(attachments
           ? {

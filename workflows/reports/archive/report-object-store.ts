@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   CreateBucketCommand,
@@ -11,6 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Config } from '../../../contracts/config';
 import { AppError } from '../../../contracts/errors';
+import { inThreadOrHere, ThreadCallError, threadCalls, type ThreadCalls } from '../../threads/thread-calls';
 
 /**
  * The report archive's files in any S3-compatible store (docs/adr/0035-report-archive.md): s3rver
@@ -24,6 +26,8 @@ export type ReportObjectStore = {
   get: (key: string) => Promise<StoredObject>;
   /** Deletes every file under a prefix (a tenant's on purge) and answers how many went. */
   deletePrefix: (prefix: string) => Promise<number>;
+  /** Starts the upload thread ahead of the first upload (a reports worker at its start). */
+  warm?: () => void;
   close: () => void;
 };
 
@@ -46,16 +50,90 @@ const isMissing = (error: unknown) =>
   statusOf(error) === 404 ||
   (error instanceof S3ServiceException && ['NoSuchKey', 'NotFound', 'NoSuchBucket'].includes(error.name));
 
+const unavailableText = 'The report archive is not available right now. Please try again.';
+
 /** A store that does not answer is a passing condition: workers retry, the browser is told to. */
 const unavailable = (error: unknown) =>
-  new AppError('unavailable', 'The report archive is not available right now. Please try again.', {
+  new AppError('unavailable', unavailableText, {
     message: `S3: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
   });
+
+/** One upload posted to the archive's upload thread (object-put-thread.ts). */
+export type PutCall = { key: string; bytes: Uint8Array; contentType: string };
+
+/**
+ * A thread's upload that finds no answer in this time is taken as stuck: the upload is done again on
+ * the caller's thread (the same key: storing it twice leaves one file).
+ */
+const PUT_THREAD_TIMEOUT_MS = 120_000;
+
+/**
+ * The upload threads of this process, one per store configuration: the stores a process makes for
+ * the same bucket share one (each loads the SDK once).
+ */
+const putThreads = new Map<string, ThreadCalls<PutCall, null>>();
+const putThreadOf = (config: ObjectStoreConfig): ThreadCalls<PutCall, null> => {
+  const data = {
+    S3_ENDPOINT: config.S3_ENDPOINT,
+    S3_BUCKET: config.S3_BUCKET,
+    S3_REGION: config.S3_REGION,
+    S3_ACCESS_KEY_ID: config.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: config.S3_SECRET_ACCESS_KEY,
+    S3_FORCE_PATH_STYLE: config.S3_FORCE_PATH_STYLE,
+  } satisfies ObjectStoreConfig;
+  const key = JSON.stringify(data);
+  let calls = putThreads.get(key);
+  if (!calls) {
+    calls = threadCalls<PutCall, null>({
+      file: join(__dirname, 'object-put-thread.ts'),
+      workerData: data,
+      name: 'report archive upload',
+      timeoutMs: PUT_THREAD_TIMEOUT_MS,
+    });
+    putThreads.set(key, calls);
+  }
+  return calls;
+};
 
 /** DeleteObjects takes at most 1,000 keys a request. */
 const DELETE_BATCH = 1000;
 
-export const createReportObjectStore = (config: ObjectStoreConfig): ReportObjectStore => {
+/**
+ * The store. Its uploads run in a worker thread of their own (docs/adr/0058): the SDK's signing
+ * (a SHA-256 of the whole body) and its socket writes took about an eighth of the reports worker's
+ * main thread in a schedule tick. A thread that fails or is stuck hands the upload back to the
+ * caller's thread; `putThread: false` uploads on the caller's thread (the upload thread's own store).
+ */
+export const createReportObjectStore = (
+  config: ObjectStoreConfig,
+  options: { putThread?: boolean } = {},
+): ReportObjectStore => {
+  const here = createStoreHere(config);
+  if (options.putThread === false) return here;
+  const putThread = putThreadOf(config);
+  return {
+    ...here,
+    warm: () => putThread.warm(),
+    put: (key, bytes, contentType) =>
+      inThreadOrHere(
+        async () => {
+          // A copy of its own, handed over (not cloned again): a view into a larger buffer would
+          // otherwise send the whole buffer.
+          const copy = new Uint8Array(bytes);
+          try {
+            await putThread.call({ key, bytes: copy, contentType }, [copy.buffer]);
+          } catch (error) {
+            if (error instanceof ThreadCallError)
+              throw new AppError('unavailable', unavailableText, { message: error.message });
+            throw error;
+          }
+        },
+        () => here.put(key, bytes, contentType),
+      ),
+  };
+};
+
+const createStoreHere = (config: ObjectStoreConfig): ReportObjectStore => {
   const client = new S3Client({
     endpoint: config.S3_ENDPOINT,
     region: config.S3_REGION,
