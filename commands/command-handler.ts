@@ -10,7 +10,7 @@ import {
 } from './event-store/event-store';
 import { retry, versionConflict } from './retry';
 import { currentRequestContext, runInCapturedContext, type RequestContext } from './request-context';
-import { loadStreamState, type StreamState } from './stream-state';
+import { loadStreamState, rememberAppended, type StreamState } from './stream-state';
 
 /**
  * Command handling for any decider (architecture.md, write side): load the stream, fold it, decide,
@@ -285,6 +285,17 @@ const decideGroup = async (streamId: string, group: readonly Queued[]): Promise<
       for (const item of waiting) await runAlone(item);
       return;
     }
+    // The next load of this stream in the process then reads its anchor only (stream-state.ts).
+    const folded = state;
+    rememberAppended(loaded, {
+      fold: () => folded,
+      revision: loaded.revision + toAppend.length,
+      position: positions.at(-1) ?? -1,
+      lastEventId: toAppend.at(-1)?.id ?? '',
+      commandIds: planned.flatMap((entry) =>
+        entry.kind === 'appends' ? [entry.item.request.commandId] : [],
+      ),
+    });
   }
   for (const entry of planned) {
     if (entry.kind === 'appends') {
@@ -340,9 +351,10 @@ const decideAndAppend = async <State, Command extends { now: Date }, Event exten
       return { result: { events: [], nextRevision: revision, position: current.position }, committed: false };
 
     const batch = await encodeEvents(deps, { streamId, commandId, now: command.now, events: decided });
+    const decidedOn = current;
+    let appended: { nextRevision: number; position: number };
     try {
-      const { nextRevision, position } = await append(streamId, batch.toAppend, expectedRevisionOf(revision));
-      return { result: { events: batch.events as Event[], nextRevision, position }, committed: true };
+      appended = await append(streamId, batch.toAppend, expectedRevisionOf(revision));
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       current = await loadStreamState(deps, decider, streamId);
@@ -351,6 +363,20 @@ const decideAndAppend = async <State, Command extends { now: Date }, Event exten
       if (ifMatch !== undefined) throw staleError(streamId, ifMatch, current.revision);
       throw error;
     }
+    const { nextRevision, position } = appended;
+    // The next load of this stream in the process then reads its anchor only (stream-state.ts).
+    rememberAppended(decidedOn, {
+      fold: () =>
+        batch.events.reduce(
+          (folded, event) => decider.evolve(folded, asStored(event) as Event),
+          decidedOn.state,
+        ),
+      revision: nextRevision,
+      position,
+      lastEventId: batch.toAppend.at(-1)?.id ?? '',
+      commandIds: [commandId],
+    });
+    return { result: { events: batch.events as Event[], nextRevision, position }, committed: true };
   };
   return retry(versionConflict({ maxAttempts: maxRetries + 1 }), attempt, {
     giveUp: (_error, attempts) => conflictError(streamId, attempts),

@@ -126,4 +126,34 @@ describe('loadStreamState', () => {
     expect(reads).toHaveBeenCalledTimes(4); // the check of the cached copy, then the whole stream
     expect(reopened.state).toEqual({ opened: false });
   });
+
+  it('folds its own appends into the cached copy: the next load decodes nothing (ADR 54)', async () => {
+    const store = files.openStore();
+    const here = depsFor(store);
+    const elsewhere = depsFor(files.openStore(store.path));
+    await handleCommand(accountDecider, open, here);
+    await loadStreamState(here, accountDecider, 'account-1');
+    const reveals = jest.spyOn(here.personalData, 'reveal');
+    const reads = jest.spyOn(store, 'readStream');
+
+    await handleCommand(accountDecider, deposit('d1', 5), here);
+    await handleCommand(accountDecider, deposit('d2', 6), here);
+    const loaded = await loadStreamState(here, accountDecider, 'account-1');
+
+    // Each command's load found the copy its predecessor left: anchors were read, nothing decoded.
+    expect(reveals).not.toHaveBeenCalled();
+    for (const [, options] of reads.mock.calls) expect(options?.fromRevision).toBeDefined();
+    expect(loaded.state).toEqual(await foldedFromScratch(here));
+    expect(loaded.state).toMatchObject({ balance: 11 });
+    expect(loaded.revision).toBe(2);
+    expect(loaded.appendedBy('d2')).toBe(true);
+
+    // Another process's append on top is still read, decoded and folded in.
+    await handleCommand(accountDecider, deposit('d3', 7), elsewhere);
+    reveals.mockClear();
+    const after = await loadStreamState(here, accountDecider, 'account-1');
+    expect(reveals).toHaveBeenCalledTimes(1);
+    expect(after.state).toEqual(await foldedFromScratch(here));
+    expect(after.state).toMatchObject({ balance: 18 });
+  });
 });

@@ -103,12 +103,64 @@ const remember = (store: EventStore, key: { streamId: string; evolve: unknown },
   if (cache.size > MAX_STREAMS) cache.delete(cache.keys().next().value as string);
 };
 
-const viewOf = <State>(entry: Entry): StreamState<State> => ({
-  state: entry.state as State,
-  revision: entry.revision,
-  position: entry.position,
-  appendedBy: (commandId) => entry.commandIds.has(commandId),
-});
+/** Where each view's cached copy lives, so an append on top of a view can extend that very copy. */
+type Origin = { entry: Entry; store: EventStore; streamId: string; evolve: unknown };
+const origins = new WeakMap<object, Origin>();
+
+const viewOf = <State>(entry: Entry, origin: Omit<Origin, 'entry'>): StreamState<State> => {
+  const view: StreamState<State> = {
+    state: entry.state as State,
+    revision: entry.revision,
+    position: entry.position,
+    appendedBy: (commandId) => entry.commandIds.has(commandId),
+  };
+  origins.set(view, { entry, ...origin });
+  return view;
+};
+
+/**
+ * This process appended `appended` on top of `view` (the append expected the view's revision and
+ * succeeded): the cached copy moves to the new revision with the state the command handler folded
+ * from its own events as stored, so the next load of the stream reads its anchor only, instead of
+ * reading and decoding (decrypting) the events this process has just written (docs/adr/0054).
+ * Nothing happens unless the cached copy is still the one the view was made of; the copy keeps its
+ * age, so revealed personal data still expires with it.
+ */
+export const rememberAppended = <State>(
+  view: StreamState<State>,
+  appended: {
+    /** The view's state with the appended events folded in as stored (JSON round trip). */
+    fold: () => State;
+    revision: number;
+    position: number;
+    lastEventId: string;
+    commandIds: readonly string[];
+  },
+): void => {
+  const origin = origins.get(view);
+  if (!origin) return;
+  const { entry: from, store, streamId, evolve } = origin;
+  if (caches.get(store)?.get(streamId)?.get(evolve) !== from || appended.revision <= from.revision) return;
+  let state: State;
+  try {
+    state = appended.fold();
+  } catch {
+    return; // the next load folds the stored events instead, and meets the same failure there
+  }
+  remember(
+    store,
+    { streamId, evolve },
+    {
+      state: freezeInTests(state),
+      revision: appended.revision,
+      position: appended.position,
+      lastEventId: appended.lastEventId,
+      commandIds: addAll(from.commandIds, appended.commandIds),
+      cachedAt: from.cachedAt,
+      checkedAt: undefined,
+    },
+  );
+};
 
 /** The stream folded into the decider's state, reading only what the process has not seen yet. */
 export const loadStreamState = async <State, Event extends DomainEvent>(
@@ -117,17 +169,18 @@ export const loadStreamState = async <State, Event extends DomainEvent>(
   streamId: string,
 ): Promise<StreamState<State>> => {
   const { store } = deps;
+  const origin = { store, streamId, evolve: decider.evolve as unknown };
   // Taken before reading: a commit after it changes the token, so it is never missed.
   const token = store.changeToken?.();
   const cached = caches.get(store)?.get(streamId)?.get(decider.evolve);
   if (cached && Date.now() - cached.cachedAt < MAX_AGE_MS) {
-    if (token !== undefined && cached.checkedAt === token) return viewOf<State>(cached);
+    if (token !== undefined && cached.checkedAt === token) return viewOf<State>(cached, origin);
     const recorded = await store.readStream(streamId, { fromRevision: cached.revision });
     const [anchor, ...newer] = recorded;
     if (anchor?.id === cached.lastEventId && anchor.revision === cached.revision) {
       if (newer.length === 0) {
         cached.checkedAt = token;
-        return viewOf<State>(cached);
+        return viewOf<State>(cached, origin);
       }
       const last = newer[newer.length - 1]!;
       const entry: Entry = {
@@ -140,7 +193,7 @@ export const loadStreamState = async <State, Event extends DomainEvent>(
         checkedAt: token,
       };
       remember(store, { streamId, evolve: decider.evolve }, entry);
-      return viewOf<State>(entry);
+      return viewOf<State>(entry, origin);
     }
   }
   const recorded = await store.readStream(streamId);
@@ -157,5 +210,5 @@ export const loadStreamState = async <State, Event extends DomainEvent>(
   };
   if (last) remember(store, { streamId, evolve: decider.evolve }, entry);
   else cacheOf(store).delete(streamId);
-  return viewOf<State>(entry);
+  return viewOf<State>(entry, origin);
 };

@@ -7,6 +7,7 @@ import { checkpointSignal } from './checkpoint-signal';
 import { acquireFeed, type EventFeed } from './event-feed';
 import type { Projection } from './projection';
 import {
+  cachedPointerVersion,
   dropVersions,
   ensureIndexes,
   ensurePointer,
@@ -15,6 +16,7 @@ import {
   saveCheckpoint,
 } from './read-model-versions';
 import { writeSegment } from './segment-writer';
+import { decodeShared } from './shared-decode';
 import { planBatch } from './write-plan';
 
 /** The slice of a pino logger the processor uses. */
@@ -220,13 +222,31 @@ export class ProjectionProcessor {
     checkpointSignal.moved({ database: db.databaseName, name: projection.name, version, position });
   }
 
+  /**
+   * Live and waiting, the feed found only events this projector's filter skips up to `position`: the
+   * checkpoint moves there as a batch would have moved it (processNextBatch's skip), without waking
+   * the loop. Only while the version it writes is still the one its pointer copy names; otherwise it
+   * wakes and resolves the version first.
+   */
+  private skipWhileWaiting(position: number): boolean {
+    const { db, projection } = this.options;
+    const version = this.version;
+    if (this.stopped || this.prefetched !== undefined || version === null) return false;
+    const wanted = this.options.version ?? cachedPointerVersion(db, projection.name);
+    if (wanted !== version) return false;
+    this.moveCheckpoint(version, position);
+    return true;
+  }
+
   private async fetchBatch(after: number): Promise<FetchedBatch> {
     const { store, projection, decode } = this.options;
     // The head is read first: positions commit in order, so if the read comes back short, nothing at
     // or below this head is left unseen, and the checkpoint may pass events the filter skipped.
     const head = await store.headPosition();
     const events = await store.readAll({ after, maxCount: this.batchSize, filter: projection.filter });
-    return { head, events, decoded: decode ? await decode(events) : events };
+    if (!decode) return { head, events, decoded: events };
+    // Live, projectors woken together decode each event once between them (shared-decode.ts).
+    return { head, events, decoded: this.feed ? await decodeShared(decode, events) : await decode(events) };
   }
 
   private prefetch(after: number, version: number): void {
@@ -272,7 +292,10 @@ export class ProjectionProcessor {
     this.interrupt = () => interrupt.abort();
     if (this.stopped) interrupt.abort();
     try {
-      await this.feed.waitForEventsAfter(position, interrupt.signal);
+      await this.feed.waitForEventsAfter(position, interrupt.signal, {
+        filter: this.options.projection.filter,
+        to: (to) => this.skipWhileWaiting(to),
+      });
     } finally {
       this.interrupt = undefined;
     }

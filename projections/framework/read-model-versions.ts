@@ -57,6 +57,9 @@ const cached = (db: Db, name: string): VersionPointer | undefined => {
   pointerCache.get(db)?.delete(name);
   return undefined;
 };
+/** The version of this process's copy of a pointer while it is young enough to trust, else undefined. */
+export const cachedPointerVersion = (db: Db, name: string): number | undefined => cached(db, name)?.version;
+
 /** The pointer as stored now; refreshes this process's copy. */
 const readPointer = async (db: Db, name: string): Promise<VersionPointer | null> => {
   const readAt = performance.now();

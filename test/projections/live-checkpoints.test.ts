@@ -136,6 +136,49 @@ describe('live projectors', () => {
       await live.stop();
     }
   });
+  it('are not woken for events their filter skips: the checkpoint moves while they wait', async () => {
+    const store = openStore();
+    const { db } = context;
+    const usersOnly = defineProjection<'rows'>({
+      name: 'users-only-asleep',
+      collections: { rows: 'users_only_asleep' },
+      filter: { categories: ['user'] },
+      project: (event) => [{ kind: 'insert', collection: 'rows', id: event.id, doc: { type: event.type } }],
+    });
+    const live = new ProjectionProcessor({ db, store, projection: usersOnly });
+    const batches = jest.spyOn(
+      live as unknown as { processNextBatch: () => Promise<unknown> },
+      'processNextBatch',
+    );
+    live.start();
+    try {
+      const positions = projectionPositions(db);
+      const before = await store.append('tenant-72', [tenantEvent(72)], { kind: 'any' });
+      expect((await positions.waitForPosition(usersOnly.name, before.position, 30_000)).reached).toBe(true);
+      await later(50);
+      const batchesBefore = batches.mock.calls.length;
+
+      let position = before.position;
+      for (let i = 0; i < 20; i += 1) {
+        position = (await store.append('tenant-72', [tenantEvent(72)], { kind: 'any' })).position;
+        expect((await positions.waitForPosition(usersOnly.name, position, 30_000)).reached).toBe(true);
+      }
+
+      // Woken at most when its copy of the version pointer expired (a second), not once per event.
+      expect(batches.mock.calls.length - batchesBefore).toBeLessThanOrEqual(2);
+      expect(await savedWithin(usersOnly.name, position, 5_000)).toBeLessThan(Number.POSITIVE_INFINITY);
+
+      // An event it reads wakes it and is written.
+      const userEvent = { ...tenantEvent(72), type: 'UserRenamed' };
+      const user = await store.append('user-72', [userEvent], { kind: 'any' });
+      expect((await positions.waitForPosition(usersOnly.name, user.position, 30_000)).reached).toBe(true);
+      expect(await db.collection('users_only_asleep_v1').find().toArray()).toEqual([
+        expect.objectContaining({ _id: userEvent.id, type: 'UserRenamed' }),
+      ]);
+    } finally {
+      await live.stop();
+    }
+  });
   it('read the appends of one turn of the event loop as one batch, however many callbacks made them', async () => {
     const { store, counter } = countingReads(openStore());
     const { db } = context;
