@@ -399,6 +399,10 @@ export const suite: BenchSuite = {
 
       const clock = () => new Date();
       const deps = { db, writeSide: events.writeSide, now: clock };
+      // The upload and mail threads (docs/adr/0058) started before the worker's bundle is built, as a
+      // worker that has sent a report before finds them: a thread loads its modules on its first call.
+      objects.warm?.();
+      mailer.warm?.();
       const worker = await createReportsWorker({
         connection: nativeConnection,
         // --activities=N tries another number of activity slots (the worker's default otherwise).

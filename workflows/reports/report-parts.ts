@@ -61,12 +61,9 @@ export const createReportParts = (deps: {
   writeSide: CommandHandlerDeps;
   now: () => Date;
   objects: ReportObjectStore;
-  mailer: Pick<Mailer, 'send' | 'warm'>;
+  mailer: Pick<Mailer, 'send'>;
 }): ReportParts => {
   const { db, writeSide, objects, now } = deps;
-  // The upload and mail threads (docs/adr/0058) load their modules now, not in the first job.
-  objects.warm?.();
-  deps.mailer.warm?.();
   const stored = recentlyStored({ entries: 32, bytes: 64 * 1024 * 1024 });
   // The object key of each file this process archived lately, by job and file: a file's record never
   // changes once made (archived once per job and type), so the send that follows finds the key here
