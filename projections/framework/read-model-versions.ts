@@ -1,5 +1,6 @@
 import { MongoServerError, type Db } from 'mongodb';
 import { checkpointSignal } from './checkpoint-signal';
+import { readWhileQuiet } from './read-store-change';
 import { versionedCollectionName, type Projection } from './projection';
 import { createDeclaredIndexes, indexesForStore } from '../read-store/declared-indexes';
 
@@ -63,7 +64,12 @@ export const cachedPointerVersion = (db: Db, name: string): number | undefined =
 /** The pointer as stored now; refreshes this process's copy. */
 const readPointer = async (db: Db, name: string): Promise<VersionPointer | null> => {
   const readAt = performance.now();
-  const pointer = await pointers(db).findOne({ _id: name });
+  // Read again only if anything was written since the last read (ADR 54): read-your-writes waits
+  // read the pointer afresh, two per PUT; while the store's change token holds, the stored pointer
+  // is the one read, so it is as fresh as a new read, and readAt may be now.
+  const pointer = await readWhileQuiet(db, `${READ_MODEL_VERSIONS}/${name}`, () =>
+    pointers(db).findOne({ _id: name }),
+  );
   if (pointer) remember(db, pointer, readAt);
   return pointer;
 };

@@ -9,6 +9,7 @@ import { tenantsCollection } from '../tenants/tenant-view';
 import { TENANTS } from '../tenants/tenants-projection';
 import { containsText, idInSearch } from '../search-pattern';
 import { waitForReadModels, type Consistency } from '../wait-for-read-models';
+import { readWhileQuiet } from '../framework/read-store-change';
 import { membershipsCollection } from './membership-counts';
 import { toMembershipView } from './query-team';
 import { toUserView, usersCollection } from './user-view';
@@ -117,9 +118,18 @@ export const queryUserWithTenants = async (
   query: Consistency & { userId: number },
 ): Promise<{ user: UserWithTenants | null; stale: boolean }> => {
   const stale = await waitForReadModels(db, [USERS, TENANTS], query);
-  const user = await (await usersCollection(db)).findOne({ _id: query.userId });
-  if (!user) return { user: null, stale };
-  const memberships = await (await membershipsCollection(db)).find({ userId: query.userId }).toArray();
+  // Requests woken by one projector batch (a user's edits answered with the user) read it once
+  // between them while nothing is written meanwhile (ADR 54); the answer is not changed by callers.
+  const user = await readWhileQuiet(db, `users/with-tenants/${query.userId}`, () =>
+    readUserWithTenants(db, query.userId),
+  );
+  return { user, stale };
+};
+
+const readUserWithTenants = async (db: Db, userId: number): Promise<UserWithTenants | null> => {
+  const user = await (await usersCollection(db)).findOne({ _id: userId });
+  if (!user) return null;
+  const memberships = await (await membershipsCollection(db)).find({ userId }).toArray();
   const byTenant = new Map(memberships.map((m) => [m.tenantId, m]));
   const tenants =
     byTenant.size === 0
@@ -144,5 +154,5 @@ export const queryUserWithTenants = async (
       },
     ];
   });
-  return { user: { ...toUserView(user), Tenants }, stale };
+  return { ...toUserView(user), Tenants };
 };
