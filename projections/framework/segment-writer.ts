@@ -7,6 +7,7 @@ import {
   type WriteError,
 } from 'mongodb';
 import { retry, upsertRace } from '../../commands/retry';
+import { EmbeddedCollection } from '../read-store/embedded/embedded-collection';
 import { POSITION_FIELD } from './projection';
 import type { PlannedRow, PlannedSet, Segment } from './write-plan';
 
@@ -78,23 +79,41 @@ const writeRows = async (collection: Collection<StoredDocument>, rows: readonly 
  * the first error, so such documents are filtered out first by one lookup. A duplicate that still
  * happens comes from a concurrent writer; the lookup and write are then repeated.
  */
-const writeSets = (collection: Collection<StoredDocument>, sets: readonly PlannedSet[]) =>
-  retry(upsertRace(isDuplicateKeyOnly), async () => {
+const guardedUpsert = (set: PlannedSet): AnyBulkWriteOperation<StoredDocument> => ({
+  updateOne: {
+    filter: { _id: set.id, [POSITION_FIELD]: { $lt: set.position } },
+    update: { $set: { ...set.fields, [POSITION_FIELD]: set.position } },
+    upsert: true,
+  },
+});
+
+const writeSets = (collection: Collection<StoredDocument>, sets: readonly PlannedSet[]) => {
+  if ((collection as unknown) instanceof EmbeddedCollection) return writeSetsInOneGo(collection, sets);
+  return retry(upsertRace(isDuplicateKeyOnly), async () => {
     const stored = await storedPositions(
       collection,
       sets.map((set) => set.id),
     );
     const operations = sets
       .filter((set) => (stored.get(JSON.stringify(set.id)) ?? -1) < set.position)
-      .map((set): AnyBulkWriteOperation<StoredDocument> => ({
-        updateOne: {
-          filter: { _id: set.id, [POSITION_FIELD]: { $lt: set.position } },
-          update: { $set: { ...set.fields, [POSITION_FIELD]: set.position } },
-          upsert: true,
-        },
-      }));
+      .map(guardedUpsert);
     if (operations.length > 0) await collection.bulkWrite(operations, { ordered: false });
   });
+};
+
+/**
+ * The embedded store (ADR 28) applies an unordered bulk write in one transaction and goes on past a
+ * failed operation, as MongoDB does: a duplicate key there means the document is already at or past
+ * the position (no other writer can insert it meanwhile), which is what the lookup above filters
+ * out for FerretDB. So no lookup first: two reads fewer per collection and batch (ADR 54).
+ */
+const writeSetsInOneGo = async (collection: Collection<StoredDocument>, sets: readonly PlannedSet[]) => {
+  try {
+    await collection.bulkWrite(sets.map(guardedUpsert), { ordered: false });
+  } catch (error) {
+    if (!isDuplicateKeyOnly(error)) throw error;
+  }
+};
 
 // Module-level helpers rather than closures: the dev runner names every closure it creates
 // (esbuild keepNames), which cost 2% of a PUT's CPU here (docs/adr/0054).
