@@ -362,6 +362,28 @@ const figure = (name: string, measured: Load, baseline: Load, targets: RouteTarg
   },
 ];
 
+/**
+ * autocannon options for the measured command: PUT /api/users/:id editing the signed-in user's job
+ * title, a new title on every request (`next` numbers them) so each appends one event.
+ */
+const jobTitleEdits = (
+  baseUrl: string,
+  userId: number,
+  next: () => number,
+): Pick<autocannon.Options, 'url' | 'method' | 'requests'> => ({
+  url: `${baseUrl}/api/users/${userId}`,
+  method: 'PUT',
+  requests: [
+    {
+      method: 'PUT',
+      setupRequest: (request) => ({
+        ...request,
+        body: JSON.stringify({ JobTitle: `Title ${next()}` }),
+      }),
+    },
+  ],
+});
+
 type Measured = { read: Load; write: Load };
 
 /** GET /api/users and PUT /api/users/:id under autocannon on one gateway, after a warm-up. */
@@ -378,20 +400,7 @@ const measureGateway = async (
   log('PUT /api/users/:id (a job title edit: one event appended per request)');
   let n = 0;
   const write = await load(
-    {
-      ...common,
-      url: `${gateway.url}/api/users/${session.userId}`,
-      method: 'PUT',
-      requests: [
-        {
-          method: 'PUT',
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({ JobTitle: `Title ${(n += 1)}` }),
-          }),
-        },
-      ],
-    },
+    { ...common, ...jobTitleEdits(gateway.url, session.userId, () => (n += 1)) },
     gateway.statements,
   );
   for (const [name, result] of [
@@ -468,20 +477,7 @@ const measureInterleaved = async (
     const result = await autocannon(
       route === 'read'
         ? { ...common, url: `${gateway.url}/api/users` }
-        : {
-            ...common,
-            url: `${gateway.url}/api/users/${session.userId}`,
-            method: 'PUT',
-            requests: [
-              {
-                method: 'PUT',
-                setupRequest: (request) => ({
-                  ...request,
-                  body: JSON.stringify({ JobTitle: `Title ${(side.edits += 1)}` }),
-                }),
-              },
-            ],
-          },
+        : { ...common, ...jobTitleEdits(gateway.url, session.userId, () => (side.edits += 1)) },
     );
     const cpu = process.cpuUsage(cpuBefore);
     return {
