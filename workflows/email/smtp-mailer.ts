@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../contracts/config';
-import { inThreadOrHere, threadCalls, type ThreadCalls } from '../threads/thread-calls';
+import { inThreadOrHere, sharedThreadCalls } from '../threads/thread-calls';
 
 /** A file sent with an email: its name as the reader sees it, its bytes and its MIME type. */
 export type EmailAttachment = { filename: string; content: Buffer | Uint8Array; contentType: string };
@@ -38,9 +38,6 @@ export type Mailer = {
  * with the test suites).
  */
 export type MailTransport = string | { streamTransport: true; buffer: true };
-
-/** The mail threads of this process, one per transport and sender: mailers made alike share one. */
-const mailThreads = new Map<string, ThreadCalls<OutgoingEmail, { messageId: string }>>();
 
 /**
  * A message the mail thread has not answered in this time (past nodemailer's own SMTP timeouts: two
@@ -79,18 +76,13 @@ export const createMailerWith = (options: {
 }): Mailer => {
   const here = createMailerHere(options.transport, options.from);
   if (options.thread === false) return here;
-  const key = JSON.stringify({ transport: options.transport, from: options.from });
-  let calls = mailThreads.get(key);
-  if (!calls) {
-    calls = threadCalls<OutgoingEmail, { messageId: string }>({
-      file: join(__dirname, 'mail-thread.ts'),
-      workerData: { transport: options.transport, from: options.from },
-      name: 'mail',
-      timeoutMs: MAIL_THREAD_TIMEOUT_MS,
-    });
-    mailThreads.set(key, calls);
-  }
-  const thread = calls;
+  // Mailers made alike (the same transport and sender) share one mail thread in a process.
+  const thread = sharedThreadCalls<OutgoingEmail, { messageId: string }>({
+    file: join(__dirname, 'mail-thread.ts'),
+    workerData: { transport: options.transport, from: options.from },
+    name: 'mail',
+    timeoutMs: MAIL_THREAD_TIMEOUT_MS,
+  });
   return {
     send: (email) =>
       inThreadOrHere(

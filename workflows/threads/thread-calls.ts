@@ -122,6 +122,25 @@ export const threadCalls = <Request, Answer>(options: {
   };
 };
 
+/** Threads started by sharedThreadCalls in this process, by file and workerData. */
+const sharedThreads = new Map<string, ThreadCalls<never, unknown>>();
+
+/**
+ * threadCalls, one thread per file and workerData in this process: stores and mailers made alike
+ * (the same bucket, the same transport) share a thread, which loads its SDK once.
+ */
+export const sharedThreadCalls = <Request, Answer>(
+  options: Parameters<typeof threadCalls>[0],
+): ThreadCalls<Request, Answer> => {
+  const key = JSON.stringify([options.file, options.workerData]);
+  let calls = sharedThreads.get(key) as ThreadCalls<Request, Answer> | undefined;
+  if (!calls) {
+    calls = threadCalls<Request, Answer>(options);
+    sharedThreads.set(key, calls);
+  }
+  return calls;
+};
+
 /**
  * The thread's side of threadCalls: answers each call with what `handle` returns, or its error's name
  * and message; calls run side by side (each handler awaits its own I/O).

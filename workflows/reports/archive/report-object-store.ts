@@ -12,7 +12,12 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Config } from '../../../contracts/config';
 import { AppError } from '../../../contracts/errors';
-import { inThreadOrHere, ThreadCallError, threadCalls, type ThreadCalls } from '../../threads/thread-calls';
+import {
+  inThreadOrHere,
+  sharedThreadCalls,
+  ThreadCallError,
+  type ThreadCalls,
+} from '../../threads/thread-calls';
 
 /**
  * The report archive's files in any S3-compatible store (docs/adr/0035-report-archive.md): s3rver
@@ -68,32 +73,23 @@ export type PutCall = { key: string; bytes: Uint8Array; contentType: string };
 const PUT_THREAD_TIMEOUT_MS = 120_000;
 
 /**
- * The upload threads of this process, one per store configuration: the stores a process makes for
- * the same bucket share one (each loads the SDK once).
+ * The upload thread of a store configuration: the stores a process makes for the same bucket share
+ * one (each loads the SDK once).
  */
-const putThreads = new Map<string, ThreadCalls<PutCall, null>>();
-const putThreadOf = (config: ObjectStoreConfig): ThreadCalls<PutCall, null> => {
-  const data = {
-    S3_ENDPOINT: config.S3_ENDPOINT,
-    S3_BUCKET: config.S3_BUCKET,
-    S3_REGION: config.S3_REGION,
-    S3_ACCESS_KEY_ID: config.S3_ACCESS_KEY_ID,
-    S3_SECRET_ACCESS_KEY: config.S3_SECRET_ACCESS_KEY,
-    S3_FORCE_PATH_STYLE: config.S3_FORCE_PATH_STYLE,
-  } satisfies ObjectStoreConfig;
-  const key = JSON.stringify(data);
-  let calls = putThreads.get(key);
-  if (!calls) {
-    calls = threadCalls<PutCall, null>({
-      file: join(__dirname, 'object-put-thread.ts'),
-      workerData: data,
-      name: 'report archive upload',
-      timeoutMs: PUT_THREAD_TIMEOUT_MS,
-    });
-    putThreads.set(key, calls);
-  }
-  return calls;
-};
+const putThreadOf = (config: ObjectStoreConfig): ThreadCalls<PutCall, null> =>
+  sharedThreadCalls<PutCall, null>({
+    file: join(__dirname, 'object-put-thread.ts'),
+    workerData: {
+      S3_ENDPOINT: config.S3_ENDPOINT,
+      S3_BUCKET: config.S3_BUCKET,
+      S3_REGION: config.S3_REGION,
+      S3_ACCESS_KEY_ID: config.S3_ACCESS_KEY_ID,
+      S3_SECRET_ACCESS_KEY: config.S3_SECRET_ACCESS_KEY,
+      S3_FORCE_PATH_STYLE: config.S3_FORCE_PATH_STYLE,
+    } satisfies ObjectStoreConfig,
+    name: 'report archive upload',
+    timeoutMs: PUT_THREAD_TIMEOUT_MS,
+  });
 
 /** DeleteObjects takes at most 1,000 keys a request. */
 const DELETE_BATCH = 1000;
