@@ -173,6 +173,29 @@ const mainThreadCpuSeconds = (): number => {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
+/** CPU seconds of each of this process's threads so far, by thread id (the main thread's id is the pid). */
+const threadCpuSeconds = (): Map<number, number> => {
+  const byThread = new Map<number, number>();
+  for (const entry of readdirSync(`/proc/${process.pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${process.pid}/task/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byThread.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return byThread;
+};
+
+/** What each thread used since `before`, those above 0.05 s, for the log (* a thread started since). */
+const threadCpuSince = (before: Map<number, number>): string =>
+  [...threadCpuSeconds()]
+    .map(([tid, seconds]) => [tid, seconds - (before.get(tid) ?? 0)] as const)
+    .filter(([, seconds]) => seconds >= 0.05)
+    .map(([tid, seconds]) => `${tid}${before.has(tid) ? '' : '*'}: ${seconds.toFixed(2)}`)
+    .join(', ');
+
 /** CPU seconds of this process and of its children but `except` (the PDF process: pdf-renderer.ts). */
 const ownCpuSeconds = (except: number): number => {
   const own = process.cpuUsage();
@@ -261,13 +284,13 @@ const startCpuProfile = async () => {
   };
 };
 
-/** The pid of a local server's process by a piece of its command line (the Temporal dev server), or null. */
-const serverPid = (command: string): number | null => {
+/** The pid of a local server's process by pieces of its command line (the Temporal dev server), or null. */
+const serverPid = (...pieces: string[]): number | null => {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(command))
-        return Number(entry);
+      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (pieces.every((piece) => commandLine.includes(piece))) return Number(entry);
     } catch {
       /* gone meanwhile */
     }
@@ -304,12 +327,19 @@ const startProjectorProcess = async (
   delete env.READ_STORE_PATH;
   if (config.MONGO_URL) env.MONGO_URL = config.MONGO_URL;
   else delete env.MONGO_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/ledgerwise.ts', 'projector'], {
-    cwd: join(__dirname, '..', '..'),
-    detached: true,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // BENCH_PROJECTOR_PROFILE=<folder>: a CPU profile of the projector process, written when it stops.
+  const profileFolder = process.env.BENCH_PROJECTOR_PROFILE;
+  const profileArgs = profileFolder ? ['--cpu-prof', `--cpu-prof-dir=${profileFolder}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...profileArgs, '--import', 'tsx', 'cli/ledgerwise.ts', 'projector'],
+    {
+      cwd: join(__dirname, '..', '..'),
+      detached: true,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -382,6 +412,8 @@ export const suite: BenchSuite = {
       const renderAlone = async (when: string) => {
         log(`baseline ${when} the tick: the same weekly PDFs rendered alone, one after another`);
         const cpuBefore = ownCpuSeconds(projectorPid);
+        const processCpuBefore = process.cpuUsage();
+        const threadsBefore = threadCpuSeconds();
         const measured = await measurePeakRss(async () => {
           const started = performance.now();
           for (let sellerId = 1; sellerId <= sellers; sellerId += 1)
@@ -389,6 +421,10 @@ export const suite: BenchSuite = {
           return (performance.now() - started) / 1000;
         });
         const cpuSeconds = ownCpuSeconds(projectorPid) - cpuBefore;
+        const processCpu = process.cpuUsage(processCpuBefore);
+        log(
+          `alone ${when}: this process ${((processCpu.user + processCpu.system) / 1e6).toFixed(2)} cpu s, by thread: ${threadCpuSince(threadsBefore)}`,
+        );
         log(
           `alone ${when}: ${measured.result.toFixed(1)} s, ${cpuSeconds.toFixed(1)} cpu s (with the PDF process), peak RSS ${measured.peakMiB.toFixed(0)} MiB`,
         );
@@ -461,15 +497,22 @@ export const suite: BenchSuite = {
       // The Temporal dev server is shared with the other agents' tests: its CPU is printed, not a figure.
       const temporalPid = serverPid('temporal server start-dev');
       const temporalCpuBefore = temporalPid ? cpuSecondsOf(temporalPid) : 0;
+      const s3Pid = serverPid('s3rver.js');
+      const s3CpuBefore = s3Pid ? cpuSecondsOf(s3Pid) : 0;
+      const threadsBefore = threadCpuSeconds();
       let projectorCaughtUp = 0;
       // BENCH_CPU_PROFILE=<file>: a CPU profile of this (the worker's) process during the tick only.
       const profiling = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
       const inWorkflow = await measurePeakRss(() =>
         worker.runUntil(async () => {
           const started = performance.now();
+          const monotonicStart = process.hrtime.bigint() / 1000n;
           await schedule.trigger();
           await allDone;
           const done = performance.now();
+          // The window of the tick on the monotonic clock CPU profiles use (microseconds), to cut a
+          // profile of another process (BENCH_PROJECTOR_PROFILE) to the tick.
+          log(`tick window (monotonic µs): ${monotonicStart}..${process.hrtime.bigint() / 1000n}`);
           // The jobs table shows the last job done once the projector has read its events.
           const last = await events.store.headPosition();
           await Promise.all(projections.map((p) => positions.waitForPosition(p.name, last, 600_000)));
@@ -485,6 +528,16 @@ export const suite: BenchSuite = {
       const mainThreadCpu = mainThreadCpuSeconds() - mainThreadCpuBefore;
       const projectorCpuSeconds = cpuSecondsOf(projectorPid) - projectorCpuBefore;
       const projectorPeakMiB = peakRssMiBOf(projectorPid);
+      const threadsAfter = threadCpuSeconds();
+      const threadLines = [...threadsAfter]
+        .map(([tid, seconds]) => [tid, seconds - (threadsBefore.get(tid) ?? 0)] as const)
+        .filter(([, seconds]) => seconds >= 0.05)
+        .map(([tid, seconds]) => `${tid}${threadsBefore.has(tid) ? '' : '*'}: ${seconds.toFixed(2)}`);
+      log(
+        `CPU by thread of the worker process during the tick (* started during it): ${threadLines.join(', ')}`,
+      );
+      if (s3Pid)
+        log(`CPU of s3rver during the tick (shared): ${(cpuSecondsOf(s3Pid) - s3CpuBefore).toFixed(1)} s`);
       if (temporalPid)
         log(
           `CPU of the Temporal dev server during the tick (shared): ${(cpuSecondsOf(temporalPid) - temporalCpuBefore).toFixed(1)} s`,
@@ -515,6 +568,11 @@ export const suite: BenchSuite = {
           sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
         log(`  ${type}: ${sorted.length}, at ${at(0)} / ${at(0.5)} / ${at(1)} s`);
       }
+      // Jobs completed in each second after the trigger: how fast the tick starts and how long its tail is.
+      const perSecond: number[] = [];
+      for (const at of byType.get('JobCompleted') ?? [])
+        perSecond[Math.floor(at)] = (perSecond[Math.floor(at)] ?? 0) + 1;
+      log(`  jobs completed in each second: ${Array.from(perSecond, (count) => count ?? 0).join(' ')}`);
       log(
         `CPU during the tick: worker process ${workerCpuSeconds.toFixed(2)} s (its main thread ${mainThreadCpu.toFixed(2)} s, ${((mainThreadCpu / sellers) * 1000).toFixed(1)} ms a job), projector process ${projectorCpuSeconds.toFixed(1)} s (peak RSS ${projectorPeakMiB.toFixed(0)} MiB); projector caught up ${projectorCaughtUp.toFixed(1)} s after the last job`,
       );
