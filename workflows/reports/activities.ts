@@ -1,4 +1,5 @@
 import { heartbeat } from '@temporalio/activity';
+import { heartbeatAtMostEverySecond } from '../activity-heartbeat';
 import type { Db } from 'mongodb';
 import type { CommandHandlerDeps } from '../../commands/command-handler';
 import type { ArchivedReportType, ReportSection } from '../../contracts/api/reports';
@@ -367,7 +368,7 @@ const reportActivitiesOf = (deps: ReportDeps) => ({
       completeWith?: ReportJobResult;
     },
   ): Promise<SendOutcome> {
-    heartbeat();
+    heartbeatAtMostEverySecond();
     const outcome = await sendOnce(deps, step);
     if (outcome.status !== 'skipped') await trackSent(deps, step, step.recipientId);
     if (recordsProgress({ files: step.fileCount, recipients: step.total }))

@@ -1,4 +1,5 @@
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { heartbeatAtMostEverySecond } from '../../activity-heartbeat';
 import type { Config } from '../../../contracts/config';
 import { isFinished } from '../../../domain/job/job';
 import { jobDecider } from '../../../domain/job/job-decider';
@@ -209,7 +210,7 @@ export const createScheduledBatchActivities = (
         } catch (error) {
           fail(job, error);
         }
-        heartbeat(index + 1);
+        heartbeatAtMostEverySecond(index + 1);
       }
       await Promise.all(ending);
       const [firstError] = errors;
