@@ -127,3 +127,11 @@ export const categoryOf = (streamId: string): string => {
   const dash = streamId.indexOf('-');
   return dash === -1 ? streamId : streamId.slice(0, dash);
 };
+
+/** Whether an event of this type, in a stream of this category, passes the filter (none passes all). */
+export const matchesFilter = (
+  filter: ReadAllFilter | undefined,
+  event: { type: string; category: string },
+): boolean =>
+  (!filter?.categories || filter.categories.includes(event.category)) &&
+  (!filter?.eventTypes || filter.eventTypes.includes(event.type));

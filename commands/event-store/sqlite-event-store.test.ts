@@ -176,6 +176,52 @@ describe('SQLite event store: file and schema', () => {
     await reader.close();
   });
 
+  it("a filtered subscriber passes over this connection's appends it does not take, without reading", async () => {
+    const file = freshFile();
+    // The other connection first: its schema check commits nothing this store's poll would see later.
+    const other = await openSqliteEventStore({ path: file });
+    const store = new SqliteEventStore({ path: file });
+    const wanted: RecordedEvent[] = [];
+    const everything: RecordedEvent[] = [];
+    const filtered = store.subscribe(
+      (event) => {
+        wanted.push(event);
+        return Promise.resolve();
+      },
+      { filter: { eventTypes: ['Wanted'] } },
+    );
+    const all = store.subscribe((event) => {
+      everything.push(event);
+      return Promise.resolve();
+    });
+    // An empty store's head (-1) is not right before its first position (1): the first append wakes all.
+    await store.append('seller-first', [anEvent('Other')], { kind: 'any' });
+    await eventually(() => expect(everything).toHaveLength(1));
+    const reads = jest.spyOn(store as unknown as { readAllNow: () => unknown }, 'readAllNow');
+    const readsOfWanted = () =>
+      reads.mock.calls.filter((call) => JSON.stringify(call).includes('Wanted')).length;
+    for (let n = 0; n < 20; n += 1) await store.append(`seller-${n}`, [anEvent('Other')], { kind: 'any' });
+    await eventually(() => expect(everything).toHaveLength(21));
+    expect(readsOfWanted()).toBe(0);
+    expect(wanted).toHaveLength(0);
+
+    // Its own taken event wakes it; so does another connection's, even when an append of this
+    // connection that it would pass over follows before the poll has noticed the other's commit.
+    await store.append('seller-x', [anEvent('Wanted', { n: 'own' })], { kind: 'any' });
+    await other.append('seller-y', [anEvent('Wanted', { n: 'other' })], { kind: 'any' });
+    await store.append('seller-z', [anEvent('Other')], { kind: 'any' });
+    await eventually(() => expect(wanted.map((event) => event.data)).toEqual([{ n: 'own' }, { n: 'other' }]));
+    await eventually(() => expect(everything).toHaveLength(24));
+    expect(everything.map((event) => event.position)).toEqual(
+      [...everything.map((event) => event.position)].sort((a, b) => a - b),
+    );
+    await filtered.stop();
+    await all.stop();
+    reads.mockRestore();
+    await other.close();
+    await store.close();
+  });
+
   it('close() stops live subscriptions', async () => {
     const store = new SqliteEventStore({ path: freshFile() });
     const subscription = store.subscribe(() => Promise.resolve());

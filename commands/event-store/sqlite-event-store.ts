@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { EventMetadata, RecordedEvent } from '../../contracts/events/envelope';
 import {
   categoryOf,
+  matchesFilter,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
@@ -155,12 +156,23 @@ const filterClause = (filter: ReadAllFilter | undefined): { sql: string; params:
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 };
 
+/** The events one append of this connection added: consecutive positions `first` to `last`. */
+type OwnAppend = { first: number; last: number; events: { type: string; category: string }[] };
+
+/**
+ * A live subscription waiting for commits; `skip` passes over an append of this connection without
+ * waking it (moving its checkpoint), or answers false.
+ */
+type Waiter = { resolve: () => void; skip?: (appended: OwnAppend) => boolean };
+
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
   private readonly statements;
   private readonly readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Set<Waiter>();
+  /** What the last append of this connection added (null: it added nothing, a retried append). */
+  private lastAppended: OwnAppend | null = null;
   private readonly subscriptions = new Set<Subscription>();
   private readonly appendTransaction: Database.Transaction<(request: AppendRequest) => AppendResult>;
   private lastDataVersion: number;
@@ -250,7 +262,7 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult> {
     try {
       const result = this.appendNow(streamId, events, expected);
-      this.wakeSubscribers();
+      this.wakeSubscribers(this.lastAppended);
       return Promise.resolve(result);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -300,6 +312,7 @@ export class SqliteEventStore implements EventStore {
   appendNow(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): AppendResult {
     if (events.length === 0) throw new Error(`Append to ${streamId}: at least one event is required`);
     assertValidExpected(expected);
+    this.lastAppended = null;
     try {
       return this.appendTransaction.immediate({ streamId, events, expected });
     } finally {
@@ -348,6 +361,12 @@ export class SqliteEventStore implements EventStore {
       );
       positions.push(Number(info.lastInsertRowid));
     }
+    // The rows of one append are consecutive: BEGIN IMMEDIATE holds the write lock throughout.
+    this.lastAppended = {
+      first: positions[0] ?? 0,
+      last: positions[positions.length - 1] ?? 0,
+      events: events.map((event) => ({ type: event.type, category })),
+    };
     return { nextRevision: revision, position: positions[positions.length - 1] ?? 0, positions };
   }
 
@@ -441,7 +460,8 @@ export class SqliteEventStore implements EventStore {
 
   subscribe(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): Subscription {
     let stopped = false;
-    let wake: (() => void) | undefined;
+    let wake: Waiter | undefined;
+    const { filter } = options;
     const loop = async (): Promise<void> => {
       let checkpoint = options.after ?? -1;
       while (!stopped) {
@@ -461,8 +481,25 @@ export class SqliteEventStore implements EventStore {
         if ((this.statements.head.get() ?? -1) > head) continue;
         // Registered in the same tick as the read above, so no commit can slip in between unnoticed.
         await new Promise<void>((resolve) => {
-          wake = resolve;
-          this.waitForChange(resolve);
+          const waiter: Waiter = {
+            resolve,
+            // This connection's own append right after the checkpoint, none of whose events the
+            // filter takes, is passed over without a read (the reports worker's reactors skip most
+            // of a tick's appends). Anything else (another process's commit, an event it takes, a
+            // gap before the append) wakes the loop, which reads from its checkpoint as before.
+            ...(filter
+              ? {
+                  skip: (appended: OwnAppend) => {
+                    if (appended.first !== checkpoint + 1) return false;
+                    if (appended.events.some((event) => matchesFilter(filter, event))) return false;
+                    checkpoint = appended.last;
+                    return true;
+                  },
+                }
+              : {}),
+          };
+          wake = waiter;
+          this.waitForChange(waiter);
         });
         wake = undefined;
       }
@@ -475,7 +512,7 @@ export class SqliteEventStore implements EventStore {
         stopped = true;
         if (wake) {
           this.waiters.delete(wake);
-          wake();
+          wake.resolve();
         }
         this.subscriptions.delete(subscription);
         await done.catch(() => undefined);
@@ -534,8 +571,8 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  private waitForChange(resolve: () => void): void {
-    this.waiters.add(resolve);
+  private waitForChange(waiter: Waiter): void {
+    this.waiters.add(waiter);
     if (this.closed) return;
     // The baseline is not refreshed here: a commit made since the last poll must still wake us.
     this.pollTimer ??= setInterval(() => this.poll(), this.pollIntervalMs);
@@ -550,11 +587,18 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  private wakeSubscribers(): void {
+  /** Wakes every waiting subscriber, but those that can pass over `ownAppend` (this connection's). */
+  private wakeSubscribers(ownAppend: OwnAppend | null = null): void {
     const waiters = [...this.waiters];
     this.waiters.clear();
-    this.stopPolling();
-    for (const resolve of waiters) resolve();
+    const woken: Waiter[] = [];
+    for (const waiter of waiters) {
+      if (ownAppend && waiter.skip?.(ownAppend)) this.waiters.add(waiter);
+      else woken.push(waiter);
+    }
+    // Those still waiting still need other processes' commits noticed.
+    if (this.waiters.size === 0) this.stopPolling();
+    for (const waiter of woken) waiter.resolve();
   }
 
   private stopPolling(): void {

@@ -1,5 +1,6 @@
 import {
   categoryOf,
+  matchesFilter,
   type EventStore,
   type ReadAllFilter,
   type Subscription,
@@ -31,9 +32,7 @@ export type SkipWhileWaiting = { filter: ReadAllFilter | undefined; to: (positio
 /** Types and categories remembered; a projector further behind than this reads its batch as before. */
 const REMEMBERED = 4096;
 
-export const matchesFilter = (filter: ReadAllFilter | undefined, seen: Omit<Seen, 'position'>): boolean =>
-  (!filter?.categories || filter.categories.includes(seen.category)) &&
-  (!filter?.eventTypes || filter.eventTypes.includes(seen.type));
+export { matchesFilter };
 
 export class EventFeed {
   /** The newest position known to exist. */
