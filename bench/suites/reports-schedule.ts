@@ -62,6 +62,8 @@ import { measurePeakRss } from '../sync-bench-seller';
 import { freePort, stopChild } from '../../test/harness/ledgerwise-process';
 
 const TENANT = 1;
+/** The tenant of the warm-up tick (its sellers' ids follow the measured tenant's). */
+const WARM_UP_TENANT = 2;
 const YEAR = 365 * 86_400_000;
 
 const run = <S, C extends { now: Date }, E extends DomainEvent>(
@@ -74,17 +76,17 @@ const run = <S, C extends { now: Date }, E extends DomainEvent>(
 
 /** One seller as a sync and a metrics run leave it, with one contact subscribed to its reports. */
 const seedSeller = async (
-  context: { db: Db; events: EventSource; now: Date; invoicesPerYear: number },
+  context: { db: Db; events: EventSource; now: Date; invoicesPerYear: number; tenantId: number },
   sellerId: number,
 ) => {
-  const { db, events, now } = context;
+  const { db, events, now, tenantId } = context;
   const stream = sellerStream(sellerId);
   await run(events, sellerDecider, stream, 'connect', {
     type: 'ConnectSeller',
     now,
     data: {
       sellerId,
-      tenantId: TENANT,
+      tenantId,
       provider: 'DEMO',
       actor: systemActor,
       tenantIsDemo: true,
@@ -106,7 +108,7 @@ const seedSeller = async (
   let cursor: string | null = null;
   do {
     const fetched = fetchDemoPage(profile, { sellerId, since: null, until: now, cursor, pageSize: 5000 });
-    await writeLedgerPage({ db, tenantId: TENANT, epoch: 1, now, compare: false }, fetched.page);
+    await writeLedgerPage({ db, tenantId, epoch: 1, now, compare: false }, fetched.page);
     cursor = fetched.nextCursor;
   } while (cursor !== null);
   await run(events, sellerDecider, stream, 'collected', {
@@ -120,7 +122,7 @@ const seedSeller = async (
     asOf: now,
     retention: 'AUTO',
   });
-  await storeMetrics(db, { sellerId, tenantId: TENANT, asOf: now, generation: 'bench' }, metrics);
+  await storeMetrics(db, { sellerId, tenantId, asOf: now, generation: 'bench' }, metrics);
   await run(events, sellerDecider, stream, 'metrics', {
     type: 'RecordSellerMetricsDate',
     now,
@@ -131,7 +133,7 @@ const seedSeller = async (
     now,
     data: {
       recipientId: sellerId,
-      tenantId: TENANT,
+      tenantId,
       sellerId,
       subscriber: {
         email: `reader${sellerId}@bench.test`,
@@ -366,9 +368,12 @@ export const suite: BenchSuite = {
     'A weekly schedule tick for N sellers (record, render, archive, email), beside rendering the same PDFs alone',
   // activities: 0 runs the reports worker's own number of activity slots.
   // batch and lanes: 0 runs the scheduled send's own batching (sellers per batch, batches at a time).
-  params: { sellers: 1000, invoicesPerYear: 360, activities: 0, batch: 0, lanes: 0 },
+  // warmUp: sellers of a second tenant whose weekly tick runs first, untimed (0: the measured tick is
+  // the worker's first).
+  params: { sellers: 1000, invoicesPerYear: 360, activities: 0, batch: 0, lanes: 0, warmUp: 50 },
   run: async (params, { log }) => {
     const sellers = params.sellers ?? 1000;
+    const warmUpSellers = params.warmUp ?? 50;
     const config = {
       ...benchConfig('reports-schedule'),
       S3_BUCKET: `lwbench-reports-${Date.now().toString(36)}`,
@@ -396,9 +401,21 @@ export const suite: BenchSuite = {
         actor: systemActor,
       });
       const seedStarted = performance.now();
+      const seedContext = { db, events, now, invoicesPerYear: params.invoicesPerYear ?? 360 };
       for (let sellerId = 1; sellerId <= sellers; sellerId += 1) {
-        await seedSeller({ db, events, now, invoicesPerYear: params.invoicesPerYear ?? 360 }, sellerId);
+        await seedSeller({ ...seedContext, tenantId: TENANT }, sellerId);
         if (sellerId % 100 === 0) log(`  ${sellerId} sellers seeded`);
+      }
+      if (warmUpSellers > 0) {
+        log(`seeding a second tenant with ${warmUpSellers} sellers for the warm-up tick`);
+        await run(events, tenantDecider, tenantStream(WARM_UP_TENANT), 'create', {
+          type: 'CreateTenant',
+          now,
+          data: { tenantId: WARM_UP_TENANT, name: 'Warm-up Holdings', classification: 'BUSINESS' },
+          actor: systemActor,
+        });
+        for (let sellerId = sellers + 1; sellerId <= sellers + warmUpSellers; sellerId += 1)
+          await seedSeller({ ...seedContext, tenantId: WARM_UP_TENANT }, sellerId);
       }
       projector = await startProjectorProcess(config);
       const projectorPid = projector.child.pid ?? 0;
@@ -460,55 +477,92 @@ export const suite: BenchSuite = {
         logger: pino({ level: 'silent' }),
       };
       reactors.push(startReportScheduleReactor(reactorDeps), startReportJobReactor(reactorDeps));
-      const schedule = client.schedule.getHandle(
-        reportScheduleId(config, { tenantId: TENANT, frequency: 'weekly' }),
-      );
-      for (let attempt = 0; ; attempt += 1) {
-        const exists = await schedule.describe().then(
-          () => true,
-          () => false,
-        );
-        if (exists) break;
-        if (attempt > 600) throw new Error('the weekly schedule was never created');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const weeklyScheduleOf = async (tenantId: number) => {
+        const handle = client.schedule.getHandle(reportScheduleId(config, { tenantId, frequency: 'weekly' }));
+        for (let attempt = 0; ; attempt += 1) {
+          const exists = await handle.describe().then(
+            () => true,
+            () => false,
+          );
+          if (exists) return handle;
+          if (attempt > 600) throw new Error(`tenant ${tenantId}'s weekly schedule was never created`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      const schedule = await weeklyScheduleOf(TENANT);
+      const warmUpSchedule = warmUpSellers > 0 ? await weeklyScheduleOf(WARM_UP_TENANT) : null;
 
-      let finished = 0;
-      let failed = 0;
-      let resolveAll: () => void = () => undefined;
-      const allDone = new Promise<void>((resolve) => (resolveAll = resolve));
-      const subscription = events.store.subscribe(
-        (event) => {
-          if (event.type === 'JobFailed') failed += 1;
-          finished += 1;
-          if (finished % 100 === 0) log(`  ${finished} report jobs finished`);
-          if (finished >= sellers) resolveAll();
-          return Promise.resolve();
-        },
-        { after: await events.store.headPosition(), filter: { eventTypes: ['JobCompleted', 'JobFailed'] } },
-      );
-      const headBeforeTick = await events.store.headPosition();
-      const triggeredAt = Date.now();
-      log('workflow: triggering the weekly schedule');
-      const workerCpuBefore = process.cpuUsage();
-      const mainThreadCpuBefore = mainThreadCpuSeconds();
-      const tickCpuBefore = ownCpuSeconds(projectorPid);
-      const projectorCpuBefore = cpuSecondsOf(projectorPid);
+      /** Resolves once `count` more jobs have ended (completed or failed), counting the failed. */
+      const jobsEnding = async (count: number, progress: boolean) => {
+        let ended = 0;
+        let failedJobs = 0;
+        let resolveAll: () => void = () => undefined;
+        const allEnded = new Promise<void>((resolve) => (resolveAll = resolve));
+        const subscription = events.store.subscribe(
+          (event) => {
+            if (event.type === 'JobFailed') failedJobs += 1;
+            ended += 1;
+            if (progress && ended % 100 === 0) log(`  ${ended} report jobs finished`);
+            if (ended >= count) resolveAll();
+            return Promise.resolve();
+          },
+          { after: await events.store.headPosition(), filter: { eventTypes: ['JobCompleted', 'JobFailed'] } },
+        );
+        return {
+          done: allEnded,
+          counts: () => ({ ended, failed: failedJobs }),
+          stop: () => subscription.stop(),
+        };
+      };
+
+      /**
+       * The CPU counters, read again once the warm-up tick is over: the measured tick's figures are
+       * its own.
+       */
+      const startMeasuring = async () => ({
+        headBeforeTick: await events.store.headPosition(),
+        triggeredAt: Date.now(),
+        workerCpuBefore: process.cpuUsage(),
+        mainThreadCpuBefore: mainThreadCpuSeconds(),
+        tickCpuBefore: ownCpuSeconds(projectorPid),
+        projectorCpuBefore: cpuSecondsOf(projectorPid),
+        s3CpuBefore: s3Pid ? cpuSecondsOf(s3Pid) : 0,
+        temporalCpuBefore: temporalPid ? cpuSecondsOf(temporalPid) : 0,
+        threadsBefore: threadCpuSeconds(),
+        // BENCH_CPU_PROFILE=<file>: a CPU profile of this (the worker's) process during the tick only.
+        profiling: process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null,
+      });
       // The Temporal dev server is shared with the other agents' tests: its CPU is printed, not a figure.
       const temporalPid = serverPid('temporal server start-dev');
-      const temporalCpuBefore = temporalPid ? cpuSecondsOf(temporalPid) : 0;
       const s3Pid = serverPid('s3rver.js');
-      const s3CpuBefore = s3Pid ? cpuSecondsOf(s3Pid) : 0;
-      const threadsBefore = threadCpuSeconds();
+      let measuring: Awaited<ReturnType<typeof startMeasuring>> | undefined;
+      let tickJobs: Awaited<ReturnType<typeof jobsEnding>> | undefined;
       let projectorCaughtUp = 0;
-      // BENCH_CPU_PROFILE=<file>: a CPU profile of this (the worker's) process during the tick only.
-      const profiling = process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null;
       const inWorkflow = await measurePeakRss(() =>
         worker.runUntil(async () => {
+          // A worker in service has sent reports before: the code of the tick's steps (the SDK's
+          // activity path, the commands, the upload and mail threads) is compiled, as the baseline's
+          // rendering is by its warm-up render. A small tenant's tick runs first, untimed.
+          if (warmUpSchedule) {
+            log(`warm-up: the weekly tick of ${warmUpSellers} sellers of another tenant (not timed)`);
+            const warmUpJobs = await jobsEnding(warmUpSellers, false);
+            const warmUpStarted = performance.now();
+            await warmUpSchedule.trigger();
+            await warmUpJobs.done;
+            await warmUpJobs.stop();
+            const settled = await events.store.headPosition();
+            await Promise.all(projections.map((p) => positions.waitForPosition(p.name, settled, 600_000)));
+            log(
+              `warm-up: ${warmUpJobs.counts().ended} jobs in ${((performance.now() - warmUpStarted) / 1000).toFixed(1)} s (${warmUpJobs.counts().failed} failed)`,
+            );
+          }
+          tickJobs = await jobsEnding(sellers, true);
+          log('workflow: triggering the weekly schedule');
+          measuring = await startMeasuring();
           const started = performance.now();
           const monotonicStart = process.hrtime.bigint() / 1000n;
           await schedule.trigger();
-          await allDone;
+          await tickJobs.done;
           const done = performance.now();
           // The window of the tick on the monotonic clock CPU profiles use (microseconds), to cut a
           // profile of another process (BENCH_PROJECTOR_PROFILE) to the tick.
@@ -520,6 +574,20 @@ export const suite: BenchSuite = {
           return (done - started) / 1000;
         }),
       );
+      if (!measuring || !tickJobs) throw new Error('the tick did not run');
+      const {
+        headBeforeTick,
+        triggeredAt,
+        workerCpuBefore,
+        mainThreadCpuBefore,
+        tickCpuBefore,
+        projectorCpuBefore,
+        s3CpuBefore,
+        temporalCpuBefore,
+        threadsBefore,
+        profiling,
+      } = measuring;
+      const { ended: finished, failed } = tickJobs.counts();
       if (profiling && process.env.BENCH_CPU_PROFILE)
         writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(await profiling.stop()));
       const workerCpu = process.cpuUsage(workerCpuBefore);
@@ -528,21 +596,14 @@ export const suite: BenchSuite = {
       const mainThreadCpu = mainThreadCpuSeconds() - mainThreadCpuBefore;
       const projectorCpuSeconds = cpuSecondsOf(projectorPid) - projectorCpuBefore;
       const projectorPeakMiB = peakRssMiBOf(projectorPid);
-      const threadsAfter = threadCpuSeconds();
-      const threadLines = [...threadsAfter]
-        .map(([tid, seconds]) => [tid, seconds - (threadsBefore.get(tid) ?? 0)] as const)
-        .filter(([, seconds]) => seconds >= 0.05)
-        .map(([tid, seconds]) => `${tid}${threadsBefore.has(tid) ? '' : '*'}: ${seconds.toFixed(2)}`);
-      log(
-        `CPU by thread of the worker process during the tick (* started during it): ${threadLines.join(', ')}`,
-      );
+      log(`CPU by thread of the worker process during the tick: ${threadCpuSince(threadsBefore)}`);
       if (s3Pid)
         log(`CPU of s3rver during the tick (shared): ${(cpuSecondsOf(s3Pid) - s3CpuBefore).toFixed(1)} s`);
       if (temporalPid)
         log(
           `CPU of the Temporal dev server during the tick (shared): ${(cpuSecondsOf(temporalPid) - temporalCpuBefore).toFixed(1)} s`,
         );
-      await subscription.stop();
+      await tickJobs.stop();
       // What the tick appended, read back afterwards (nothing is read during it): events per job by
       // type, and when each step happened, seconds after the trigger (first, median, last).
       const appended = await events.store.readAll({ after: headBeforeTick });
@@ -658,7 +719,16 @@ export const suite: BenchSuite = {
         .catch(() => undefined);
       await projector?.stop();
       await stopPdfProcess();
+      await client.schedule
+        .getHandle(reportScheduleId(config, { tenantId: WARM_UP_TENANT, frequency: 'weekly' }))
+        .delete()
+        .catch(() => undefined);
+      await client.schedule
+        .getHandle(reportScheduleId(config, { tenantId: WARM_UP_TENANT, frequency: 'monthly' }))
+        .delete()
+        .catch(() => undefined);
       await objects.deletePrefix(tenantArchivePrefix(TENANT)).catch(() => 0);
+      await objects.deletePrefix(tenantArchivePrefix(WARM_UP_TENANT)).catch(() => 0);
       objects.close();
       mailer.close();
       await connection.close();
