@@ -709,26 +709,16 @@ export const suite: BenchSuite = {
     } finally {
       for (const reactor of reactors) await reactor.stop();
       // A schedule outlives the run on the dev server: none may be left to fire.
-      await client.schedule
-        .getHandle(reportScheduleId(config, { tenantId: TENANT, frequency: 'weekly' }))
-        .delete()
-        .catch(() => undefined);
-      await client.schedule
-        .getHandle(reportScheduleId(config, { tenantId: TENANT, frequency: 'monthly' }))
-        .delete()
-        .catch(() => undefined);
+      for (const tenantId of [TENANT, WARM_UP_TENANT])
+        for (const frequency of ['weekly', 'monthly'] as const)
+          await client.schedule
+            .getHandle(reportScheduleId(config, { tenantId, frequency }))
+            .delete()
+            .catch(() => undefined);
       await projector?.stop();
       await stopPdfProcess();
-      await client.schedule
-        .getHandle(reportScheduleId(config, { tenantId: WARM_UP_TENANT, frequency: 'weekly' }))
-        .delete()
-        .catch(() => undefined);
-      await client.schedule
-        .getHandle(reportScheduleId(config, { tenantId: WARM_UP_TENANT, frequency: 'monthly' }))
-        .delete()
-        .catch(() => undefined);
-      await objects.deletePrefix(tenantArchivePrefix(TENANT)).catch(() => 0);
-      await objects.deletePrefix(tenantArchivePrefix(WARM_UP_TENANT)).catch(() => 0);
+      for (const tenantId of [TENANT, WARM_UP_TENANT])
+        await objects.deletePrefix(tenantArchivePrefix(tenantId)).catch(() => 0);
       objects.close();
       mailer.close();
       await connection.close();
