@@ -157,32 +157,31 @@ const mimeOnlyMailer = (): Mailer =>
     from: 'Ledgerwise <reports@bench.test>',
   });
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux, as these machines are). */
-const cpuSecondsOf = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name and state.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** The fields of a /proc stat file after the command name (Linux, as these machines are). */
+const statFields = (path: string): string[] => {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 };
+
+/** utime plus stime in seconds: fields 14 and 15 of stat, 12 and 13 after the command name and state. */
+const cpuSecondsIn = (fields: readonly string[]): number => (Number(fields[11]) + Number(fields[12])) / 100;
+
+/** CPU seconds (user + system) a process has used so far. */
+const cpuSecondsOf = (pid: number): number => cpuSecondsIn(statFields(`/proc/${pid}/stat`));
 
 /**
  * CPU seconds this process's main thread has used so far (its thread id is the process id): the
  * process's figure also counts its worker threads (the report archive's, the mail thread's).
  */
-const mainThreadCpuSeconds = (): number => {
-  const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
+const mainThreadCpuSeconds = (): number =>
+  cpuSecondsIn(statFields(`/proc/${process.pid}/task/${process.pid}/stat`));
 
 /** CPU seconds of each of this process's threads so far, by thread id (the main thread's id is the pid). */
 const threadCpuSeconds = (): Map<number, number> => {
   const byThread = new Map<number, number>();
   for (const entry of readdirSync(`/proc/${process.pid}/task`)) {
     try {
-      const stat = readFileSync(`/proc/${process.pid}/task/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byThread.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / 100);
+      byThread.set(Number(entry), cpuSecondsIn(statFields(`/proc/${process.pid}/task/${entry}/stat`)));
     } catch {
       /* ended meanwhile */
     }
@@ -205,9 +204,8 @@ const ownCpuSeconds = (except: number): number => {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === except) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === process.pid) children += (Number(fields[11]) + Number(fields[12])) / 100;
+      const fields = statFields(`/proc/${entry}/stat`);
+      if (Number(fields[1]) === process.pid) children += cpuSecondsIn(fields);
     } catch {
       /* gone meanwhile */
     }
@@ -515,6 +513,9 @@ export const suite: BenchSuite = {
         };
       };
 
+      // The Temporal dev server and s3rver are shared with the test suites: their CPU is printed, not a figure.
+      const temporalPid = serverPid('temporal server start-dev');
+      const s3Pid = serverPid('s3rver.js');
       /**
        * The CPU counters, read again once the warm-up tick is over: the measured tick's figures are
        * its own.
@@ -532,9 +533,6 @@ export const suite: BenchSuite = {
         // BENCH_CPU_PROFILE=<file>: a CPU profile of this (the worker's) process during the tick only.
         profiling: process.env.BENCH_CPU_PROFILE ? await startCpuProfile() : null,
       });
-      // The Temporal dev server is shared with the other agents' tests: its CPU is printed, not a figure.
-      const temporalPid = serverPid('temporal server start-dev');
-      const s3Pid = serverPid('s3rver.js');
       let measuring: Awaited<ReturnType<typeof startMeasuring>> | undefined;
       let tickJobs: Awaited<ReturnType<typeof jobsEnding>> | undefined;
       let projectorCaughtUp = 0;

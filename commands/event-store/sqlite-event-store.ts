@@ -160,6 +160,22 @@ const filterClause = (filter: ReadAllFilter | undefined): { sql: string; params:
 type OwnAppend = { first: number; last: number; events: { type: string; category: string }[] };
 
 /**
+ * The events an append of this connection holds, at their positions: consecutive, since BEGIN
+ * IMMEDIATE holds the write lock throughout. A retried append answers the first append's positions
+ * and events (the same ids at the same revisions), which a waiting subscriber has already passed.
+ */
+const ownAppendOf = (
+  streamId: string,
+  events: readonly EventToAppend[],
+  result: AppendResult,
+): OwnAppend | null => {
+  const first = result.positions?.[0];
+  if (first === undefined) return null;
+  const category = categoryOf(streamId);
+  return { first, last: result.position, events: events.map((event) => ({ type: event.type, category })) };
+};
+
+/**
  * A live subscription waiting for commits; `skip` passes over an append of this connection without
  * waking it (moving its checkpoint), or answers false.
  */
@@ -171,8 +187,6 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   private readonly readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
   private readonly waiters = new Set<Waiter>();
-  /** What the last append of this connection added (null: it added nothing, a retried append). */
-  private lastAppended: OwnAppend | null = null;
   private readonly subscriptions = new Set<Subscription>();
   private readonly appendTransaction: Database.Transaction<(request: AppendRequest) => AppendResult>;
   private lastDataVersion: number;
@@ -262,7 +276,7 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult> {
     try {
       const result = this.appendNow(streamId, events, expected);
-      this.wakeSubscribers(this.lastAppended);
+      this.wakeSubscribers(ownAppendOf(streamId, events, result));
       return Promise.resolve(result);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -312,7 +326,6 @@ export class SqliteEventStore implements EventStore {
   appendNow(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): AppendResult {
     if (events.length === 0) throw new Error(`Append to ${streamId}: at least one event is required`);
     assertValidExpected(expected);
-    this.lastAppended = null;
     try {
       return this.appendTransaction.immediate({ streamId, events, expected });
     } finally {
@@ -361,12 +374,6 @@ export class SqliteEventStore implements EventStore {
       );
       positions.push(Number(info.lastInsertRowid));
     }
-    // The rows of one append are consecutive: BEGIN IMMEDIATE holds the write lock throughout.
-    this.lastAppended = {
-      first: positions[0] ?? 0,
-      last: positions[positions.length - 1] ?? 0,
-      events: events.map((event) => ({ type: event.type, category })),
-    };
     return { nextRevision: revision, position: positions[positions.length - 1] ?? 0, positions };
   }
 

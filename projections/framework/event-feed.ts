@@ -32,8 +32,6 @@ export type SkipWhileWaiting = { filter: ReadAllFilter | undefined; to: (positio
 /** Types and categories remembered; a projector further behind than this reads its batch as before. */
 const REMEMBERED = 4096;
 
-export { matchesFilter };
-
 export class EventFeed {
   /** The newest position known to exist. */
   private last = -1;
