@@ -97,6 +97,22 @@ describe('personal data', () => {
     expect(await store.readStream('account-3')).toHaveLength(0);
   });
 
+  it('makes no key for an event with nothing to seal, and seals the next one that has', async () => {
+    const keys = new InMemoryPersonalDataKeyStore();
+    const { personalData } = setUp(keys).deps;
+    const workflowEvent = { streamId: 'account-1', type: 'Deposited', data: { amount: 5 } };
+
+    const stored = await personalData.protect({ ...workflowEvent, metadata: metadata({ tenantId: 42 }) });
+
+    expect(stored).toEqual({ data: { amount: 5 }, metadata: metadata({ tenantId: 42 }) });
+    expect(await keys.existingKey(tenantSubject(42))).toBeNull();
+    const fromRequest = await personalData.protect({
+      ...workflowEvent,
+      metadata: metadata({ tenantId: 42, ip: '203.0.113.9' }),
+    });
+    expect(fromRequest.metadata.ip).toMatch(/^pd:v1:tenant:42:/);
+    expect(await keys.existingKey(tenantSubject(42))).not.toBeNull();
+  });
   it('belongs to the user on a user stream and to the tenant elsewhere', () => {
     const base = { data: {}, metadata: metadata({ tenantId: 9 }) };
     expect(subjectOf({ ...base, streamId: 'user-7' })).toBe(userSubject(7));

@@ -120,6 +120,10 @@ export const createPersonalDataProtector = (deps: {
         });
       return { data: event.data, metadata };
     }
+    // Nothing to seal (a workflow's event: no personal field, no request ip or body): the event is
+    // stored as it is whatever the subject's key, so the key (a write transaction) is not fetched.
+    if (personal.length === 0 && !isPresent(metadata.ip) && !isPresent(metadata.body))
+      return { data: event.data, metadata };
     const key = await keys.keyFor(subject);
     if (key === 'erased') {
       // Closing records (TenantPurged) may still be written; new personal data may not.

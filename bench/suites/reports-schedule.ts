@@ -429,6 +429,9 @@ export const suite: BenchSuite = {
         const cpuBefore = ownCpuSeconds(projectorPid);
         const processCpuBefore = process.cpuUsage();
         const threadsBefore = threadCpuSeconds();
+        // BENCH_ALONE_PROFILE=<file>: a CPU profile of the baseline after the tick, to set beside the tick's.
+        const aloneProfile =
+          when === 'after' && process.env.BENCH_ALONE_PROFILE ? await startCpuProfile() : null;
         const measured = await measurePeakRss(async () => {
           const started = performance.now();
           for (let sellerId = 1; sellerId <= sellers; sellerId += 1)
@@ -437,6 +440,8 @@ export const suite: BenchSuite = {
         });
         const cpuSeconds = ownCpuSeconds(projectorPid) - cpuBefore;
         const processCpu = process.cpuUsage(processCpuBefore);
+        if (aloneProfile && process.env.BENCH_ALONE_PROFILE)
+          writeFileSync(process.env.BENCH_ALONE_PROFILE, JSON.stringify(await aloneProfile.stop()));
         log(
           `alone ${when}: this process ${((processCpu.user + processCpu.system) / 1e6).toFixed(2)} cpu s, by thread: ${threadCpuSince(threadsBefore)}`,
         );

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   categoryOf,
   matchesFilter,
@@ -44,6 +45,10 @@ export class EventFeed {
   private users = 0;
   /** A wake of the waiters is scheduled for the end of this turn of the event loop. */
   private wakeScheduled = false;
+  /** When the waiters were last woken (performance.now()). */
+  private lastWakeAt = Number.NEGATIVE_INFINITY;
+  /** The least time between two wakes (acquireFeed's `wakeSpacingMs`); 0 wakes once per turn. */
+  private wakeSpacingMs = Number.POSITIVE_INFINITY;
   readonly ready: Promise<void>;
 
   constructor(
@@ -86,10 +91,14 @@ export class EventFeed {
     // with one folded write per document, instead of one batch per append.
     if (this.wakeScheduled) return;
     this.wakeScheduled = true;
-    setImmediate(() => {
+    const wake = () => {
       this.wakeScheduled = false;
+      this.lastWakeAt = performance.now();
       this.wakeWaiters();
-    });
+    };
+    const wait = this.lastWakeAt + this.wakeSpacingMs - performance.now();
+    if (wait <= 0) setImmediate(wake);
+    else setTimeout(wake, wait);
   }
 
   private wakeWaiters(): void {
@@ -120,8 +129,10 @@ export class EventFeed {
     return this.failure !== undefined;
   }
 
-  acquire(): void {
+  /** A user that asks for a smaller spacing than the feed's gets it: none is woken later than it asked. */
+  acquire(wakeSpacingMs: number): void {
     this.users += 1;
+    this.wakeSpacingMs = Math.min(this.wakeSpacingMs, wakeSpacingMs);
   }
 
   /** The last user's release stops the subscription. */
@@ -174,8 +185,17 @@ export class EventFeed {
 
 const feeds = new WeakMap<EventStore, EventFeed>();
 
-/** The feed of `store` in this process, shared by every live projector; release it when done. */
-export const acquireFeed = (store: EventStore): EventFeed => {
+/**
+ * The feed of `store` in this process, shared by every live projector; release it when done.
+ *
+ * `wakeSpacingMs` is the least time between two wakes of its projectors (docs/adr/0054, addendum of
+ * the 31st session). 0, the default, wakes them at the end of the turn the events arrived in (a
+ * process that also answers reads: its readers wait for nothing more). More, and an event after a
+ * quiet spell still wakes them at once, but while events stream in (a scheduled send appends
+ * hundreds a second) those of the next milliseconds join one batch per projector, not one batch
+ * per append: the projector process, whose readers are in other processes.
+ */
+export const acquireFeed = (store: EventStore, wakeSpacingMs = 0): EventFeed => {
   let feed = feeds.get(store);
   if (!feed) {
     const created: EventFeed = new EventFeed(store, () => {
@@ -184,6 +204,6 @@ export const acquireFeed = (store: EventStore): EventFeed => {
     feeds.set(store, created);
     feed = created;
   }
-  feed.acquire();
+  feed.acquire(wakeSpacingMs);
   return feed;
 };

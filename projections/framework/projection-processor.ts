@@ -43,6 +43,11 @@ export type ProcessorOptions = {
    * versions (see event-decoder.ts). Omit to project events as stored.
    */
   decode?: (events: readonly RecordedEvent[]) => Promise<RecordedEvent[]>;
+  /**
+   * While running live, the least time between two wakes of this process's projectors when events
+   * stream in (event-feed.ts, acquireFeed); 0, the default, wakes them once per turn of the event loop.
+   */
+  wakeSpacingMs?: number;
   /** Fault injection for tests: runs after a batch's writes and before its checkpoint is saved. */
   beforeCheckpoint?: (events: readonly RecordedEvent[]) => Promise<void>;
 };
@@ -120,7 +125,7 @@ export class ProjectionProcessor {
     this.stopped = false;
     this.running = true;
     this.stopping = new AbortController();
-    this.feed = acquireFeed(this.options.store);
+    this.feed = acquireFeed(this.options.store, this.options.wakeSpacingMs);
     // Read-your-writes waiters in this process then hear of each checkpoint instead of polling for it.
     const endProjecting =
       this.options.version === undefined
@@ -285,7 +290,7 @@ export class ProjectionProcessor {
   private async waitForEventsAfter(position: number): Promise<void> {
     if (!this.feed || this.feed.ended) {
       const ended = this.feed;
-      this.feed = acquireFeed(this.options.store);
+      this.feed = acquireFeed(this.options.store, this.options.wakeSpacingMs);
       await ended?.release();
     }
     const interrupt = new AbortController();

@@ -123,6 +123,23 @@ export const listSellerRecipients = async (
 };
 
 /**
+ * One of a seller's subscriptions by id (null when it is not that seller's, another tenant's or
+ * deleted): one lookup by key where listing the seller's read them all (a report's send, the row
+ * answered after a change).
+ */
+export const findSellerRecipient = async (
+  db: Db,
+  query: { recipientId: number; sellerId: number; tenantId: number; readAfter?: ReadAfter },
+): Promise<{ recipient: RecipientView | null; stale: boolean }> => {
+  requireId('recipientId', query.recipientId);
+  const stale = await waitUntilRead(db, RECIPIENTS, query.readAfter);
+  const doc = await (
+    await recipients(db)
+  ).findOne({ _id: query.recipientId, sellerId: query.sellerId, tenantId: query.tenantId, ...notDeleted });
+  return { recipient: doc ? ((await toViews(db, [doc]))[0] ?? null) : null, stale };
+};
+
+/**
  * The recipients of several sellers of one tenant in one query, by seller (each oldest first, as
  * listSellerRecipients gives them): the scheduled send plans a batch of sellers at once.
  */

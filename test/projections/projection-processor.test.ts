@@ -143,6 +143,50 @@ describe('the projection processor', () => {
     }
   });
 
+  it('with a wake spacing, projects events that stream in a few milliseconds apart in batches of several', async () => {
+    const store = openStore();
+    const { db, decode } = context;
+    const everyEvent = defineProjection<'rows'>({
+      name: 'streamed-in',
+      collections: { rows: 'streamed_in' },
+      project: (event) => [{ kind: 'insert', collection: 'rows', id: event.id, doc: { type: event.type } }],
+    });
+    const batchSizes: number[] = [];
+    const live = new ProjectionProcessor({
+      db,
+      store,
+      decode,
+      projection: everyEvent,
+      wakeSpacingMs: 20,
+      beforeCheckpoint: (events) => {
+        batchSizes.push(events.length);
+        return Promise.resolve();
+      },
+    });
+    live.start();
+    try {
+      // Forty appends of one event, 2 ms apart: a scheduled send's pace (hundreds of appends a second).
+      let position = -1;
+      for (let index = 0; index < 40; index += 1) {
+        position = await appendWorkload(store, context.keys, {
+          events: 1,
+          label: 'paced',
+          firstIndex: index,
+        });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+
+      expect(await projectionPositions(db).waitForPosition(everyEvent.name, position, 30_000)).toMatchObject({
+        reached: true,
+      });
+      expect(batchSizes.reduce((sum, size) => sum + size, 0)).toBe(40);
+      // Woken once per append, the processor would have written 40 batches of one event.
+      expect(batchSizes.length).toBeLessThan(20);
+    } finally {
+      await live.stop();
+    }
+  });
+
   it('answers a wait it cannot satisfy with reached: false instead of failing', async () => {
     const { db } = context;
     const positions = projectionPositions(db);

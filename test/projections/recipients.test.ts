@@ -5,6 +5,7 @@ import { sellerDecider } from '../../domain/seller/seller-decider';
 import { userDecider } from '../../domain/user/user-decider';
 import {
   countRecipientsByTenant,
+  findSellerRecipient,
   listAdminRecipients,
   listRecipientsOfSellers,
   listSellerRecipients,
@@ -175,6 +176,17 @@ describe('a tenant’s report recipients', () => {
       TrackWeeklyDate: '2026-01-06T08:00:00.000Z',
       TrackMonthlyDate: null,
     });
+  });
+
+  it('finds one seller’s subscription by id as the list shows it, and no other seller’s, tenant’s or deleted one', async () => {
+    const listed = (await listSellerRecipients(context.db, { sellerId: 11, tenantId: 1 })).recipients;
+    const find = (recipientId: number, sellerId: number, tenantId: number) =>
+      findSellerRecipient(context.db, { recipientId, sellerId, tenantId }).then((found) => found.recipient);
+    expect(await find(32, 11, 1)).toEqual(listed.find((row) => row.Id === 32));
+    expect(await find(32, 12, 1)).toBeNull();
+    expect(await find(32, 11, 2)).toBeNull();
+    expect(await find(33, 12, 1)).toMatchObject({ Id: 33, STATE: 'DEACTIVATED' });
+    expect(await find(34, 12, 1)).toBeNull();
   });
 
   it('lists several sellers’ recipients in one query, each seller’s as listed alone', async () => {

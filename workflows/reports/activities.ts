@@ -12,7 +12,11 @@ import { recipientDecider } from '../../domain/recipient/recipient-decider';
 import { sellerDecider } from '../../domain/seller/seller-decider';
 import { tenantDecider } from '../../domain/tenant/tenant-decider';
 import type { TenantState } from '../../domain/tenant/tenant';
-import { listSellerRecipients, type RecipientView } from '../../projections/recipients/query-recipients';
+import {
+  findSellerRecipient,
+  listSellerRecipients,
+  type RecipientView,
+} from '../../projections/recipients/query-recipients';
 import type { OutgoingEmail } from '../email/smtp-mailer';
 import { runSystemCommand, type SystemCommandContext } from '../sync/system-commands';
 import { currentState } from './current-state';
@@ -440,11 +444,11 @@ const sendOnce = async (
   const { parts } = deps;
   if (await parts.wasEmailed({ jobId: step.jobId, recipientId }))
     return { recipientId, status: 'already-sent', messageId: reportMessageId(step.jobId, recipientId) };
-  const { recipients } = await listSellerRecipients(deps.db, {
+  const { recipient } = await findSellerRecipient(deps.db, {
+    recipientId,
     sellerId: step.sellerId,
     tenantId: step.tenantId,
   });
-  const recipient = recipients.find((row) => row.Id === recipientId);
   if (!recipient || (recipient.STATE !== 'ACTIVE' && recipient.STATE !== 'ADMIN'))
     return { recipientId, status: 'skipped', reason: skipReasons.inactive };
   const email = recipient.Subscriber.Email?.trim() ?? '';

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../contracts/errors';
 import { recipientDecider } from '../../../domain/recipient/recipient-decider';
 import type { KnownRecipient } from '../../../domain/recipient/recipient';
-import { listSellerRecipients, type RecipientView } from '../../../projections/recipients/query-recipients';
+import { findSellerRecipient, type RecipientView } from '../../../projections/recipients/query-recipients';
 import { loadAggregate } from '../../execute-command';
 import { visibleToCaller } from '../visible-to-caller';
 import { recipientStream } from '../../../contracts/stream-ids';
@@ -23,12 +23,12 @@ export const recipientAfter = async (
   request: FastifyRequest,
   query: { recipient: Pick<KnownRecipient, 'recipientId' | 'sellerId' | 'tenantId'>; position: number },
 ): Promise<RecipientView> => {
-  const { recipients } = await listSellerRecipients(request.server.services.db, {
+  const { recipient: view } = await findSellerRecipient(request.server.services.db, {
+    recipientId: query.recipient.recipientId,
     sellerId: query.recipient.sellerId,
     tenantId: query.recipient.tenantId,
     readAfter: { afterPosition: query.position },
   });
-  const view = recipients.find((row) => row.Id === query.recipient.recipientId);
   if (!view) throw new AppError('not_found', 'Subscription not found.');
   return view;
 };
