@@ -413,6 +413,58 @@ describe('report schedules', () => {
     }
   });
 
+  it('record the first batches’ jobs with the block and the rest beside them, each once however often retried', async () => {
+    const tenantId = await createTenant('Schedules Early Ltd');
+    const sellerIds = [
+      await connectSeller(tenantId, 'synced'),
+      await connectSeller(tenantId, 'synced'),
+      await connectSeller(tenantId, 'synced'),
+    ];
+    await world.settle();
+    // One seller a batch, one batch at a time: the block records the first job only.
+    const activities = createScheduledReportsActivities({
+      db: world.services.db,
+      writeSide: world.services.writeSide,
+      now: () => new Date(),
+      config: world.config,
+      client,
+      batching: { size: 1, lanes: 1 },
+    });
+    const step = { ...firingAt(tenantId, 'weekly', '2026-03-17T07:00:00.000Z'), firstBatchesOnly: true };
+    const environment = new MockActivityEnvironment();
+    const recordBlock = () =>
+      environment.run<[typeof step], ScheduledBlockResult, typeof activities.recordScheduledJobBlock>(
+        activities.recordScheduledJobBlock,
+        step,
+      );
+    const createdOf = async (jobId: number) =>
+      (await world.services.writeSide.store.readStream(jobStream(jobId))).filter(
+        (event) => event.type === 'JobCreated',
+      ).length;
+
+    const block = await recordBlock();
+    expect(await recordBlock()).toEqual(block);
+    expect(block.recorded).toBe(1);
+    expect(block.jobs.map((job) => job.sellerId).sort()).toEqual(sellerIds);
+    const [first, ...rest] = block.jobs;
+    expect(await createdOf(first!.jobId)).toBe(1);
+    for (const job of rest) expect(await createdOf(job.jobId)).toBe(0);
+
+    const recordRest = () =>
+      environment.run(activities.recordScheduledJobs, {
+        ...firingAt(tenantId, 'weekly', '2026-03-17T07:00:00.000Z'),
+        jobs: rest,
+      });
+    await recordRest();
+    await recordRest();
+    for (const job of block.jobs) expect(await createdOf(job.jobId)).toBe(1);
+    const [created] = await world.services.writeSide.store.readStream(jobStream(rest[0]!.jobId));
+    expect(created?.data).toMatchObject({
+      sellerId: rest[0]!.sellerId,
+      parameters: { frequency: 'weekly', batchRunId: step.scheduledRunId },
+    });
+  });
+
   it('keep the job of a seller that left between two attempts, to be skipped, not left waiting', async () => {
     const tenantId = await createTenant('Schedules Leaver Ltd');
     const staying = await connectSeller(tenantId, 'synced');

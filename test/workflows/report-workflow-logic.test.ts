@@ -44,7 +44,10 @@ const summary = {
 };
 
 let mocks: Mocks;
+/** The scheduled send's recording of its last jobs and its batches, in the order they happened. */
+let sendOrder: string[] = [];
 const newMocks = () => {
+  sendOrder = [];
   mocks = {
     beginReportJob: jest.fn().mockResolvedValue(undefined),
     // Runs from the begin-and-plan-in-one-step patch on answer the plan planReport holds here.
@@ -80,10 +83,17 @@ const newMocks = () => {
       skipped: null,
       jobs: [70, 71, 72, 73, 74].map((jobId) => ({ jobId, sellerId: jobId * 10 })),
       batching: { size: 2, lanes: 2 },
+      // The first batches' jobs (two of two sellers); the run records the last one beside them.
+      recorded: 4,
     }),
-    sendScheduledBatch: jest.fn((step: { jobs: unknown[] }) =>
-      Promise.resolve({ finished: step.jobs.length, alreadyEnded: 0 }),
-    ),
+    recordScheduledJobs: jest.fn(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      sendOrder.push('rest recorded');
+    }),
+    sendScheduledBatch: jest.fn((step: { jobs: { jobId: number }[] }) => {
+      sendOrder.push(`batch ${step.jobs.map((job) => job.jobId).join(',')}`);
+      return Promise.resolve({ finished: step.jobs.length, alreadyEnded: 0 });
+    }),
     failScheduledBatch: jest.fn().mockResolvedValue(undefined),
   };
 };
@@ -103,6 +113,7 @@ const environment = useTimeSkippingWorkers([
       'finishReportJob',
       'recordScheduledReportJobs',
       'recordScheduledJobBlock',
+      'recordScheduledJobs',
       'sendScheduledBatch',
       'failScheduledBatch',
     ] satisfies (keyof Mocks)[]),
@@ -314,8 +325,10 @@ describe('scheduledReportsWorkflow', () => {
 
   // Runs recorded before the scheduled-send-in-batches patch (recordScheduledReportJobs, a run per
   // job) replay from test/workflows/histories/scheduled-reports-weekly-tenant-3-2026-03-10T07:00:00Z.json.
-  it('records the jobs as one block under its own run id, then sends them in batches', async () => {
-    const workflowId = 'scheduled-reports-batched-weekly-tenant-3-2026-03-10T07:00:00Z';
+  // Runs recorded before the record-jobs-beside-first-batches patch (the block recorded every job)
+  // replay from test/workflows/histories/scheduled-reports-batched-weekly-tenant-3-2026-03-10T07:00:00Z.json.
+  it('records the first batches’ jobs as a block under its own run id, the rest beside them, and sends them in batches', async () => {
+    const workflowId = 'scheduled-reports-batched-early-weekly-tenant-3-2026-03-10T07:00:00Z';
     const handle = await startScheduled(workflowId);
 
     await expect(handle.result()).resolves.toEqual({ skipped: null, jobIds: [70, 71, 72, 73, 74] });
@@ -325,8 +338,13 @@ describe('scheduledReportsWorkflow', () => {
       scheduledAt: '2026-03-10T07:00:00.000Z',
       scheduledRunId: workflowId,
     };
-    expect(mocks.recordScheduledJobBlock).toHaveBeenCalledWith(step);
+    expect(mocks.recordScheduledJobBlock).toHaveBeenCalledWith({ ...step, firstBatchesOnly: true });
     expect(mocks.recordScheduledReportJobs).not.toHaveBeenCalled();
+    expect(mocks.recordScheduledJobs).toHaveBeenCalledTimes(1);
+    expect(mocks.recordScheduledJobs).toHaveBeenCalledWith({ ...step, jobs: [{ jobId: 74, sellerId: 740 }] });
+    // The first batches go while the last job is recorded; its batch only once it is.
+    expect(sendOrder.slice(0, 2).sort()).toEqual(['batch 70,71', 'batch 72,73']);
+    expect(sendOrder.slice(2)).toEqual(['rest recorded', 'batch 74']);
     // Two sellers a batch, as the recording worker chose; every job in exactly one batch.
     expect(batchesSent()).toEqual([[70, 71], [72, 73], [74]]);
     expect(mocks.sendScheduledBatch).toHaveBeenCalledWith(expect.objectContaining(step));
@@ -352,6 +370,24 @@ describe('scheduledReportsWorkflow', () => {
           { jobId: 73, sellerId: 730 },
         ],
         reason: 'The archive refused the file.',
+      }),
+    );
+  });
+
+  it('fails the jobs of the batches whose recording failed for good, and sends the first batches', async () => {
+    mocks.recordScheduledJobs.mockRejectedValue(refusal('internal', 'The event store refused the jobs.'));
+    const handle = await startScheduled('scheduled-reports-rest-refused');
+
+    await expect(handle.result()).resolves.toEqual({ skipped: null, jobIds: [70, 71, 72, 73, 74] });
+    expect(batchesSent()).toEqual([
+      [70, 71],
+      [72, 73],
+    ]);
+    expect(mocks.failScheduledBatch).toHaveBeenCalledTimes(1);
+    expect(mocks.failScheduledBatch).toHaveBeenCalledWith(
+      expect.objectContaining({
+        jobs: [{ jobId: 74, sellerId: 740 }],
+        reason: 'The event store refused the jobs.',
       }),
     );
   });

@@ -184,8 +184,20 @@ export async function scheduledReportsWorkflow(
     scheduledAt: input.scheduledAt ?? new Date(due).toISOString(),
   };
   if (!patched('scheduled-send-in-batches')) return scheduledSteps.recordScheduledReportJobs(step);
-  const recorded = await scheduledSteps.recordScheduledJobBlock(step);
+  // From the `record-jobs-beside-first-batches` patch on, the block records only the first batches'
+  // jobs, and the rest are recorded while those are sent: the send no longer waits a second (at a
+  // thousand sellers) before its first report (docs/adr/0038, 31st session).
+  const firstBatchesOnly = patched('record-jobs-beside-first-batches');
+  const recorded = await scheduledSteps.recordScheduledJobBlock(
+    firstBatchesOnly ? { ...step, firstBatchesOnly } : step,
+  );
   if (recorded.skipped !== null) return { skipped: recorded.skipped, jobIds: [] };
+  const recordedCount = recorded.recorded ?? recorded.jobs.length;
+  const rest = recorded.jobs.slice(recordedCount);
+  const restRecorded =
+    rest.length === 0 ? Promise.resolve() : scheduledSteps.recordScheduledJobs({ ...step, jobs: rest });
+  // Awaited by each batch that needs it; a failure is not left unhandled before the first does.
+  restRecorded.catch(() => undefined);
   const size = Math.max(1, recorded.batching.size);
   const batches: ScheduledJob[][] = [];
   for (let index = 0; index < recorded.jobs.length; index += size)
@@ -193,9 +205,13 @@ export async function scheduledReportsWorkflow(
   let next = 0;
   const lane = async () => {
     while (next < batches.length) {
-      const jobs = batches[next]!;
+      const index = next;
+      const jobs = batches[index]!;
       next += 1;
       try {
+        // A batch never runs before its jobs exist: it would find them unknown and skip them. Should
+        // their recording fail for good, the batch's jobs recorded by then are failed as below.
+        if ((index + 1) * size > recordedCount) await restRecorded;
         await sendScheduledBatch({ ...step, jobs });
       } catch (error) {
         if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
@@ -207,6 +223,7 @@ export async function scheduledReportsWorkflow(
   await Promise.all(
     Array.from({ length: Math.min(Math.max(1, recorded.batching.lanes), batches.length) }, lane),
   );
+  await restRecorded.catch(() => undefined);
   return { skipped: null, jobIds: recorded.jobs.map((job) => job.jobId) };
 }
 

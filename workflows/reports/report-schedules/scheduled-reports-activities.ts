@@ -16,7 +16,9 @@ import { reportJobWorkflowId, reportRunOf } from '../report-job';
 import { startReportJob } from '../report-job-reactor';
 import { allocateJobIdBlock } from './job-id-block';
 import type {
+  ScheduledBatchStep,
   ScheduledBatching,
+  ScheduledJob,
   ScheduledBlockResult,
   ScheduledReportsResult,
   ScheduledReportsStep,
@@ -67,87 +69,16 @@ export const scheduledSkips = {
  * workflow options' defaults (noOverride and noRecent, admin.md section 9), each run started. The tenant's settings are
  * read again here, so a send that fires just before its schedule is paused records nothing.
  */
-export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => ({
-  async recordScheduledReportJobs(step: ScheduledReportsStep): Promise<ScheduledReportsResult> {
-    const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
-    if (tenant.status !== 'active') return { skipped: scheduledSkips.tenantInactive, jobIds: [] };
-    const disabled =
-      step.frequency === 'weekly'
-        ? tenant.reporting.WeeklyEmailsDisabled
-        : tenant.reporting.MonthlyEmailsDisabled;
-    if (disabled) return { skipped: scheduledSkips[step.frequency], jobIds: [] };
-    const now = deps.now();
-    const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
-    const synced = sellers.filter((seller) => seller.CollectionDate !== null);
-    const jobIds: number[] = new Array<number>(synced.length);
-    let done = 0;
-    await inPool(synced.length, RECORDING_CONCURRENCY, async (index) => {
-      const seller = synced[index]!;
-      const { jobId, job } = await recordReportJob(
-        { writeSide: deps.writeSide, config: deps.config },
-        {
-          requestId: `${step.scheduledRunId}:seller-${seller.Id}`,
-          process: 'report-schedules',
-          tenantId: step.tenantId,
-          sellerId: seller.Id,
-          parameters: scheduledJobParameters(step),
-          now,
-        },
-      );
-      // Started here rather than left to the job reactor, which starts one run at a time: a tick
-      // of a thousand sellers would wait on it. Whichever comes first starts it; the other finds it.
-      const run = reportRunOf(job);
-      if (run) await startReportJob({ ...run, workflowId: job.workflowId }, deps);
-      jobIds[index] = jobId;
-      done += 1;
-      heartbeat(done);
-    });
-    return { skipped: null, jobIds };
-  },
-
+export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => {
   /**
-   * The batched send's first step (from the `scheduled-send-in-batches` patch on): a job per active,
-   * synced seller, as above, with the block of ids allocated at once, and no run started per job: the
-   * tick's own workflow runs them in batches (`batchRunId` in the parameters tells the job reactor to
-   * leave them alone). A retry finds the block and the jobs it recorded and answers the same list.
+   * The JobCreated of each of a scheduled send's jobs, keyed by the run and the seller (a retry
+   * records none twice), with the job reactor told to leave them to the run (`batchRunId`).
    */
-  async recordScheduledJobBlock(step: ScheduledReportsStep): Promise<ScheduledBlockResult> {
-    const batching = { ...DEFAULT_BATCHING, ...deps.batching };
-    const none = (skipped: string): ScheduledBlockResult => ({ skipped, jobs: [], batching });
-    const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
-    if (tenant.status !== 'active') return none(scheduledSkips.tenantInactive);
-    const disabled =
-      step.frequency === 'weekly'
-        ? tenant.reporting.WeeklyEmailsDisabled
-        : tenant.reporting.MonthlyEmailsDisabled;
-    if (disabled) return none(scheduledSkips[step.frequency]);
-    const now = deps.now();
-    const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
-    const keyPrefix = `${step.scheduledRunId}:seller-`;
-    const keyOf = (sellerId: number) => `${keyPrefix}${sellerId}`;
-    const synced = sellers.filter((seller) => seller.CollectionDate !== null);
-    const ids = await runWithRequestContext(
-      { actor: systemActorId('report-schedules'), tenantId: step.tenantId },
-      () =>
-        allocateJobIdBlock(deps.writeSide.store, {
-          commandId: step.scheduledRunId,
-          keys: synced.map((seller) => keyOf(seller.Id)),
-          now,
-        }),
-    );
-    heartbeat('ids');
-    // A retry keeps every id the first attempt allocated; a seller added meanwhile gets a new one.
-    // Every id the run holds becomes a job in its batches, a seller's that left the list between two
-    // attempts included: an earlier attempt (one that timed out and ran on) may have recorded its job,
-    // and the batch then ends it with its skip reason instead of leaving it "created" for ever.
-    const jobs = [...ids]
-      .filter(([key]) => key.startsWith(keyPrefix))
-      .map(([key, jobId]) => ({ sellerId: Number(key.slice(keyPrefix.length)), jobId }))
-      .sort((a, b) => a.jobId - b.jobId);
+  const recordJobs = async (step: ScheduledReportsStep, jobs: readonly ScheduledJob[], now: Date) => {
     let done = 0;
     await inPool(jobs.length, RECORDING_CONCURRENCY * 2, async (index) => {
       const { jobId, sellerId } = jobs[index]!;
-      const requestId = keyOf(sellerId);
+      const requestId = `${step.scheduledRunId}:seller-${sellerId}`;
       await runSystemCommand(
         {
           writeSide: deps.writeSide,
@@ -179,9 +110,102 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
       done += 1;
       if (done % 50 === 0) heartbeat(done);
     });
-    return { skipped: null, jobs, batching };
-  },
-});
+  };
+
+  return {
+    async recordScheduledReportJobs(step: ScheduledReportsStep): Promise<ScheduledReportsResult> {
+      const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
+      if (tenant.status !== 'active') return { skipped: scheduledSkips.tenantInactive, jobIds: [] };
+      const disabled =
+        step.frequency === 'weekly'
+          ? tenant.reporting.WeeklyEmailsDisabled
+          : tenant.reporting.MonthlyEmailsDisabled;
+      if (disabled) return { skipped: scheduledSkips[step.frequency], jobIds: [] };
+      const now = deps.now();
+      const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
+      const synced = sellers.filter((seller) => seller.CollectionDate !== null);
+      const jobIds: number[] = new Array<number>(synced.length);
+      let done = 0;
+      await inPool(synced.length, RECORDING_CONCURRENCY, async (index) => {
+        const seller = synced[index]!;
+        const { jobId, job } = await recordReportJob(
+          { writeSide: deps.writeSide, config: deps.config },
+          {
+            requestId: `${step.scheduledRunId}:seller-${seller.Id}`,
+            process: 'report-schedules',
+            tenantId: step.tenantId,
+            sellerId: seller.Id,
+            parameters: scheduledJobParameters(step),
+            now,
+          },
+        );
+        // Started here rather than left to the job reactor, which starts one run at a time: a tick
+        // of a thousand sellers would wait on it. Whichever comes first starts it; the other finds it.
+        const run = reportRunOf(job);
+        if (run) await startReportJob({ ...run, workflowId: job.workflowId }, deps);
+        jobIds[index] = jobId;
+        done += 1;
+        heartbeat(done);
+      });
+      return { skipped: null, jobIds };
+    },
+
+    /**
+     * The batched send's first step (from the `scheduled-send-in-batches` patch on): a job per active,
+     * synced seller, as above, with the block of ids allocated at once, and no run started per job: the
+     * tick's own workflow runs them in batches (`batchRunId` in the parameters tells the job reactor to
+     * leave them alone). A retry finds the block and the jobs it recorded and answers the same list.
+     */
+    async recordScheduledJobBlock(
+      step: ScheduledReportsStep & { firstBatchesOnly?: boolean },
+    ): Promise<ScheduledBlockResult> {
+      const batching = { ...DEFAULT_BATCHING, ...deps.batching };
+      const none = (skipped: string): ScheduledBlockResult => ({ skipped, jobs: [], batching });
+      const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
+      if (tenant.status !== 'active') return none(scheduledSkips.tenantInactive);
+      const disabled =
+        step.frequency === 'weekly'
+          ? tenant.reporting.WeeklyEmailsDisabled
+          : tenant.reporting.MonthlyEmailsDisabled;
+      if (disabled) return none(scheduledSkips[step.frequency]);
+      const now = deps.now();
+      const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
+      const keyPrefix = `${step.scheduledRunId}:seller-`;
+      const keyOf = (sellerId: number) => `${keyPrefix}${sellerId}`;
+      const synced = sellers.filter((seller) => seller.CollectionDate !== null);
+      const ids = await runWithRequestContext(
+        { actor: systemActorId('report-schedules'), tenantId: step.tenantId },
+        () =>
+          allocateJobIdBlock(deps.writeSide.store, {
+            commandId: step.scheduledRunId,
+            keys: synced.map((seller) => keyOf(seller.Id)),
+            now,
+          }),
+      );
+      heartbeat('ids');
+      // A retry keeps every id the first attempt allocated; a seller added meanwhile gets a new one.
+      // Every id the run holds becomes a job in its batches, a seller's that left the list between two
+      // attempts included: an earlier attempt (one that timed out and ran on) may have recorded its job,
+      // and the batch then ends it with its skip reason instead of leaving it "created" for ever.
+      const jobs = [...ids]
+        .filter(([key]) => key.startsWith(keyPrefix))
+        .map(([key, jobId]) => ({ sellerId: Number(key.slice(keyPrefix.length)), jobId }))
+        .sort((a, b) => a.jobId - b.jobId);
+      // With `firstBatchesOnly`, the jobs of the first batches only (as many as run at once): the run
+      // starts sending them while recordScheduledJobs records the rest (docs/adr/0038, 31st session).
+      const recorded = step.firstBatchesOnly
+        ? Math.min(jobs.length, batching.size * batching.lanes)
+        : jobs.length;
+      await recordJobs(step, jobs.slice(0, recorded), now);
+      return { skipped: null, jobs, batching, recorded };
+    },
+
+    /** The rest of a block's jobs, recorded beside the first batches (the block's `firstBatchesOnly`). */
+    async recordScheduledJobs(step: ScheduledBatchStep): Promise<void> {
+      await recordJobs(step, step.jobs, deps.now());
+    },
+  };
+};
 
 /** The parameters of a scheduled send's job: the workflow options' defaults (admin.md section 9). */
 export const scheduledJobParameters = (step: ScheduledReportsStep) => ({

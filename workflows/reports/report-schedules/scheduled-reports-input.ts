@@ -31,6 +31,11 @@ export type ScheduledBlockResult = {
   jobs: ScheduledJob[];
   /** Chosen by the worker that recorded the jobs, kept in the history so a replay splits the same way. */
   batching: ScheduledBatching;
+  /**
+   * How many of `jobs` (the first ones) the step recorded; the run records the rest beside its first
+   * batches. Absent in a history from before `firstBatchesOnly`: all of them.
+   */
+  recorded?: number;
 };
 
 /** One batch activity's input: the send's step and its share of the jobs. */
