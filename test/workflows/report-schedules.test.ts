@@ -16,6 +16,7 @@ import {
 import { allocateJobIdBlock } from '../../workflows/reports/report-schedules/job-id-block';
 import { createScheduledReportsActivities } from '../../workflows/reports/report-schedules/scheduled-reports-activities';
 import type {
+  ScheduledBatching,
   ScheduledBlockResult,
   ScheduledReportsResult,
 } from '../../workflows/reports/report-schedules/scheduled-reports-input';
@@ -199,13 +200,14 @@ const hasSpec = (weekday: string) => (description: ScheduleDescription) =>
   description.spec.calendars?.[0]?.dayOfWeek?.[0]?.start === weekday;
 
 /** The scheduled send's activities over the world's services, as the reports worker builds them. */
-const scheduledActivities = () =>
+const scheduledActivities = (batching?: ScheduledBatching) =>
   createScheduledReportsActivities({
     db: world.services.db,
     writeSide: world.services.writeSide,
     now: () => new Date(),
     config: world.config,
     client,
+    ...(batching ? { batching } : {}),
   });
 
 /** One firing of a tenant's schedule at `at`, with the run id Temporal gives a scheduled run. */
@@ -422,15 +424,9 @@ describe('report schedules', () => {
     ];
     await world.settle();
     // One seller a batch, one batch at a time: the block records the first job only.
-    const activities = createScheduledReportsActivities({
-      db: world.services.db,
-      writeSide: world.services.writeSide,
-      now: () => new Date(),
-      config: world.config,
-      client,
-      batching: { size: 1, lanes: 1 },
-    });
-    const step = { ...firingAt(tenantId, 'weekly', '2026-03-17T07:00:00.000Z'), firstBatchesOnly: true };
+    const activities = scheduledActivities({ size: 1, lanes: 1 });
+    const firing = firingAt(tenantId, 'weekly', '2026-03-17T07:00:00.000Z');
+    const step = { ...firing, firstBatchesOnly: true };
     const environment = new MockActivityEnvironment();
     const recordBlock = () =>
       environment.run<[typeof step], ScheduledBlockResult, typeof activities.recordScheduledJobBlock>(
@@ -452,7 +448,7 @@ describe('report schedules', () => {
 
     const recordRest = () =>
       environment.run(activities.recordScheduledJobs, {
-        ...firingAt(tenantId, 'weekly', '2026-03-17T07:00:00.000Z'),
+        ...firing,
         jobs: rest,
       });
     await recordRest();

@@ -64,12 +64,35 @@ export const scheduledSkips = {
   monthly: 'Monthly emails are disabled for this company.',
 } as const;
 
+/** The key of a scheduled send's job of one seller: its request id, and its claim in the id block. */
+const jobKeyPrefix = (step: ScheduledReportsStep) => `${step.scheduledRunId}:seller-`;
+
 /**
  * The scheduled send's one step: a report job per active, synced seller of the tenant, with the
  * workflow options' defaults (noOverride and noRecent, admin.md section 9), each run started. The tenant's settings are
  * read again here, so a send that fires just before its schedule is paused records nothing.
  */
 export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => {
+  /**
+   * The active, synced sellers a send covers, as of now; or why it sends nothing (the tenant
+   * disabled, or this frequency's emails off), read again at each firing.
+   */
+  const sellersToSend = async (
+    step: ScheduledReportsStep,
+  ): Promise<{ skipped: string } | { skipped: null; sellerIds: number[]; now: Date }> => {
+    const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
+    if (tenant.status !== 'active') return { skipped: scheduledSkips.tenantInactive };
+    const disabled =
+      step.frequency === 'weekly'
+        ? tenant.reporting.WeeklyEmailsDisabled
+        : tenant.reporting.MonthlyEmailsDisabled;
+    if (disabled) return { skipped: scheduledSkips[step.frequency] };
+    const now = deps.now();
+    const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
+    const sellerIds = sellers.filter((seller) => seller.CollectionDate !== null).map((seller) => seller.Id);
+    return { skipped: null, sellerIds, now };
+  };
+
   /**
    * The JobCreated of each of a scheduled send's jobs, keyed by the run and the seller (a retry
    * records none twice), with the job reactor told to leave them to the run (`batchRunId`).
@@ -78,7 +101,7 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
     let done = 0;
     await inPool(jobs.length, RECORDING_CONCURRENCY * 2, async (index) => {
       const { jobId, sellerId } = jobs[index]!;
-      const requestId = `${step.scheduledRunId}:seller-${sellerId}`;
+      const requestId = `${jobKeyPrefix(step)}${sellerId}`;
       await runSystemCommand(
         {
           writeSide: deps.writeSide,
@@ -114,27 +137,20 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
 
   return {
     async recordScheduledReportJobs(step: ScheduledReportsStep): Promise<ScheduledReportsResult> {
-      const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
-      if (tenant.status !== 'active') return { skipped: scheduledSkips.tenantInactive, jobIds: [] };
-      const disabled =
-        step.frequency === 'weekly'
-          ? tenant.reporting.WeeklyEmailsDisabled
-          : tenant.reporting.MonthlyEmailsDisabled;
-      if (disabled) return { skipped: scheduledSkips[step.frequency], jobIds: [] };
-      const now = deps.now();
-      const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
-      const synced = sellers.filter((seller) => seller.CollectionDate !== null);
-      const jobIds: number[] = new Array<number>(synced.length);
+      const covered = await sellersToSend(step);
+      if (covered.skipped !== null) return { skipped: covered.skipped, jobIds: [] };
+      const { sellerIds, now } = covered;
+      const jobIds: number[] = new Array<number>(sellerIds.length);
       let done = 0;
-      await inPool(synced.length, RECORDING_CONCURRENCY, async (index) => {
-        const seller = synced[index]!;
+      await inPool(sellerIds.length, RECORDING_CONCURRENCY, async (index) => {
+        const sellerId = sellerIds[index]!;
         const { jobId, job } = await recordReportJob(
           { writeSide: deps.writeSide, config: deps.config },
           {
-            requestId: `${step.scheduledRunId}:seller-${seller.Id}`,
+            requestId: `${jobKeyPrefix(step)}${sellerId}`,
             process: 'report-schedules',
             tenantId: step.tenantId,
-            sellerId: seller.Id,
+            sellerId,
             parameters: scheduledJobParameters(step),
             now,
           },
@@ -160,25 +176,16 @@ export const createScheduledReportsActivities = (deps: ScheduledReportsDeps) => 
       step: ScheduledReportsStep & { firstBatchesOnly?: boolean },
     ): Promise<ScheduledBlockResult> {
       const batching = { ...DEFAULT_BATCHING, ...deps.batching };
-      const none = (skipped: string): ScheduledBlockResult => ({ skipped, jobs: [], batching });
-      const tenant = await readState(deps.writeSide, tenantDecider, tenantStream(step.tenantId));
-      if (tenant.status !== 'active') return none(scheduledSkips.tenantInactive);
-      const disabled =
-        step.frequency === 'weekly'
-          ? tenant.reporting.WeeklyEmailsDisabled
-          : tenant.reporting.MonthlyEmailsDisabled;
-      if (disabled) return none(scheduledSkips[step.frequency]);
-      const now = deps.now();
-      const { sellers } = await listTenantSellers(deps.db, { tenantId: step.tenantId, active: true, now });
-      const keyPrefix = `${step.scheduledRunId}:seller-`;
-      const keyOf = (sellerId: number) => `${keyPrefix}${sellerId}`;
-      const synced = sellers.filter((seller) => seller.CollectionDate !== null);
+      const covered = await sellersToSend(step);
+      if (covered.skipped !== null) return { skipped: covered.skipped, jobs: [], batching };
+      const { sellerIds, now } = covered;
+      const keyPrefix = jobKeyPrefix(step);
       const ids = await runWithRequestContext(
         { actor: systemActorId('report-schedules'), tenantId: step.tenantId },
         () =>
           allocateJobIdBlock(deps.writeSide.store, {
             commandId: step.scheduledRunId,
-            keys: synced.map((seller) => keyOf(seller.Id)),
+            keys: sellerIds.map((sellerId) => `${keyPrefix}${sellerId}`),
             now,
           }),
       );
